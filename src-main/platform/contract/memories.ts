@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { pageQuery, queryInt, ShapeCMeta } from './common.js';
+
+export const MEMORY_MAX = 32000;
+
+export const Memory = z
+  .object({
+    id: z.number().int(),
+    user_id: z.number().int(),
+    collection_id: z.number().int(),
+    memory: z.string(),
+    credits: z.number(),
+  })
+  .meta({ id: 'Memory' });
+export type Memory = z.infer<typeof Memory>;
+
+export const Collection = z.object({ id: z.number().int(), user_id: z.number().int(), name: z.string() }).meta({ id: 'Collection' });
+export type Collection = z.infer<typeof Collection>;
+export const CollectionListed = Collection.extend({ display_name: z.string() }).meta({ id: 'CollectionListed' });
+
+export const MemoryListQuery = pageQuery({ maxPerPage: 50, defaultPerPage: 10 }).extend({
+  collection_id: queryInt().pipe(z.number().int().min(1)).optional(),
+  /** ext: full-text search. */
+  q: z.string().max(500).optional(),
+});
+export const MemoryList = z.object({ message: z.string(), memories: z.array(Memory), meta: ShapeCMeta });
+
+const collectionId = z.number().int().min(1).nullable().optional();
+export const MemoryCreate = z.object({ memory: z.string().min(1).max(MEMORY_MAX), collection_id: collectionId }).meta({ id: 'MemoryCreate' });
+export const MemoryUpdate = MemoryCreate.meta({ id: 'MemoryUpdate' });
+export const MemoryCreated = z.object({ message: z.string(), memory: Memory });
+export const MemoryUpdated = z.object({ message: z.string(), memory: Memory.extend({ collection: Collection }) });
+export const MessageOnly = z.object({ message: z.string() });
+
+export const CollectionListQuery = pageQuery({ maxPerPage: 50, defaultPerPage: 10 }).extend({ search: z.string().max(255).optional() });
+export const CollectionList = z.object({ message: z.string(), collections: z.array(CollectionListed), meta: ShapeCMeta });
+export const CollectionBody = z.object({ name: z.string().trim().min(1).max(255) }).meta({ id: 'CollectionBody' });
+export const CollectionSaved = z.object({ message: z.string(), collection: Collection });

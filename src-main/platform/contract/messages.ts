@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+
+/**
+ * Validation messages in the hosted platform's (Laravel's) words, so clients that show
+ * `message` to people read the same sentences as against the hosted API.
+ */
+function label(path: PropertyKey[]): string {
+  return path.map(String).join('.').replace(/_/g, ' ');
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const f = label(issue.path.length ? issue.path : ['input']);
+  const i = issue as any;
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (i.input === undefined || i.input === null) return `The ${f} field is required.`;
+      const expected = String(i.expected);
+      if (expected === 'int' || (expected === 'number' && i.format === 'safeint')) return `The ${f} field must be an integer.`;
+      if (expected === 'number') return `The ${f} field must be a number.`;
+      if (expected === 'string') return `The ${f} field must be a string.`;
+      if (expected === 'boolean') return `The ${f} field must be true or false.`;
+      if (expected === 'array') return `The ${f} field must be an array.`;
+      if (expected === 'object' || expected === 'record') return `The ${f} field must be an object.`;
+      return `The ${f} field must be of type ${expected}.`;
+    }
+    case 'too_small': {
+      if (i.origin === 'string') return Number(i.minimum) <= 1 ? `The ${f} field is required.` : `The ${f} field must be at least ${i.minimum} characters.`;
+      if (i.origin === 'array' || i.origin === 'set') return `The ${f} field must have at least ${i.minimum} items.`;
+      return `The ${f} field must be at least ${i.minimum}.`;
+    }
+    case 'too_big': {
+      if (i.origin === 'string') return `The ${f} field must not be greater than ${i.maximum} characters.`;
+      if (i.origin === 'array' || i.origin === 'set') return `The ${f} field must not have more than ${i.maximum} items.`;
+      return `The ${f} field must not be greater than ${i.maximum}.`;
+    }
+    case 'invalid_value':
+      return `The selected ${f} is invalid.`;
+    case 'invalid_format':
+      if (i.format === 'url') return `The ${f} field must be a valid URL.`;
+      if (i.format === 'regex' && issue.message && !issue.message.startsWith('Invalid')) return issue.message;
+      return `The ${f} field format is invalid.`;
+    case 'unrecognized_keys':
+      return `The ${label(issue.path)}${issue.path.length ? ' ' : ''}field has unknown keys: ${(i.keys as string[]).join(', ')}.`;
+    case 'not_multiple_of':
+      return `The ${f} field must be a multiple of ${i.divisor}.`;
+    default:
+      return issue.message && !issue.message.startsWith('Invalid') ? issue.message : `The ${f} field is invalid.`;
+  }
+}
+
+/** Zod issues to Laravel's `errors` object: field path → messages. */
+export function laravelErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : 'input';
+    (errors[key] ??= []).push(issueMessage(issue));
+  }
+  return errors;
+}

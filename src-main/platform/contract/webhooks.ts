@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { pageQuery, shapeB } from './common.js';
+
+/** Absolute http(s) URL; other schemes are refused (CONTRACT.md "Webhooks"). */
+export const WebhookUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+    } catch {
+      return false;
+    }
+  }, 'The url field must be a valid http or https URL.');
+
+export const WebhookStatus = z.enum(['active', 'inactive']);
+
+export const WebhookCreate = z
+  .object({ url: WebhookUrl, method: z.enum(['POST']), status: WebhookStatus.optional() })
+  .meta({ id: 'WebhookCreate' });
+
+export const WebhookCreated = z
+  .object({
+    template_id: z.number().int(),
+    user_id: z.number().int(),
+    url: z.string(),
+    method: z.string(),
+    status: WebhookStatus,
+    updated_at: z.string(),
+    created_at: z.string(),
+    id: z.number().int(),
+    /** ext: the signing secret, shown at create and on rotation. */
+    secret: z.string(),
+  })
+  .meta({ id: 'WebhookCreated' });
+
+export const Webhook = z
+  .object({
+    id: z.number().int(),
+    template_id: z.number().int(),
+    user_id: z.number().int(),
+    url: z.string(),
+    method: z.string(),
+    status: WebhookStatus,
+    success_count: z.number().int(),
+    failure_count: z.number().int(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    deleted_at: z.string().nullable(),
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookPage = shapeB(Webhook).meta({ id: 'WebhookPage' });
+export const WebhookListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 });
+
+export const WebhookUpdate = z
+  .object({ url: WebhookUrl.optional(), method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), rotate_secret: z.boolean().optional() })
+  .meta({ id: 'WebhookUpdate' });
+/** ext PATCH answer: the webhook, plus `secret` when it was rotated. */
+export const WebhookUpdated = Webhook.extend({ secret: z.string().optional() });
+export const WebhookDeleted = z.object({ id: z.number().int(), deleted: z.boolean() });

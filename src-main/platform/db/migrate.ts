@@ -1,0 +1,41 @@
+import type { DB } from './connection.js';
+import { migrations } from './migrations/index.js';
+
+export class DatabaseFromTheFutureError extends Error {
+  constructor(found: number, known: number) {
+    super(`This database is at schema version ${found}, but this Agent Desk only knows up to ${known}. Update Agent Desk, or point it at another data dir.`);
+    this.name = 'DatabaseFromTheFutureError';
+  }
+}
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: DB): void;
+}
+
+export function latestVersion(list: Migration[] = migrations): number {
+  return list.reduce((max, m) => Math.max(max, m.version), 0);
+}
+
+/**
+ * Brings the schema to `target` (default: the newest), one migration per transaction, each
+ * bumping `PRAGMA user_version` inside its own transaction so a crash leaves a consistent version.
+ * `beforeMigrate` runs once when there is anything to do (the automatic backup hooks in here).
+ */
+export function migrate(db: DB, opts: { target?: number; list?: Migration[]; beforeMigrate?: (from: number) => void } = {}): number {
+  const list = [...(opts.list ?? migrations)].sort((a, b) => a.version - b.version);
+  const known = latestVersion(list);
+  const target = opts.target ?? known;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > known) throw new DatabaseFromTheFutureError(current, known);
+  const pending = list.filter((m) => m.version > current && m.version <= target);
+  if (pending.length && current > 0) opts.beforeMigrate?.(current);
+  for (const m of pending) {
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+  return db.pragma('user_version', { simple: true }) as number;
+}

@@ -1,0 +1,73 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import type { AppEnv } from './env.js';
+import type { Platform } from '../platform.js';
+import { hostGuard } from './middleware/host-guard.js';
+import { cors } from './middleware/cors.js';
+import { bearerAuth, type PrincipalResolver } from './middleware/auth.js';
+import { jsonBody } from './middleware/json-body.js';
+import { errorResponse } from './errors.js';
+import { agentRoutes } from './routes/agents.js';
+import { memoryRoutes } from './routes/memories.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { keyRoutes } from './routes/keys.js';
+import { docsPage } from './docs.js';
+
+/** Paths reachable without a key: the API's own description, which holds no user data. */
+const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
+
+export interface AppOptions {
+  /** Extra ways to authenticate (browser-mode session cookie). */
+  resolvers?: PrincipalResolver[];
+}
+
+export function createApp(p: Platform, opts: AppOptions = {}) {
+  const app = new OpenAPIHono<AppEnv>();
+  const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get<string[]>('localhost.allowed_hosts', [])];
+  const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get<string[]>('localhost.allowed_origins', [])];
+
+  app.onError((err, c) => errorResponse(c, err, p.log));
+  app.use('*', hostGuard(allowedHosts));
+  app.use('*', cors(allowedOrigins));
+  app.use('*', jsonBody(() => p.config.maxJsonBytes));
+  const auth = bearerAuth(p.services.keys, opts.resolvers);
+  for (const prefix of ['/api/*', '/v1/*', '/mcp', '/mcp/*']) {
+    app.use(prefix, async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : auth(c, next)));
+  }
+
+  app.route('/api', agentRoutes(p));
+  app.route('/api', memoryRoutes(p));
+  app.route('/api', webhookRoutes(p));
+  app.route('/api', keyRoutes(p));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Desk: Agent Platform API',
+      version: '1.0.0',
+      description: 'The Agent Platform HTTP API, served locally by Agent Desk. Every /api route needs `Authorization: Bearer <key>`.',
+    },
+  });
+  app.get('/api/docs', (c) => c.html(docsPage()));
+
+  app.notFound((c) => methodNotAllowed(app, c.req.method, c.req.path) ?? c.json({ message: 'Not found.' }, 404));
+  return app;
+}
+
+/** 405 when the path exists under another method (Hono alone answers 404). */
+function methodNotAllowed(app: Hono<any>, method: string, path: string): Response | null {
+  const allowed = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === 'ALL' || r.method === method) continue;
+    if (!r.path.includes(':') && !r.path.includes('*') && r.path !== path) continue;
+    const re = new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}$`);
+    if (re.test(path)) allowed.add(r.method);
+  }
+  if (!allowed.size) return null;
+  const list = [...allowed].sort().join(', ');
+  return new Response(JSON.stringify({ message: `The ${method} method is not supported for this route. Supported methods: ${list}.` }), {
+    status: 405,
+    headers: { 'content-type': 'application/json', Allow: list },
+  });
+}

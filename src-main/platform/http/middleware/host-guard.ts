@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.js';
+
+/** Loopback names that a browser can only reach on this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]' || h === '::1';
+}
+
+export function hostnameOf(hostHeader: string): string {
+  const h = hostHeader.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  return h.split(':')[0];
+}
+
+/**
+ * DNS-rebinding guard: a request whose Host is not a loopback name (or one the user allowed)
+ * is refused, so a web page on evil.example that resolves to 127.0.0.1 gets nothing.
+ */
+export function hostGuard(allowed: () => string[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.env?.trustedPrincipal) return next();
+    const host = c.req.header('host');
+    const name = host ? hostnameOf(host) : '';
+    const extra = allowed().map((h) => h.toLowerCase());
+    if (!name || !(isLoopbackHost(name) || extra.includes(name) || extra.includes(host!.toLowerCase()))) {
+      return c.json({ message: `Host not allowed: requests must be addressed to localhost or a host allowed in Settings.` }, 403);
+    }
+    return next();
+  };
+}

@@ -1,0 +1,219 @@
+import type { DB } from '../db/connection.js';
+import type { Logger } from '../log.js';
+
+export interface Job<P = any> {
+  id: number;
+  kind: string;
+  payload: P;
+  attempts: number;
+  maxAttempts: number;
+  lane: string | null;
+}
+
+/** Thrown by a handler for a failure that retrying cannot fix. */
+export class PermanentJobError extends Error {}
+
+/**
+ * A handler does the work. It may return a function that the queue runs in the same
+ * transaction that marks the job done, so "the effect is recorded" and "the job is
+ * finished" commit together (no duplicate after a crash between the two).
+ */
+export type JobHandler<P = any> = (job: Job<P>) => Promise<void | (() => void)>;
+
+export interface JobKindOptions {
+  concurrency?: number;
+  maxAttempts?: number;
+  /** Delay before the next attempt, given the number of attempts made so far (1 after the first failure). */
+  backoffMs?: (attempts: number) => number;
+  /** Called when the last attempt failed (inside the transaction that marks the job failed). */
+  onGiveUp?: (job: Job<any>, error: string) => void;
+  /** Called after each failed attempt that will be retried (inside the same transaction). */
+  onRetry?: (job: Job<any>, error: string, nextRunAt: number) => void;
+}
+
+interface Row {
+  id: number;
+  kind: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+  lane: string | null;
+}
+
+interface Kind {
+  handler: JobHandler;
+  opts: Required<Pick<JobKindOptions, 'concurrency' | 'maxAttempts' | 'backoffMs'>> & JobKindOptions;
+  running: number;
+}
+
+/**
+ * The durable queue: jobs are rows in the platform's SQLite file (ARCHITECTURE.md "Durable
+ * background work"). Jobs found `running` at start belonged to a process that died: they run
+ * again. Jobs of one `lane` run one at a time, oldest first.
+ */
+export class JobQueue {
+  private readonly kinds = new Map<string, Kind>();
+  private timer: NodeJS.Timeout | null = null;
+  private started = false;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private pumping = false;
+  private again = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions = {}): void {
+    this.kinds.set(kind, {
+      handler: handler as JobHandler,
+      opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => 1000 * 2 ** n), ...opts },
+      running: 0,
+    });
+    if (this.started) this.wake();
+  }
+
+  /** Adds a job (synchronously, so it can join the caller's transaction). */
+  enqueue(kind: string, payload: unknown, opts: { runAt?: number; lane?: string; maxAttempts?: number } = {}): number {
+    const now = this.now();
+    const maxAttempts = opts.maxAttempts ?? this.kinds.get(kind)?.opts.maxAttempts ?? 1;
+    const id = Number(
+      this.db
+        .prepare('INSERT INTO jobs(kind, payload, state, attempts, max_attempts, run_at, lane, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)')
+        .run(kind, JSON.stringify(payload ?? {}), 'pending', maxAttempts, opts.runAt ?? now, opts.lane ?? null, now, now).lastInsertRowid,
+    );
+    if (this.started) this.wake();
+    return id;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const reset = this.db.prepare("UPDATE jobs SET state = 'pending', updated_at = ? WHERE state = 'running'").run(this.now());
+    if (reset.changes) this.log.info({ jobs: reset.changes }, 'resuming jobs interrupted by the last shutdown');
+    this.wake();
+  }
+
+  /** Stops taking jobs and waits (up to `timeoutMs`) for the running ones; unfinished ones resume next start. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const all = Promise.allSettled([...this.inFlight]);
+    await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  /** Resolves when no job is due or running (tests and benchmarks). */
+  async idle(timeoutMs = 30_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const due = this.db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM jobs WHERE (state = 'pending' AND run_at <= ?) OR state = 'running'").get(this.now())!.n;
+      if (!due && this.inFlight.size === 0) return;
+      if (Date.now() > end) throw new Error('jobs did not become idle in time');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  wake(): void {
+    if (this.stopping || !this.started) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    setImmediate(() => this.pump());
+  }
+
+  private pump(): void {
+    if (this.stopping) return;
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        this.claimAndRun();
+      } while (this.again && !this.stopping);
+    } finally {
+      this.pumping = false;
+    }
+    this.schedule();
+  }
+
+  private claimAndRun(): void {
+    const now = this.now();
+    for (const [kind, k] of this.kinds) {
+      const free = k.opts.concurrency - k.running;
+      if (free <= 0) continue;
+      const rows = this.db.transaction(() => {
+        const due = this.db
+          .prepare<[string, number, number], Row>(
+            `SELECT id, kind, payload, attempts, max_attempts, lane FROM jobs j
+             WHERE kind = ? AND state = 'pending' AND run_at <= ?
+               AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs o WHERE o.lane = j.lane AND o.id < j.id AND o.state IN ('pending','running')))
+             ORDER BY run_at, id LIMIT ?`,
+          )
+          .all(kind, now, free);
+        const mark = this.db.prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
+        return due.filter((r) => mark.run(now, r.id).changes === 1);
+      }).immediate();
+      for (const r of rows) this.run(k, r);
+    }
+  }
+
+  private run(k: Kind, r: Row): void {
+    k.running++;
+    const job: Job = { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, maxAttempts: r.max_attempts, lane: r.lane };
+    const p = (async () => {
+      try {
+        const commit = await k.handler(job);
+        this.db.transaction(() => {
+          if (typeof commit === 'function') commit();
+          this.db.prepare('DELETE FROM jobs WHERE id = ?').run(job.id);
+        }).immediate();
+      } catch (err) {
+        this.fail(k, job, err);
+      }
+    })().finally(() => {
+      k.running--;
+      this.inFlight.delete(p);
+      this.wake();
+    });
+    this.inFlight.add(p);
+  }
+
+  private fail(k: Kind, job: Job, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    const permanent = err instanceof PermanentJobError;
+    const now = this.now();
+    try {
+      this.db.transaction(() => {
+        if (permanent || job.attempts >= job.maxAttempts) {
+          this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(message, now, job.id);
+          k.opts.onGiveUp?.(job, message);
+        } else {
+          const next = now + Math.max(0, k.opts.backoffMs(job.attempts));
+          this.db.prepare("UPDATE jobs SET state = 'pending', last_error = ?, run_at = ?, updated_at = ? WHERE id = ?").run(message, next, now, job.id);
+          k.opts.onRetry?.(job, message, next);
+        }
+      }).immediate();
+    } catch (e) {
+      this.log.error({ err: e, job: job.id }, 'could not record a job failure');
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopping) return;
+    if (this.timer) clearTimeout(this.timer);
+    const kinds = [...this.kinds.keys()];
+    if (!kinds.length) return;
+    const next = this.db
+      .prepare<string[], { t: number | null }>(`SELECT min(run_at) AS t FROM jobs WHERE state = 'pending' AND kind IN (${kinds.map(() => '?').join(',')})`)
+      .get(...kinds)?.t;
+    if (next === null || next === undefined) return;
+    const delay = Math.min(Math.max(next - this.now(), 0), 60_000);
+    // A job that is due but was not taken waits on a saturated kind or a busy lane: a finishing
+    // job wakes the queue, so a slow poll is only a safety net here.
+    this.timer = setTimeout(() => this.pump(), delay === 0 ? 250 : delay);
+    this.timer.unref();
+  }
+}

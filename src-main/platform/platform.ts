@@ -1,0 +1,134 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, type DB } from './db/connection.js';
+import { migrate } from './db/migrate.js';
+import { resolveConfig, type PlatformConfig } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import type { ServiceContext } from './services/context.js';
+import { UsersService, DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from './services/users.js';
+import { KeysService } from './services/keys.js';
+import { SettingsService } from './services/settings.js';
+import { TemplatesService, type CatalogTemplate } from './services/templates.js';
+import { AgentsService } from './services/agents.js';
+import { CollectionsService } from './services/collections.js';
+import { MemoriesService } from './services/memories.js';
+import { WebhooksService } from './services/webhooks.js';
+import { JobQueue } from './jobs/queue.js';
+import { createApp, type AppOptions } from './http/app.js';
+import type { AgentCreate } from './contract/agents.js';
+
+export interface PlatformOptions extends Partial<PlatformConfig> {
+  /** Where the seed catalog lives (the packaged app passes its own resources path). */
+  resourcesDir?: string;
+  logger?: Logger;
+  app?: AppOptions;
+}
+
+export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
+
+function buildServices(ctx: ServiceContext) {
+  const users = new UsersService(ctx);
+  const keys = new KeysService(ctx);
+  const settings = new SettingsService(ctx);
+  const templates = new TemplatesService(ctx);
+  const agents = new AgentsService(ctx, templates);
+  const collections = new CollectionsService(ctx);
+  const memories = new MemoriesService(ctx, collections);
+  const webhooks = new WebhooksService(ctx, agents);
+  return { users, keys, settings, templates, agents, collections, memories, webhooks };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+export interface Platform {
+  config: PlatformConfig;
+  db: DB;
+  log: Logger;
+  events: EventEmitter;
+  jobs: JobQueue;
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  /** Work to finish before the database closes (e.g. let running executions end or record them). */
+  shutdownHooks: (() => Promise<void> | void)[];
+  /** Runs the shutdown hooks, stops background work and closes the database. */
+  close(): Promise<void>;
+}
+
+/** SQL helpers the services rely on. */
+function registerFunctions(db: DB): void {
+  // Unicode-aware lower-casing for case-insensitive search (SQLite's lower() is ASCII-only).
+  db.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+}
+
+interface Catalog {
+  version: number;
+  templates: CatalogTemplate[];
+  agents: (AgentCreate & { title: string })[];
+}
+
+function loadCatalog(dir: string): Catalog {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'catalog.json'), 'utf8')) as Catalog;
+}
+
+/** Templates refresh every start; agents are seeded once, on the first run, so deleting one sticks. */
+function seed(services: Services, resourcesDir: string): void {
+  const catalog = loadCatalog(resourcesDir);
+  services.templates.upsertCatalog(catalog.templates);
+  if (!services.settings.get<boolean>('seed.agents', false)) {
+    services.agents.seed(DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID, catalog.agents);
+    services.settings.set('seed.agents', true);
+  }
+}
+
+/** Builds the whole platform on a data dir: database, services, jobs, HTTP app. Plain Node. */
+export function createPlatform(opts: PlatformOptions = {}): Platform {
+  const config = resolveConfig(opts);
+  const log = opts.logger ?? createLogger();
+  const db = openDatabase(config.dataDir);
+  try {
+    registerFunctions(db);
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const events = new EventEmitter();
+  events.setMaxListeners(100);
+  const ctx: ServiceContext = { db, config, log, events };
+  const services = buildServices(ctx);
+  services.users.ensureDefaults();
+  seed(services, opts.resourcesDir ?? defaultResourcesDir());
+  const jobs = new JobQueue(db, log);
+
+  const platform: Platform = {
+    config,
+    db,
+    log,
+    events,
+    jobs,
+    services,
+    app: undefined as unknown as ReturnType<typeof createApp>,
+    shutdownHooks: [],
+    async close() {
+      for (const hook of platform.shutdownHooks) {
+        try {
+          await hook();
+        } catch (err) {
+          log.error({ err }, 'shutdown hook failed');
+        }
+      }
+      await jobs.stop();
+      if (db.open) {
+        try {
+          db.pragma('wal_checkpoint(TRUNCATE)');
+        } catch {}
+        db.close();
+      }
+    },
+  };
+  platform.app = createApp(platform, opts.app);
+  jobs.start();
+  return platform;
+}
