@@ -18,12 +18,15 @@ import { WebhooksService } from './services/webhooks.js';
 import { JobQueue } from './jobs/queue.js';
 import { createApp, type AppOptions } from './http/app.js';
 import type { AgentCreate } from './contract/agents.js';
+import { plainBox, type SecretBox } from './services/secrets.js';
 
 export interface PlatformOptions extends Partial<PlatformConfig> {
   /** Where the seed catalog lives (the packaged app passes its own resources path). */
   resourcesDir?: string;
   logger?: Logger;
   app?: AppOptions;
+  /** How secrets (provider keys, remote key) are sealed at rest; the desktop app passes safeStorage. */
+  secrets?: SecretBox;
 }
 
 export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
@@ -48,6 +51,7 @@ export interface Platform {
   log: Logger;
   events: EventEmitter;
   jobs: JobQueue;
+  secrets: SecretBox;
   services: Services;
   app: ReturnType<typeof createApp>;
   /** Work to finish before the database closes (e.g. let running executions end or record them). */
@@ -108,6 +112,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     log,
     events,
     jobs,
+    secrets: opts.secrets ?? plainBox,
     services,
     app: undefined as unknown as ReturnType<typeof createApp>,
     shutdownHooks: [],
