@@ -4,6 +4,8 @@ import { listen } from './server.js';
 import { DEFAULT_USER_ID } from './services/users.js';
 import { DatabaseFromTheFutureError } from './db/migrate.js';
 import { parseId } from './services/context.js';
+import { createBrowserSessions } from './http/session.js';
+import { mountStatic, ensureRendererBuilt, type RendererBuild } from './http/static.js';
 
 const USAGE = `Usage:
   npm run serve -- [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
@@ -21,8 +23,13 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
   const host = values.host ?? process.env.AGENT_DESK_HOST ?? '127.0.0.1';
   const portRaw = values.port ?? process.env.AGENT_DESK_PORT ?? '8787';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) fail(`Invalid port: ${portRaw}`);
-  const platform = createPlatform({ dataDir: values['data-dir'] });
-  let running;
+  // Browser mode: a one-time login link becomes a session cookie; the built renderer is served at /.
+  let running: Awaited<ReturnType<typeof listen>> | undefined;
+  const browser = createBrowserSessions({ userId: DEFAULT_USER_ID, port: () => running?.port ?? Number(portRaw) });
+  const platform = createPlatform({ dataDir: values['data-dir'], app: { resolvers: [browser.resolver] } });
+  browser.mount(platform.app);
+  let ui: RendererBuild | undefined;
+  mountStatic(platform.app, { pending: () => (ui ? ui.pending() : 'The web app is not built. Run `npx vite build -c src-renderer/vite.config.ts`, then reload.') });
   try {
     running = await listen(platform, { host, port: Number(portRaw) });
   } catch (err) {
@@ -30,6 +37,9 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
     fail(`Could not listen on ${host}:${portRaw}: ${(err as Error).message}`, 1);
   }
   process.stdout.write(`Agent Desk API listening on ${running.url}\n`);
+  process.stdout.write(`Open Agent Desk in your browser: ${browser.loginUrl(running.url)}\n`);
+  // Tests that spawn serve must not each start a renderer build on the shared cores.
+  if (process.env.AGENT_DESK_NO_UI_BUILD !== '1' && !process.env.VITEST) ui = ensureRendererBuilt({ note: (line) => process.stderr.write(`${line}\n`) });
   platform.log.info({ dataDir: platform.config.dataDir }, 'data dir');
   let stopping = false;
   const stop = (signal: string) => {
@@ -39,7 +49,8 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
     }
     stopping = true;
     platform.log.info({ signal }, 'shutting down');
-    running
+    ui?.cancel();
+    running!
       .close()
       .then(() => process.exit(0))
       .catch((err) => {

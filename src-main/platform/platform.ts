@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type DB } from './db/connection.js';
-import { migrate } from './db/migrate.js';
+import { migrate, latestVersion } from './db/migrate.js';
+import { snapshotBeforeMigrate } from './services/backup.js';
 import { resolveConfig, type PlatformConfig } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import type { ServiceContext } from './services/context.js';
@@ -15,6 +16,13 @@ import { AgentsService } from './services/agents.js';
 import { CollectionsService } from './services/collections.js';
 import { MemoriesService } from './services/memories.js';
 import { WebhooksService } from './services/webhooks.js';
+import { FilesService } from './services/files.js';
+import { WebhookDeliveryService } from './services/webhook-delivery.js';
+import { RemoteService } from './services/remote.js';
+import { ProvidersService } from './services/providers.js';
+import { ExecutionsService } from './services/executions.js';
+import { remoteRunner } from './engine/remote-runner.js';
+import { executionFiles } from './services/executions-files.js';
 import { JobQueue } from './jobs/queue.js';
 import { createApp, type AppOptions } from './http/app.js';
 import type { AgentCreate } from './contract/agents.js';
@@ -31,7 +39,7 @@ export interface PlatformOptions extends Partial<PlatformConfig> {
 
 export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
 
-function buildServices(ctx: ServiceContext) {
+function buildServices(ctx: ServiceContext, secrets: SecretBox) {
   const users = new UsersService(ctx);
   const keys = new KeysService(ctx);
   const settings = new SettingsService(ctx);
@@ -40,7 +48,12 @@ function buildServices(ctx: ServiceContext) {
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
   const webhooks = new WebhooksService(ctx, agents);
-  return { users, keys, settings, templates, agents, collections, memories, webhooks };
+  const files = new FilesService(ctx, agents);
+  const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks);
+  const remote = new RemoteService(ctx, settings, agents, secrets);
+  const providers = new ProvidersService(ctx, settings, secrets);
+  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote) });
+  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -93,7 +106,8 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const db = openDatabase(config.dataDir);
   try {
     registerFunctions(db);
-    migrate(db);
+    // Automatic backup of the old schema's data before any migration runs on it.
+    migrate(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
   } catch (err) {
     db.close();
     throw err;
@@ -101,9 +115,11 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const events = new EventEmitter();
   events.setMaxListeners(100);
   const ctx: ServiceContext = { db, config, log, events };
-  const services = buildServices(ctx);
+  const secrets = opts.secrets ?? plainBox;
+  const services = buildServices(ctx, secrets);
   services.users.ensureDefaults();
   seed(services, opts.resourcesDir ?? defaultResourcesDir());
+  services.remote.seedFromEnv();
   const jobs = new JobQueue(db, log);
 
   const platform: Platform = {
@@ -112,7 +128,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     log,
     events,
     jobs,
-    secrets: opts.secrets ?? plainBox,
+    secrets,
     services,
     app: undefined as unknown as ReturnType<typeof createApp>,
     shutdownHooks: [],
@@ -133,7 +149,15 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
       }
     },
   };
+  services.files.useJobs(jobs, platform.shutdownHooks);
   platform.app = createApp(platform, opts.app);
+  services.webhookDeliveries.attach(jobs);
+  platform.shutdownHooks.push(() => services.webhookDeliveries.stop());
+  // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
+  services.executions.recover();
+  platform.shutdownHooks.unshift(() => services.executions.shutdown(10_000));
   jobs.start();
+  // Refresh the remote's agents in the background; offline, the cached list stays readable.
+  if (services.remote.view().status !== 'unconfigured') void services.remote.sync().catch(() => {});
   return platform;
 }

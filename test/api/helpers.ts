@@ -13,7 +13,7 @@ export function tempDir(prefix = 'agent-desk-test-'): string {
 /** A fresh platform on its own data dir, driven in-process through app.request. */
 export function makePlatform(opts: PlatformOptions = {}): Platform & { dir: string } {
   const dir = opts.dataDir ?? tempDir();
-  const p = createPlatform({ dataDir: dir, envApiKey: KEY, ...opts });
+  const p = createPlatform({ envApiKey: KEY, ...opts, dataDir: dir });
   return Object.assign(p, { dir });
 }
 
@@ -41,4 +41,10 @@ export async function call(p: Platform, method: string, url: string, opts: CallO
     json = text ? JSON.parse(text) : undefined;
   } catch {}
   return { status: res.status, headers: res.headers, json, text };
+}
+
+/** Closes a platform made by makePlatform and removes its data dir. */
+export async function closePlatform(p: Platform & { dir: string }): Promise<void> {
+  await p.close();
+  fs.rmSync(p.dir, { recursive: true, force: true });
 }

@@ -32,6 +32,10 @@ export const Agent = z
     created_by: z.number().int(),
     /** ext: the agent's system prompt. */
     instructions: z.string(),
+    /** ext: `remote` for an agent of the connected remote platform (see Settings → Remote). */
+    source: z.enum(['local', 'remote']),
+    /** ext: whether local memories and files may be sent along when this (remote) agent runs. */
+    share_context: z.boolean(),
   })
   .meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
@@ -66,7 +70,9 @@ export const AgentCreate = z
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.infer<typeof AgentCreate>;
 
-export const AgentUpdate = AgentCreate.omit({ template_id: true }).meta({ id: 'AgentUpdate' });
+export const AgentUpdate = AgentCreate.omit({ template_id: true })
+  .extend({ share_context: z.boolean().optional() })
+  .meta({ id: 'AgentUpdate' });
 export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
 export const AgentDeleted = z.object({ id: z.number().int(), deleted: z.boolean() });

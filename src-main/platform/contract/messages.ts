@@ -34,7 +34,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
       return `The ${f} field must not be greater than ${i.maximum}.`;
     }
     case 'invalid_value':
-      return `The selected ${f} is invalid.`;
+      return 'input' in i && i.input === undefined ? `The ${f} field is required.` : `The selected ${f} is invalid.`;
     case 'invalid_format':
       if (i.format === 'url') return `The ${f} field must be a valid URL.`;
       if (i.format === 'regex' && issue.message && !issue.message.startsWith('Invalid')) return issue.message;
@@ -48,12 +48,23 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** Zod issues to Laravel's `errors` object: field path → messages. */
-export function laravelErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+/** The value at `path` in `root` (undefined when any step is missing). */
+function valueAt(root: unknown, path: PropertyKey[]): unknown {
+  let v: any = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? v[k as any] : undefined;
+  return v;
+}
+
+/**
+ * Zod issues to Laravel's `errors` object: field path → messages. Zod 4 leaves the offending
+ * value out of its issues, so pass the validated `input` to tell "missing" from "wrong type".
+ */
+export function laravelErrors(issues: readonly z.core.$ZodIssue[], input?: unknown): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path.length ? issue.path.map(String).join('.') : 'input';
-    (errors[key] ??= []).push(issueMessage(issue));
+    const withInput = !('input' in issue) ? ({ ...issue, input: valueAt(input, issue.path) } as z.core.$ZodIssue) : issue;
+    (errors[key] ??= []).push(issueMessage(withInput));
   }
   return errors;
 }

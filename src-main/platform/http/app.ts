@@ -10,8 +10,18 @@ import { errorResponse } from './errors.js';
 import { agentRoutes } from './routes/agents.js';
 import { memoryRoutes } from './routes/memories.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { keyRoutes } from './routes/keys.js';
+import { exportRoutes } from './routes/export.js';
+import { fileRoutes } from './routes/files.js';
+import { appSettingsRoutes } from './routes/app-settings.js';
+import { remoteRoutes } from './routes/remote.js';
+import { executionRoutes } from './routes/executions.js';
+import { settingsRoutes } from './routes/settings.js';
 import { docsPage } from './docs.js';
+import { openAIErrorShape } from '../openai/errors.js';
+import { openaiRoutes } from '../openai/routes.js';
+import { mcpHandler } from '../mcp/http.js';
 
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
@@ -27,6 +37,8 @@ export function createApp(p: Platform, opts: AppOptions = {}) {
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get<string[]>('localhost.allowed_origins', [])];
 
   app.onError((err, c) => errorResponse(c, err, p.log));
+  // OpenAI clients read errors as {"error": {...}}: rewrite the platform's envelope there, and only there.
+  for (const prefix of ['/v1/*', '/api/agents/:id/openai/*']) app.use(prefix, openAIErrorShape());
   app.use('*', hostGuard(allowedHosts));
   app.use('*', cors(allowedOrigins));
   app.use('*', jsonBody(() => p.config.maxJsonBytes));
@@ -38,7 +50,16 @@ export function createApp(p: Platform, opts: AppOptions = {}) {
   app.route('/api', agentRoutes(p));
   app.route('/api', memoryRoutes(p));
   app.route('/api', webhookRoutes(p));
+  app.route('/api', webhookDeliveryRoutes(p));
   app.route('/api', keyRoutes(p));
+  app.route('/api', exportRoutes(p));
+  app.route('/api', fileRoutes(p));
+  app.route('/api', appSettingsRoutes(p));
+  app.route('/api', remoteRoutes(p));
+  app.route('/api', executionRoutes(p));
+  app.route('/api', settingsRoutes(p));
+  app.route('/', openaiRoutes(p));
+  app.all('/mcp', mcpHandler(p));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {

@@ -1,3 +1,5 @@
+import { connectToolsHtml } from '../openai/connect-docs.js';
+
 /**
  * A readable, offline API reference at /api/docs: it renders /api/openapi.json in the page
  * itself (no CDN), with a curl example for every operation.
@@ -20,6 +22,7 @@ code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{overflow:auto;bac
 <h1>Agent Desk API</h1>
 <p class="mut">The Agent Platform HTTP API on this machine. Every <code>/api</code> route needs <code>Authorization: Bearer &lt;key&gt;</code>
 (create one in the app's Settings, or <code>npm run keys -- create NAME</code>). Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.</p>
+${connectToolsHtml()}
 <div id="ops">Loading…</div>
 <script>
 const base = location.origin;

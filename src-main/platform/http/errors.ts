@@ -8,6 +8,8 @@ import type { Logger } from '../log.js';
 export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   if (err instanceof ValidationError) return c.json({ message: err.message, errors: err.errors }, 422);
   if (err instanceof PlatformError) {
+    // Every 422 carries `errors` (CONTRACT.md), also when a service threw a plain PlatformError(422).
+    if (err.status === 422) return c.json({ message: err.message, errors: { [err.code]: [err.message] } }, 422);
     const headers: Record<string, string> = {};
     if (typeof err.extra.retryAfter === 'number') headers['Retry-After'] = String(err.extra.retryAfter);
     if (err.status === 401) headers['WWW-Authenticate'] = 'Bearer';

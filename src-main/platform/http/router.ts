@@ -7,8 +7,9 @@ import { ErrorBody, ValidationErrorBody } from '../contract/common.js';
 /** A router whose request validation fails with the contract's 422 envelope. */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
+    // The validator hands the hook the raw input as `data` (untyped on failure): it tells "missing" from "wrong type".
     defaultHook: (result) => {
-      if (!result.success) throw new ValidationError(laravelErrors(result.error.issues));
+      if (!result.success) throw new ValidationError(laravelErrors(result.error.issues, (result as { data?: unknown }).data));
     },
   });
 }

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/connection.js';
 import type { Logger } from '../log.js';
 
@@ -25,10 +26,18 @@ export interface JobKindOptions {
   maxAttempts?: number;
   /** Delay before the next attempt, given the number of attempts made so far (1 after the first failure). */
   backoffMs?: (attempts: number) => number;
-  /** Called when the last attempt failed (inside the transaction that marks the job failed). */
-  onGiveUp?: (job: Job<any>, error: string) => void;
+  /** Called when the last attempt failed (inside the transaction that marks the job failed). `err` is what the handler threw. */
+  onGiveUp?: (job: Job<any>, error: string, err: unknown) => void;
   /** Called after each failed attempt that will be retried (inside the same transaction). */
-  onRetry?: (job: Job<any>, error: string, nextRunAt: number) => void;
+  onRetry?: (job: Job<any>, error: string, nextRunAt: number, err: unknown) => void;
+  /**
+   * Lane mode. Unset (default): a lane is strict, one job at a time, oldest first, and a job
+   * waiting for its retry holds up the lane. Set to N (or a function of the lane giving N): up to
+   * N jobs of a lane run at once, due jobs oldest first, and a job waiting for its retry does not
+   * hold up the lane's newer jobs (webhook deliveries: a receiver that is down must not block its
+   * later events forever).
+   */
+  laneLimit?: number | ((lane: string) => number);
 }
 
 interface Row {
@@ -40,10 +49,19 @@ interface Row {
   lane: string | null;
 }
 
+interface Finishing {
+  k: Kind;
+  job: Job;
+  commit: void | (() => void);
+  resolve: () => void;
+}
+
 interface Kind {
   handler: JobHandler;
   opts: Required<Pick<JobKindOptions, 'concurrency' | 'maxAttempts' | 'backoffMs'>> & JobKindOptions;
   running: number;
+  /** Running jobs per lane (laneLimit mode only). */
+  laneRunning: Map<string, number>;
 }
 
 /**
@@ -59,6 +77,8 @@ export class JobQueue {
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private again = false;
+  private wakeQueued = false;
+  private finishing: Finishing[] = [];
 
   constructor(
     private readonly db: DB,
@@ -71,6 +91,7 @@ export class JobQueue {
       handler: handler as JobHandler,
       opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => 1000 * 2 ** n), ...opts },
       running: 0,
+      laneRunning: new Map(),
     });
     if (this.started) this.wake();
   }
@@ -122,7 +143,13 @@ export class JobQueue {
       this.again = true;
       return;
     }
-    setImmediate(() => this.pump());
+    // One pump per tick however many jobs were enqueued (a fan-out enqueues many at once).
+    if (this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
@@ -144,6 +171,10 @@ export class JobQueue {
     for (const [kind, k] of this.kinds) {
       const free = k.opts.concurrency - k.running;
       if (free <= 0) continue;
+      if (k.opts.laneLimit) {
+        for (const r of this.claimByLaneLimit(kind, k, free, now)) this.run(k, r);
+        continue;
+      }
       const rows = this.db.transaction(() => {
         const due = this.db
           .prepare<[string, number, number], Row>(
@@ -160,25 +191,109 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Claims up to `free` due jobs, oldest first, at most the lane's limit per lane. Lanes are
+   * enumerated with a loose index scan (one seek per lane) and each lane with room is read on its
+   * own, so a lane with a backlog of thousands costs one seek, not a scan, and never hides the
+   * other lanes' jobs behind it.
+   */
+  private claimByLaneLimit(kind: string, k: Kind, free: number, now: number): Row[] {
+    const opt = k.opts.laneLimit!;
+    const limitOf = typeof opt === 'function' ? opt : () => opt;
+    const cols = 'id, kind, payload, attempts, max_attempts, lane, run_at';
+    return this.db.transaction(() => {
+      const lanes = this.sql<{ kind: string }, { lane: string }>(
+        `WITH RECURSIVE l(lane) AS (
+           SELECT (SELECT min(lane) FROM jobs WHERE kind = @kind AND state = 'pending')
+           UNION ALL
+           SELECT (SELECT min(lane) FROM jobs WHERE kind = @kind AND state = 'pending' AND lane > l.lane) FROM l WHERE l.lane IS NOT NULL
+         ) SELECT lane FROM l WHERE lane IS NOT NULL`,
+      ).all({ kind });
+      const ofLane = this.sql<[string, string, number, number], Row & { run_at: number }>(
+        `SELECT ${cols} FROM jobs WHERE kind = ? AND state = 'pending' AND lane = ? AND run_at <= ? ORDER BY run_at, id LIMIT ?`,
+      );
+      const candidates = this.sql<[string, number, number], Row & { run_at: number }>(
+        `SELECT ${cols} FROM jobs WHERE kind = ? AND state = 'pending' AND lane IS NULL AND run_at <= ? ORDER BY run_at, id LIMIT ?`,
+      ).all(kind, now, free);
+      for (const { lane } of lanes) {
+        const room = Math.min(free, limitOf(lane) - (k.laneRunning.get(lane) ?? 0));
+        if (room > 0) candidates.push(...ofLane.all(kind, lane, now, room));
+      }
+      candidates.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
+      const mark = this.sql("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
+      return candidates.slice(0, free).filter((r) => mark.run(now, r.id).changes === 1);
+    }).immediate();
+  }
+
+  /** Prepared statements, compiled once per queue (the claim and finish paths run per job). */
+  private readonly statements = new Map<string, Statement>();
+  private sql<P extends unknown[] | object = unknown[], R = unknown>(text: string): Statement<P, R> {
+    let st = this.statements.get(text);
+    if (!st) this.statements.set(text, (st = this.db.prepare(text)));
+    return st as unknown as Statement<P, R>;
+  }
+
   private run(k: Kind, r: Row): void {
     k.running++;
+    if (k.opts.laneLimit && r.lane !== null) k.laneRunning.set(r.lane, (k.laneRunning.get(r.lane) ?? 0) + 1);
     const job: Job = { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, maxAttempts: r.max_attempts, lane: r.lane };
     const p = (async () => {
+      let commit: void | (() => void);
       try {
-        const commit = await k.handler(job);
-        this.db.transaction(() => {
-          if (typeof commit === 'function') commit();
-          this.db.prepare('DELETE FROM jobs WHERE id = ?').run(job.id);
-        }).immediate();
+        commit = await k.handler(job);
       } catch (err) {
         this.fail(k, job, err);
+        return;
       }
+      await this.finish(k, job, commit);
     })().finally(() => {
       k.running--;
+      if (k.opts.laneLimit && r.lane !== null) {
+        const n = (k.laneRunning.get(r.lane) ?? 1) - 1;
+        if (n > 0) k.laneRunning.set(r.lane, n);
+        else k.laneRunning.delete(r.lane);
+      }
       this.inFlight.delete(p);
       this.wake();
     });
     this.inFlight.add(p);
+  }
+
+  /**
+   * Marks a job done together with its commit function. Jobs that finish in the same tick share
+   * one transaction (one fsync for all: the cost that bounds throughput under synchronous=FULL);
+   * each runs in its own savepoint, so one commit that throws fails only its own job.
+   */
+  private finish(k: Kind, job: Job, commit: void | (() => void)): Promise<void> {
+    return new Promise((resolve) => {
+      this.finishing.push({ k, job, commit, resolve });
+      if (this.finishing.length === 1) setImmediate(() => this.flushFinished());
+    });
+  }
+
+  private flushFinished(): void {
+    const batch = this.finishing.splice(0);
+    const failed = new Map<Finishing, unknown>();
+    try {
+      const del = this.sql('DELETE FROM jobs WHERE id = ?');
+      this.db.transaction(() => {
+        for (const f of batch) {
+          try {
+            this.db.transaction(() => {
+              if (typeof f.commit === 'function') f.commit();
+              del.run(f.job.id);
+            })();
+          } catch (err) {
+            failed.set(f, err);
+          }
+        }
+      }).immediate();
+    } catch (err) {
+      // The batch did not commit: none of it is done.
+      for (const f of batch) if (!failed.has(f)) failed.set(f, err);
+    }
+    for (const [f, err] of failed) this.fail(f.k, f.job, err);
+    for (const f of batch) f.resolve();
   }
 
   private fail(k: Kind, job: Job, err: unknown): void {
@@ -189,11 +304,11 @@ export class JobQueue {
       this.db.transaction(() => {
         if (permanent || job.attempts >= job.maxAttempts) {
           this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(message, now, job.id);
-          k.opts.onGiveUp?.(job, message);
+          k.opts.onGiveUp?.(job, message, err);
         } else {
           const next = now + Math.max(0, k.opts.backoffMs(job.attempts));
           this.db.prepare("UPDATE jobs SET state = 'pending', last_error = ?, run_at = ?, updated_at = ? WHERE id = ?").run(message, next, now, job.id);
-          k.opts.onRetry?.(job, message, next);
+          k.opts.onRetry?.(job, message, next, err);
         }
       }).immediate();
     } catch (e) {

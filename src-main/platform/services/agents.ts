@@ -21,6 +21,10 @@ interface AgentRow {
   created_by: number;
   created_at: number;
   updated_at: number;
+  source: 'local' | 'remote';
+  remote_id: number | null;
+  remote_synced_at: number | null;
+  share_context: number;
 }
 
 export function toAgent(r: AgentRow): Agent {
@@ -39,6 +43,8 @@ export function toAgent(r: AgentRow): Agent {
     updated_at: isoMicros(r.updated_at),
     created_by: r.created_by,
     instructions: r.instructions,
+    source: r.source,
+    share_context: r.share_context === 1,
   };
 }
 
@@ -92,6 +98,12 @@ export class AgentsService {
     return row;
   }
 
+  /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
+  findBySlug(userId: number, slug: string): Agent | null {
+    const row = this.ctx.db.prepare<{ slug: string; userId: number }, AgentRow>(`SELECT * FROM agents WHERE slug = @slug AND ${VISIBLE}`).get({ slug, userId });
+    return row ? toAgent(row) : null;
+  }
+
   private uniqueSlug(base: string, exceptId?: number): string {
     const taken = this.ctx.db.prepare<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
     let slug = base;
@@ -135,6 +147,9 @@ export class AgentsService {
 
   update(userId: number, rawId: string, body: AgentUpdate): Agent {
     const row = this.row(userId, rawId);
+    if (row.source === 'remote' && Object.keys(body).some((k) => k !== 'share_context' && (body as Record<string, unknown>)[k] !== undefined)) {
+      throw ValidationError.field('id', 'A remote agent is edited on its own platform; import it to change it here (only share_context can be set).');
+    }
     if (body.slug && body.slug !== row.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ? AND id != ?').get(body.slug, row.id)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
@@ -148,11 +163,12 @@ export class AgentsService {
       type: body.type ?? row.type,
       questions: body.questions ? JSON.stringify(body.questions) : row.questions,
       instructions: body.instructions ?? row.instructions,
+      share_context: body.share_context === undefined ? row.share_context : body.share_context ? 1 : 0,
     };
     this.ctx.db
       .prepare(
         `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, slug=@slug,
-         active=@active, type=@type, questions=@questions, instructions=@instructions, updated_at=@now WHERE id=@id`,
+         active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, updated_at=@now WHERE id=@id`,
       )
       .run({ ...next, now: nowMicros(), id: row.id });
     return this.get(userId, row.id);

@@ -1,0 +1,136 @@
+/**
+ * OpenAI-compatible API (issue 7): streaming `POST /v1/chat/completions` through Agent Desk (real
+ * HTTP via listen(), the execution engine, a stored execution) against the same fake
+ * OpenAI-compatible provider called directly with the same body, alternating, in one run.
+ *
+ *   - first content token: median time from request to the first `delta.content` chunk, and the
+ *     overhead Agent Desk adds to it (target ≤ 5 ms)
+ *   - first byte: the same for the first byte of the body (Agent Desk holds its headers until the
+ *     first text so that early failures are real HTTP errors; the provider sends a role chunk at once)
+ *   - whole answer: median time to `data: [DONE]`, as a ratio to direct
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchPart, Figures } from '../run.js';
+import { createPlatform } from '../../src-main/platform/platform.js';
+import { listen } from '../../src-main/platform/server.js';
+import { createLogger } from '../../src-main/platform/log.js';
+import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+
+const KEY = 'bench-key-openai-0123456789';
+const RUNS = 60;
+const WARMUP = 10;
+const REPLY = 'The quick brown fox jumps over the lazy dog, and then it rests in the warm afternoon sun for a while.';
+
+interface Timing {
+  firstByte: number;
+  firstContent: number;
+  done: number;
+  text: string;
+}
+
+/** Times one OpenAI-format stream: first body byte, first content delta, `[DONE]`. */
+async function timeStream(url: string, headers: Record<string, string>, body: unknown): Promise<Timing> {
+  const t0 = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  let text = '';
+  let firstByte = -1;
+  let firstContent = -1;
+  let done = -1;
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    if (firstByte < 0) firstByte = performance.now() - t0;
+    buf += dec.decode(r.value, { stream: true });
+    let i: number;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      if (!block.startsWith('data: ')) continue;
+      const data = block.slice(6);
+      if (data === '[DONE]') {
+        done = performance.now() - t0;
+        continue;
+      }
+      const c = JSON.parse(data).choices?.[0]?.delta?.content;
+      if (c) {
+        if (firstContent < 0) firstContent = performance.now() - t0;
+        text += c;
+      }
+    }
+  }
+  if (done < 0) throw new Error(`${url}: the stream ended without [DONE]`);
+  return { firstByte, firstContent, done, text };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
+
+const part: BenchPart = {
+  name: 'openai',
+  async run(): Promise<Figures> {
+    const fake = await startFakeOpenAI({ reply: REPLY });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-openai-'));
+    const platform = createPlatform({
+      dataDir: dir,
+      envApiKey: KEY,
+      logger: createLogger('silent'),
+      env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0' },
+    });
+    const server = await listen(platform, { port: 0 });
+    try {
+      const body = { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Tell me about the fox.' }] };
+      const viaDesk = () => timeStream(`${server.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` }, body);
+      const direct = () => timeStream(`${fake.url}/chat/completions`, {}, body);
+      for (let i = 0; i < WARMUP; i++) {
+        await viaDesk();
+        await direct();
+      }
+      const desk: Timing[] = [];
+      const raw: Timing[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        // Alternate the order so drift (GC, JIT, the other engineers' load) hits both alike.
+        if (i % 2) {
+          desk.push(await viaDesk());
+          raw.push(await direct());
+        } else {
+          raw.push(await direct());
+          desk.push(await viaDesk());
+        }
+      }
+      if (desk.some((t) => t.text !== REPLY) || raw.some((t) => t.text !== REPLY)) throw new Error('a stream lost text');
+      const stored = platform.db.prepare("SELECT count(*) AS n FROM executions WHERE status = 'succeeded'").get() as { n: number };
+      if (stored.n !== RUNS + WARMUP) throw new Error(`expected ${RUNS + WARMUP} stored executions, found ${stored.n}`);
+
+      const m = (ts: Timing[], k: keyof Omit<Timing, 'text'>) => median(ts.map((t) => t[k]));
+      const addedFirstContent = m(desk, 'firstContent') - m(raw, 'firstContent');
+      return {
+        runs: RUNS,
+        'first content token, direct median (ms)': m(raw, 'firstContent'),
+        'first content token, via /v1 median (ms)': m(desk, 'firstContent'),
+        'first content token, via /v1 p90 (ms)': p90(desk.map((t) => t.firstContent)),
+        'first content token, added median (ms)': addedFirstContent,
+        'first content token, added ≤ 5 ms': addedFirstContent <= 5,
+        'first byte, direct median (ms)': m(raw, 'firstByte'),
+        'first byte, via /v1 median (ms)': m(desk, 'firstByte'),
+        'first byte, added median (ms)': m(desk, 'firstByte') - m(raw, 'firstByte'),
+        'whole answer, via /v1 ÷ direct (median)': m(desk, 'done') / m(raw, 'done'),
+        'stored executions': stored.n,
+      };
+    } finally {
+      await server.close();
+      await fake.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default part;

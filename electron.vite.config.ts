@@ -1,0 +1,49 @@
+import { dirname, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const resolve = (p: string) => resolvePath(root, p);
+
+// Native modules and the GGUF engine load their own binaries at run time: never bundle them.
+const nativeDeps = ['better-sqlite3', 'node-llama-cpp'];
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      externalizeDeps: { include: nativeDeps },
+      rolldownOptions: {
+        input: {
+          index: resolve('src-main/desktop/main.ts'),
+          // ingest/run.ts starts its extraction worker from worker.js next to the main bundle.
+          worker: resolve('src-main/platform/ingest/worker.ts'),
+        },
+        external: nativeDeps,
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve('src-preload/index.ts') },
+        // A sandboxed preload cannot be an ES module; .cjs because package.json says "type": "module".
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src-renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve('out/renderer'),
+      emptyOutDir: true,
+      // No data: URLs for scripts under the strict CSP.
+      assetsInlineLimit: 0,
+      rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,84 @@
+import type { Server } from 'node:http';
+import type { Platform } from '../platform/platform.js';
+import { listen, type RunningServer } from '../platform/server.js';
+import { readLocalhostSettings, LOCALHOST_SETTINGS_EVENT } from '../platform/http/routes/app-settings.js';
+
+export const API_HOST = '127.0.0.1';
+
+/**
+ * The desktop app's localhost API for other tools (curl, n8n, the openai SDK), on/off and port
+ * from Settings (default on, 127.0.0.1:8787). A taken port falls back to a free one rather
+ * than failing the app. Re-listens when the settings change.
+ */
+export class ApiServer {
+  private running: RunningServer | null = null;
+  private wantedPort: number | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly onChange = () => void this.apply();
+  /** Set when the configured port was taken and another one is used. */
+  fallbackFrom: number | null = null;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly listenFn: typeof listen = listen,
+  ) {}
+
+  get url(): string | null {
+    return this.running?.url ?? null;
+  }
+
+  /** Starts per settings and follows their changes. */
+  async start(): Promise<void> {
+    this.platform.events.on(LOCALHOST_SETTINGS_EVENT, this.onChange);
+    await this.apply();
+  }
+
+  /** Brings the server in line with the settings; calls run one after another. */
+  apply(): Promise<void> {
+    this.queue = this.queue.then(() => this.reconcile()).catch((err) => this.platform.log.error({ err }, 'localhost API: could not apply settings'));
+    return this.queue;
+  }
+
+  private async reconcile(): Promise<void> {
+    const { enabled, port } = readLocalhostSettings(this.platform);
+    if (!enabled) return this.close();
+    if (this.running && this.wantedPort === port) return;
+    await this.close();
+    this.wantedPort = port;
+    this.fallbackFrom = null;
+    try {
+      this.running = await this.listenFn(this.platform, { host: API_HOST, port });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      this.running = await this.listenFn(this.platform, { host: API_HOST, port: 0 });
+      this.fallbackFrom = port;
+      this.platform.log.warn({ port, using: this.running.port }, 'localhost API: port taken, using a free one');
+    }
+    this.platform.log.info({ url: this.running.url }, 'localhost API listening');
+  }
+
+  /** Stops listening without closing the platform (RunningServer.close would close it too). */
+  private async close(): Promise<void> {
+    const r = this.running;
+    this.running = null;
+    this.wantedPort = null;
+    if (!r) return;
+    await closeServer(r.server);
+  }
+
+  /** Stops following settings and listening (quit). */
+  async stop(): Promise<void> {
+    this.platform.events.off(LOCALHOST_SETTINGS_EVENT, this.onChange);
+    this.queue = this.queue.then(() => this.close());
+    await this.queue;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Open SSE streams would hold close() forever; the executions themselves continue in-process.
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { queryInt } from './common.js';
+
+/** ext: the app's own settings and facts for its Settings and Usage screens. */
+
+export const LOCALHOST_DEFAULTS = { enabled: true, port: 8787 } as const;
+
+/** A Host header value the user allows besides loopback: a DNS name or IPv4, optionally with :port, or [IPv6]. */
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(260)
+  .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?)(:\d{1,5})?$/, {
+    message: 'Each allowed host must be a host name like my-pc.local (optionally with :port), without scheme or path.',
+  });
+
+/** An Origin as browsers send it (`scheme://host[:port]`, nothing after), or `*` for any. */
+const origin = z
+  .string()
+  .trim()
+  .max(300)
+  .transform((s, ctx) => {
+    if (s === '*') return s;
+    try {
+      const u = new URL(s);
+      const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && bare) return u.origin;
+    } catch {}
+    ctx.addIssue({ code: 'custom', message: 'Each allowed origin must look like https://example.com or http://localhost:3000 (scheme, host and port only), or be *.' });
+    return z.NEVER;
+  });
+
+const unique = <T extends z.ZodType<string>>(item: T) =>
+  z
+    .array(item)
+    .max(50)
+    .transform((list) => [...new Set(list)]);
+
+export const LocalhostSettings = z
+  .object({
+    enabled: z.boolean(),
+    port: z.number().int(),
+    allowed_hosts: z.array(z.string()),
+    allowed_origins: z.array(z.string()),
+    /** Set by environment (AGENT_DESK_ALLOWED_HOSTS / _ORIGINS): effective too, but not editable here. */
+    from_env: z.object({ allowed_hosts: z.array(z.string()), allowed_origins: z.array(z.string()) }),
+  })
+  .meta({ id: 'LocalhostSettings' });
+
+export const LocalhostSettingsUpdate = z
+  .object({
+    enabled: z.boolean().optional(),
+    port: z.number().int().min(1).max(65535).optional(),
+    allowed_hosts: unique(hostName).optional(),
+    allowed_origins: unique(origin).optional(),
+  })
+  .strict();
+export type LocalhostSettingsUpdate = z.infer<typeof LocalhostSettingsUpdate>;
+
+export const AppInfo = z
+  .object({
+    version: z.string(),
+    data_dir: z.string(),
+    secrets_encrypted: z.boolean(),
+    platform: z.string(),
+    /** Electron's version in the desktop app; null when served by plain Node (browser mode). */
+    electron: z.string().nullable(),
+    schema_version: z.number().int(),
+  })
+  .meta({ id: 'AppInfo' });
+
+export const UsageQuery = z.object({
+  days: queryInt().pipe(z.number().int().min(1).max(366)).optional().default(30),
+});
+
+export const UsageDay = z.object({
+  date: z.string(),
+  executions: z.number().int(),
+  execution_credits: z.number(),
+  files: z.number().int(),
+  file_credits: z.number(),
+  credits: z.number(),
+});
+export type UsageDay = z.infer<typeof UsageDay>;
+
+export const Usage = z
+  .object({
+    days: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    total_credits: z.number(),
+    executions: z.number().int(),
+    files: z.number().int(),
+    data: z.array(UsageDay),
+    /** The one credits formula, so the app can show how numbers come about. */
+    formula: z.object({ executionBase: z.number(), per1kInputTokens: z.number(), per1kOutputTokens: z.number(), fileBase: z.number(), perMiB: z.number() }),
+  })
+  .meta({ id: 'Usage' });
+export type Usage = z.infer<typeof Usage>;

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { looseBool } from './common.js';
+
+/** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
+export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export const ExecutionError = z.object({ message: z.string(), code: z.string() }).meta({ id: 'ExecutionError' });
+
+/** ext: what the model was given besides the conversation, so a user can see why it answered so. */
+export const ExecutionContext = z
+  .object({
+    memories: z.array(z.object({ id: z.number().int(), memory: z.string() })),
+    passages: z.array(z.object({ file_id: z.number().int(), filename: z.string().nullable(), text: z.string() })),
+  })
+  .meta({ id: 'ExecutionContext' });
+export type ExecutionContext = z.infer<typeof ExecutionContext>;
+
+const executionFields = {
+  id: z.number().int(),
+  status: z.string(),
+  output: z.string(),
+  error: ExecutionError.nullable(),
+  credits: z.number().nullable(),
+  root_id: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  template_id: z.number().int(),
+};
+
+/** A stream event: the execution without `input`. */
+export const ExecutionEvent = z.object(executionFields).meta({ id: 'ExecutionEvent' });
+export type ExecutionEvent = z.infer<typeof ExecutionEvent>;
+
+/** GET /api/agent-responses/{id} and the non-stream `responses` items. */
+export const Execution = z
+  .object({
+    ...executionFields,
+    input: z.string(),
+    /** ext: the model and provider that answered (null until routed). */
+    model: z.string().nullable().optional(),
+    context: ExecutionContext.optional(),
+  })
+  .meta({ id: 'Execution' });
+export type Execution = z.infer<typeof Execution>;
+
+export const ExecuteResponse = z.object({ template_id: z.string(), responses: z.array(Execution) }).meta({ id: 'ExecuteResponse' });
+export type ExecuteResponse = z.infer<typeof ExecuteResponse>;
+
+const TextPart = z.object({ type: z.string(), text: z.string().optional() });
+export const ChatTurn = z.object({
+  role: z.string({ error: 'The role field is required.' }),
+  content: z.union([z.string(), z.array(TextPart)]),
+});
+
+/** A positive integer id, given as a number or a numeric string. */
+const idValue = z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v), z.number().int().positive());
+
+/**
+ * Execute body. Types only: the rules that depend on the agent (its questions, its type) and the
+ * conversation rules live in the executions service. Unknown top-level keys are answers.
+ */
+export const ExecuteBody = z
+  .looseObject({
+    stream: looseBool().optional(),
+    wait_execution: looseBool().optional(),
+    waitExecution: looseBool().optional(),
+    answers: z.record(z.string(), z.unknown()).optional(),
+    messages: z.array(ChatTurn).max(1000).optional(),
+    file_ids: z.array(idValue).max(100).optional(),
+    root_id: idValue.nullable().optional(),
+  })
+  .meta({ id: 'ExecuteBody' });
+export type ExecuteBody = z.infer<typeof ExecuteBody>;
+
+export const ExecuteQuery = z.object({
+  wait_execution: looseBool().optional(),
+  waitExecution: looseBool().optional(),
+  stream: looseBool().optional(),
+});
+
+export const AgentResponsePath = z.object({ id: z.string() });

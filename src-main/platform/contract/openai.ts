@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * The OpenAI-compatible surface (`/v1`): request and response shapes as OpenAI's Chat Completions
+ * API defines them. Requests are loose objects: clients send many fields we do not use (`user`,
+ * `seed`, `logit_bias`...), and refusing them would break those clients; fields whose meaning we
+ * cannot honour are refused by the service with a clear 400 instead.
+ */
+
+/** `{"error": {message, type, param, code}}`: every error on `/v1`. */
+export const OpenAIErrorBody = z
+  .object({
+    error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
+  })
+  .meta({ id: 'OpenAIError' });
+export type OpenAIErrorBody = z.infer<typeof OpenAIErrorBody>;
+
+const TextPart = z.looseObject({ type: z.literal('text'), text: z.string() });
+/** Other part kinds (images, audio, files) parse here so the service can refuse them by name. */
+const OtherPart = z.looseObject({ type: z.string() });
+export const ChatContent = z.union([z.string(), z.array(z.union([TextPart, OtherPart])).max(1000)]);
+
+export const ChatMessage = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+  content: ChatContent.nullable().optional(),
+  name: z.string().max(256).optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+const Stop = z.union([z.string().max(1000), z.array(z.string().max(1000)).max(4)]).nullable();
+
+export const ChatCompletionRequest = z
+  .looseObject({
+    /** An agent slug, or a raw provider model (runs the default chat agent with it). Optional on the agent-fixed path. */
+    model: z.string().min(1).max(256).optional(),
+    messages: z.array(ChatMessage).min(1).max(10000),
+    stream: z.boolean().nullable().optional(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    top_p: z.number().min(0).max(1).nullable().optional(),
+    max_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+    max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
+    stop: Stop.optional(),
+    n: z.number().int().min(1).max(128).nullable().optional(),
+    tool_choice: z.unknown().optional(),
+    /** ext: answers to the agent's questions (e.g. `tools`), as `POST /api/agents/{id}/execute` takes them. */
+    answers: z.record(z.string(), z.unknown()).optional(),
+    /** ext: file ids to attach, as on execute. */
+    file_ids: z.array(z.number().int().min(1)).max(100).optional(),
+  })
+  .meta({ id: 'ChatCompletionRequest' });
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+export const FinishReason = z.enum(['stop', 'length', 'content_filter']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+export const Usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
+export type Usage = z.infer<typeof Usage>;
+
+export const ChatCompletion = z
+  .object({
+    id: z.string(),
+    object: z.literal('chat.completion'),
+    created: z.number().int(),
+    model: z.string(),
+    choices: z.array(
+      z.object({
+        index: z.number().int(),
+        message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+        logprobs: z.null(),
+        finish_reason: FinishReason,
+      }),
+    ),
+    usage: Usage,
+  })
+  .meta({ id: 'ChatCompletion' });
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+export const ChatCompletionChunk = z
+  .object({
+    id: z.string(),
+    object: z.literal('chat.completion.chunk'),
+    created: z.number().int(),
+    model: z.string(),
+    choices: z.array(
+      z.object({
+        index: z.number().int(),
+        delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional(), refusal: z.null().optional() }),
+        logprobs: z.null(),
+        finish_reason: FinishReason.nullable(),
+      }),
+    ),
+    usage: Usage.nullable().optional(),
+  })
+  .meta({ id: 'ChatCompletionChunk' });
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+export const OpenAIModel = z
+  .object({ id: z.string(), object: z.literal('model'), created: z.number().int(), owned_by: z.string() })
+  .meta({ id: 'OpenAIModel' });
+export type OpenAIModel = z.infer<typeof OpenAIModel>;
+export const OpenAIModelList = z.object({ object: z.literal('list'), data: z.array(OpenAIModel) }).meta({ id: 'OpenAIModelList' });

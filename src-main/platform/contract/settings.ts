@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+export const PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'ollama', 'gguf'] as const;
+export const ProviderKind = z.enum(PROVIDER_KINDS);
+export type ProviderKind = z.infer<typeof ProviderKind>;
+
+const providerId = z.string().min(1).max(64).regex(/^[a-z0-9][a-z0-9_-]*$/, 'The id may only hold lowercase letters, digits, dashes and underscores.');
+
+/** A provider as shown: secrets never leave, only whether one is set. */
+export const ProviderView = z
+  .object({
+    id: z.string(),
+    kind: ProviderKind,
+    label: z.string().nullable(),
+    base_url: z.string().nullable(),
+    models_dir: z.string().nullable(),
+    has_api_key: z.boolean(),
+    enabled: z.boolean(),
+    context_window: z.number().int().nullable(),
+    /** where it came from: saved settings, the environment, or auto-detection (Ollama) */
+    source: z.enum(['settings', 'env', 'auto', 'registered']),
+  })
+  .meta({ id: 'Provider' });
+export type ProviderView = z.infer<typeof ProviderView>;
+
+/** `match`: an exact model name, a prefix ending in `*`, a suffix starting with `*`, or `*` (catch-all). */
+export const RouteRule = z.object({ match: z.string().min(1).max(200), provider: providerId }).meta({ id: 'ProviderRoute' });
+export type RouteRule = z.infer<typeof RouteRule>;
+
+export const SearchView = z.object({
+  searxng_url: z.string().nullable(),
+  brave_has_api_key: z.boolean(),
+  configured: z.boolean(),
+});
+
+export const ProvidersSettings = z
+  .object({
+    providers: z.array(ProviderView),
+    routes: z.array(RouteRule),
+    default_model: z.string().nullable(),
+    search: SearchView,
+    secrets_encrypted: z.boolean(),
+  })
+  .meta({ id: 'ProvidersSettings' });
+export type ProvidersSettings = z.infer<typeof ProvidersSettings>;
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const ProviderInput = z.object({
+  id: providerId,
+  kind: ProviderKind,
+  label: z.string().max(100).nullable().optional(),
+  base_url: httpUrl.nullable().optional(),
+  /** absent: keep the stored key; null or '': remove it */
+  api_key: z.string().max(2000).nullable().optional(),
+  models_dir: z.string().max(4000).nullable().optional(),
+  enabled: z.boolean().optional(),
+  context_window: z.number().int().min(512).max(10_000_000).nullable().optional(),
+});
+export type ProviderInput = z.infer<typeof ProviderInput>;
+
+export const ProvidersUpdate = z
+  .object({
+    providers: z
+      .array(ProviderInput)
+      .max(50)
+      .refine((l) => new Set(l.map((p) => p.id)).size === l.length, 'The providers must have distinct ids.')
+      .optional(),
+    routes: z.array(RouteRule).max(200).optional(),
+    default_model: z.string().max(200).nullable().optional(),
+    search: z
+      .object({
+        searxng_url: httpUrl.nullable().optional(),
+        brave_api_key: z.string().max(2000).nullable().optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'ProvidersUpdate' });
+export type ProvidersUpdate = z.infer<typeof ProvidersUpdate>;
+
+export const ProviderTestBody = z
+  .object({
+    /** test a saved provider by id, or an unsaved one given whole */
+    id: providerId.optional(),
+    provider: ProviderInput.optional(),
+  })
+  .refine((b) => b.id !== undefined || b.provider !== undefined, { message: 'The id field is required when provider is not present.', path: ['id'] });
+
+export const ProviderTestResult = z
+  .object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().nullable(), latency_ms: z.number() })
+  .meta({ id: 'ProviderTestResult' });
+export type ProviderTestResult = z.infer<typeof ProviderTestResult>;

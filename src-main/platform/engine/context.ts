@@ -1,0 +1,125 @@
+import type { ChatMessage } from './providers/types.js';
+import { ProviderError } from './providers/types.js';
+import type { ExecutionContext } from '../contract/executions.js';
+import type { Turn } from '../services/executions-store.js';
+
+/** Where context comes from; the platform wires memories and files, tests pass fakes. */
+export interface ContextSources {
+  memories(userId: number, text: string, limit: number): { id: number; memory: string }[];
+  passages(fileIds: number[], query: string, limit: number): { file_id: number; filename: string | null; text: string }[];
+  linkedFileIds(agentId: number): number[];
+}
+
+export interface ContextInput {
+  userId: number;
+  agentId: number;
+  instructions: string;
+  developer: string | null;
+  conversation: Turn[];
+  /** retrieval query: the last user message (or a text agent's prompt) */
+  query: string;
+  fileIds: number[];
+  contextWindow: number;
+  /** tokens kept free for the answer */
+  reserveOutput: number;
+  model: string;
+}
+
+export interface BuiltContext {
+  messages: ChatMessage[];
+  used: ExecutionContext;
+  /** estimated prompt tokens (the provider's own count replaces it when reported) */
+  inputTokens: number;
+}
+
+type Counter = (text: string) => number;
+let counter: Counter | null = null;
+let loading: Promise<Counter> | null = null;
+
+/** gpt-tokenizer (o200k) loads lazily: its tables cost start-up time that most runs never need. */
+export function tokenCounter(): Promise<Counter> {
+  if (counter) return Promise.resolve(counter);
+  loading ??= import('gpt-tokenizer').then((m) => (counter = (t: string) => m.countTokens(t)));
+  return loading;
+}
+
+/** Tokens of a text: exact once the tokenizer is loaded, else a safe over-estimate (a token per 3 chars). */
+export function countTokensSync(text: string): number {
+  return counter ? counter(text) : Math.ceil(text.length / 3);
+}
+
+const MESSAGE_OVERHEAD = 4;
+
+/**
+ * The model's context: the agent's instructions (and the developer message), the caller's most
+ * relevant memories and the best passages of the agent's linked files and attached files, each
+ * within a token budget, then as much of the conversation as fits (newest turns kept).
+ */
+export async function buildContext(input: ContextInput, sources: ContextSources): Promise<BuiltContext> {
+  const available = Math.max(256, input.contextWindow - input.reserveOutput);
+  const memoryBudget = Math.min(2000, Math.floor(available * 0.1));
+  const passageBudget = Math.min(8000, Math.floor(available * 0.25));
+  // A token covers at least one UTF-8 byte (at most 4 per char), so a prompt that small fits
+  // whatever the tokenizer would say: no need to wait for it to load.
+  const totalChars = input.instructions.length + (input.developer?.length ?? 0) + input.conversation.reduce((n, t) => n + t.content.length, 0);
+  const exact = counter !== null || (totalChars + 2000) * 4 + memoryBudget + passageBudget > available;
+  const count: Counter = exact ? await tokenCounter() : countTokensSync;
+
+  const used: ExecutionContext = { memories: [], passages: [] };
+  let memTokens = 0;
+  for (const m of input.query ? sources.memories(input.userId, input.query, 20) : []) {
+    const t = count(m.memory) + 2;
+    if (memTokens + t > memoryBudget) continue;
+    memTokens += t;
+    used.memories.push({ id: m.id, memory: m.memory });
+  }
+
+  const fileIds = [...new Set([...sources.linkedFileIds(input.agentId), ...input.fileIds])];
+  let passTokens = 0;
+  if (fileIds.length && input.query) {
+    for (const p of sources.passages(fileIds, input.query, 16)) {
+      const t = count(p.text) + 8;
+      if (passTokens + t > passageBudget) continue;
+      passTokens += t;
+      used.passages.push({ file_id: p.file_id, filename: p.filename, text: p.text });
+    }
+  }
+
+  const system: string[] = [];
+  if (input.instructions.trim()) system.push(input.instructions.trim());
+  if (input.developer?.trim()) system.push(input.developer.trim());
+  if (used.memories.length) {
+    system.push(`What you know about the user (their saved memories; use them when relevant):\n${used.memories.map((m) => `- ${m.memory}`).join('\n')}`);
+  }
+  if (used.passages.length) {
+    system.push(
+      `Passages from the user's files that may help (cite the file name when you use one):\n${used.passages.map((p) => `[${p.filename ?? `file ${p.file_id}`}]\n${p.text}`).join('\n\n')}`,
+    );
+  }
+  const systemText = system.join('\n\n');
+  let budget = available - (systemText ? count(systemText) + MESSAGE_OVERHEAD : 0);
+
+  // Newest turns first until the budget is spent; the last user message must fit.
+  const kept: Turn[] = [];
+  for (let i = input.conversation.length - 1; i >= 0; i--) {
+    const t = count(input.conversation[i].content) + MESSAGE_OVERHEAD;
+    if (t > budget) {
+      if (i === input.conversation.length - 1) {
+        throw new ProviderError(
+          `The message is too long for the context window of ${input.model} (${input.contextWindow} tokens, ${input.reserveOutput} kept for the answer). Shorten it or pick a model with a larger window.`,
+          'context_too_long',
+        );
+      }
+      break;
+    }
+    budget -= t;
+    kept.unshift(input.conversation[i]);
+  }
+  // A conversation sent to a model starts with a user turn.
+  while (kept.length && kept[0].role !== 'user') kept.shift();
+
+  const messages: ChatMessage[] = [];
+  if (systemText) messages.push({ role: 'system', content: systemText });
+  for (const t of kept) messages.push({ role: t.role, content: t.content });
+  return { messages, used, inputTokens: available - budget };
+}

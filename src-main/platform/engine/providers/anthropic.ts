@@ -1,0 +1,126 @@
+import type { ChatMessage, GenerateRequest, ModelProvider, ProviderEvent, ToolCall } from './types.js';
+import { ProviderError } from './types.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches } from './http.js';
+
+export interface AnthropicOptions {
+  id?: string;
+  apiKey: string;
+  /** Default https://api.anthropic.com (without /v1). */
+  baseUrl?: string;
+  idleTimeoutMs?: number;
+  /** Anthropic requires max_tokens; used when the call sets none. */
+  defaultMaxTokens?: number;
+}
+
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string };
+
+/** System text goes apart; turns become content blocks; consecutive same-role turns merge (the API wants alternation). */
+export function toAnthropic(messages: ChatMessage[]): { system: string; messages: { role: 'user' | 'assistant'; content: Block[] }[] } {
+  const system: string[] = [];
+  const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') {
+      system.push(m.content);
+      continue;
+    }
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks: Block[] = [];
+    if (m.role === 'tool') blocks.push({ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content });
+    else if (m.content) blocks.push({ type: 'text', text: m.content });
+    for (const t of m.toolCalls ?? []) {
+      let input: unknown = {};
+      try {
+        input = JSON.parse(t.arguments || '{}');
+      } catch {}
+      blocks.push({ type: 'tool_use', id: t.id, name: t.name, input });
+    }
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return { system: system.join('\n\n'), messages: out };
+}
+
+/** Anthropic's Messages API with its own SSE event sequence. */
+export class AnthropicProvider implements ModelProvider {
+  readonly id: string;
+  private readonly base: string;
+  private readonly label = 'Anthropic';
+
+  constructor(private readonly opts: AnthropicOptions) {
+    this.id = opts.id ?? 'anthropic';
+    this.base = (opts.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
+  }
+
+  private headers(): Record<string, string> {
+    return { 'content-type': 'application/json', 'x-api-key': this.opts.apiKey, 'anthropic-version': '2023-06-01' };
+  }
+
+  contextWindow(): number {
+    return 200_000;
+  }
+
+  async *stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+    const { system, messages } = toAnthropic(req.messages);
+    const body: Record<string, unknown> = { model: req.model, messages, max_tokens: req.maxTokens ?? this.opts.defaultMaxTokens ?? 8192, stream: true };
+    if (system) body.system = system;
+    if (req.temperature !== undefined) body.temperature = req.temperature;
+    if (req.stop?.length) body.stop_sequences = req.stop;
+    if (req.tools?.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    const res = await request(`${this.base}/v1/messages`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal: req.signal }, this.label);
+    if (!res.ok) throw await httpFailure(res, this.label);
+
+    let input = 0;
+    let output = 0;
+    let stopped = false;
+    const tools = new Map<number, ToolCall>();
+    for await (const batch of sseBatches(res, req.signal, this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.label)) {
+      let text = '';
+      for (const ev of batch) {
+        let j: any;
+        try {
+          j = JSON.parse(ev.data);
+        } catch {
+          throw new ProviderError(`${this.label} sent a malformed stream event.`, 'provider_error');
+        }
+        switch (j.type) {
+          case 'message_start':
+            input = Number(j.message?.usage?.input_tokens ?? 0);
+            output = Number(j.message?.usage?.output_tokens ?? 0);
+            break;
+          case 'content_block_start':
+            if (j.content_block?.type === 'tool_use') tools.set(j.index, { id: j.content_block.id, name: j.content_block.name, arguments: '' });
+            break;
+          case 'content_block_delta':
+            if (j.delta?.type === 'text_delta') text += j.delta.text;
+            else if (j.delta?.type === 'input_json_delta') {
+              const t = tools.get(j.index);
+              if (t) t.arguments += j.delta.partial_json ?? '';
+            }
+            break;
+          case 'message_delta':
+            if (j.usage?.output_tokens !== undefined) output = Number(j.usage.output_tokens);
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+          case 'error':
+            // The text that came before the error is part of the answer so far.
+            if (text) yield { type: 'text', text };
+            throw new ProviderError(`${this.label} failed mid-answer: ${j.error?.message ?? 'unknown error'} (${j.error?.type ?? 'error'})`, 'provider_error');
+        }
+      }
+      if (text) yield { type: 'text', text };
+    }
+    if (!stopped) throw new ProviderError(`The connection to ${this.label} closed before the answer was complete.`, 'provider_error');
+    yield { type: 'usage', inputTokens: input, outputTokens: output };
+    if (tools.size) yield { type: 'tool_calls', calls: [...tools.values()].map((t) => ({ ...t, arguments: t.arguments || '{}' })) };
+  }
+
+  async listModels(signal: AbortSignal = AbortSignal.timeout(10_000)): Promise<string[]> {
+    const res = await request(`${this.base}/v1/models`, { headers: this.headers(), signal }, this.label);
+    if (!res.ok) throw await httpFailure(res, this.label);
+    const j = (await res.json()) as { data?: { id: string }[] };
+    return (j.data ?? []).map((m) => m.id);
+  }
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../log.js';
+import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
+import { ProviderError } from './types.js';
+import { AsyncQueue } from '../async-queue.js';
+
+export interface GgufOptions {
+  id: string;
+  modelsDir: string;
+  /** Tokens of context per generation (default 4096, or less when the model was trained on less). */
+  contextSize?: number;
+  log?: Logger;
+}
+
+/** The GGUF file in `dir` that a model name means (`name` or `name.gguf`), or null. Never leaves `dir`. */
+export function ggufFileFor(dir: string, model: string): string | null {
+  if (!dir || !model || model.includes('/') || model.includes('\\') || model.startsWith('.')) return null;
+  for (const name of model.toLowerCase().endsWith('.gguf') ? [model] : [`${model}.gguf`, model]) {
+    const file = path.join(dir, name);
+    if (!name.toLowerCase().endsWith('.gguf')) continue;
+    try {
+      if (fs.statSync(file).isFile()) return file;
+    } catch {}
+  }
+  return null;
+}
+
+type LlamaModule = typeof import('node-llama-cpp');
+let llamaModule: Promise<LlamaModule> | null = null;
+let llamaInstance: Promise<import('node-llama-cpp').Llama> | null = null;
+
+/** node-llama-cpp is imported only when a GGUF model is first asked for, so the platform starts without it. */
+async function loadLlama(): Promise<{ mod: LlamaModule; llama: import('node-llama-cpp').Llama }> {
+  llamaModule ??= import('node-llama-cpp').catch((err) => {
+    llamaModule = null;
+    throw new ProviderError(`The local GGUF engine (node-llama-cpp) is not installed or cannot load here: ${(err as Error).message}`, 'model_unavailable');
+  });
+  const mod = await llamaModule;
+  llamaInstance ??= mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error }).catch((err) => {
+    llamaInstance = null;
+    throw new ProviderError(`The local GGUF engine could not start: ${(err as Error).message}`, 'model_unavailable');
+  });
+  return { mod, llama: await llamaInstance };
+}
+
+/**
+ * Runs GGUF files from a folder in-process with node-llama-cpp (fully offline). Models load
+ * lazily on first use and stay loaded; generations of one model run one at a time.
+ */
+export class GgufProvider implements ModelProvider {
+  readonly id: string;
+  private readonly models = new Map<string, Promise<import('node-llama-cpp').LlamaModel>>();
+  private chain = Promise.resolve();
+
+  constructor(private readonly opts: GgufOptions) {
+    this.id = opts.id;
+  }
+
+  has(model: string): boolean {
+    return ggufFileFor(this.opts.modelsDir, model) !== null;
+  }
+
+  contextWindow(): number {
+    return this.opts.contextSize ?? 4096;
+  }
+
+  async listModels(): Promise<string[]> {
+    try {
+      return fs.readdirSync(this.opts.modelsDir).filter((f) => f.toLowerCase().endsWith('.gguf'));
+    } catch (err) {
+      throw new ProviderError(`Cannot read the models folder ${this.opts.modelsDir}: ${(err as Error).message}`, 'provider_unreachable');
+    }
+  }
+
+  private model(file: string) {
+    let m = this.models.get(file);
+    if (!m) {
+      m = loadLlama().then(({ llama }) => llama.loadModel({ modelPath: file, gpuLayers: 0 }));
+      m.catch(() => this.models.delete(file));
+      this.models.set(file, m);
+    }
+    return m;
+  }
+
+  stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+    const q = new AsyncQueue<ProviderEvent>();
+    // One generation at a time per provider: a CPU engine gains nothing from interleaving.
+    const run = this.chain.then(() => this.generate(req, q));
+    this.chain = run.catch(() => {});
+    run.catch((err) => q.fail(err));
+    return q;
+  }
+
+  private async generate(req: GenerateRequest, q: AsyncQueue<ProviderEvent>): Promise<void> {
+    const file = ggufFileFor(this.opts.modelsDir, req.model);
+    if (!file) throw new ProviderError(`No GGUF file named ${req.model} in ${this.opts.modelsDir}.`, 'model_unavailable');
+    if (req.signal.aborted) throw req.signal.reason ?? new DOMException('aborted', 'AbortError');
+    const { mod } = await loadLlama();
+    let model: import('node-llama-cpp').LlamaModel;
+    try {
+      model = await this.model(file);
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      throw new ProviderError(`The local engine could not load ${path.basename(file)}: ${(err as Error).message}`, 'model_unavailable');
+    }
+    const trained = model.trainContextSize || 4096;
+    const context = await model.createContext({ contextSize: Math.min(this.opts.contextSize ?? 4096, trained) });
+    try {
+      const chat = new mod.LlamaChat({ contextSequence: context.getSequence() });
+      const history: import('node-llama-cpp').ChatHistoryItem[] = [];
+      for (const m of req.messages) {
+        if (m.role === 'system') history.push({ type: 'system', text: m.content });
+        else if (m.role === 'assistant') history.push({ type: 'model', response: [m.content] });
+        else history.push({ type: 'user', text: m.content });
+      }
+      history.push({ type: 'model', response: [] });
+      let out = 0;
+      const res = await chat.generateResponse(history, {
+        signal: req.signal,
+        maxTokens: req.maxTokens ?? 1024,
+        temperature: req.temperature,
+        customStopTriggers: req.stop,
+        onToken: (tokens) => {
+          out += tokens.length;
+        },
+        onTextChunk: (text) => {
+          if (text) q.push({ type: 'text', text });
+        },
+      });
+      void res;
+      const input = model.tokenize(req.messages.map((m) => m.content).join('\n')).length;
+      q.push({ type: 'usage', inputTokens: input, outputTokens: out });
+      q.end();
+      chat.dispose();
+    } finally {
+      await context.dispose();
+    }
+  }
+}

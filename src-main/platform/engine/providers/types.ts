@@ -1,0 +1,87 @@
+/**
+ * One streaming interface for every model provider (OpenAI-compatible, Anthropic, Ollama,
+ * in-process GGUF, and the remote platform of issue 9): text deltas, token usage, tool calls,
+ * cancellation through the request's AbortSignal.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments, as the model wrote it. */
+  arguments: string;
+}
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+  /** assistant turns that called tools */
+  toolCalls?: ToolCall[];
+  /** tool turns: which call this answers */
+  toolCallId?: string;
+}
+
+/** A function the model may call (OpenAI tools format). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface GenerateRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  stop?: string[];
+  tools?: ToolSpec[];
+  signal: AbortSignal;
+}
+
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  | { type: 'tool_calls'; calls: ToolCall[] };
+
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  size?: string;
+  signal: AbortSignal;
+}
+
+export interface ImageResult {
+  bytes: Buffer;
+  mime: string;
+  revisedPrompt?: string;
+}
+
+export interface ModelProvider {
+  /** Stable id of the configured provider (e.g. `openai`, `anthropic`, `ollama`, `local`, `remote`). */
+  readonly id: string;
+  /** Streams the answer; throws ProviderError (or AbortError when the signal fires). */
+  stream(req: GenerateRequest): AsyncIterable<ProviderEvent>;
+  /** Models it serves (for Settings → Providers → Test). */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
+  /** Image generation, where the provider has it. */
+  generateImage?(req: ImageRequest): Promise<ImageResult>;
+  /** Context window in tokens for a model, when known. */
+  contextWindow?(model: string): number | undefined;
+}
+
+/** A provider failure with a stable code, shown to the user as the execution's error. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly code: string = 'provider_error',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export function isAbort(err: unknown): boolean {
+  return (err as Error)?.name === 'AbortError' || (err as { code?: string })?.code === 'ABORT_ERR';
+}

@@ -1,0 +1,164 @@
+import type { Agent } from '../contract/agents.js';
+import type { ExecutionContext } from '../contract/executions.js';
+import type { ChatMessage, ModelProvider } from './providers/types.js';
+import { ProviderError } from './providers/types.js';
+import { buildContext, countTokensSync, type ContextSources } from './context.js';
+import { contextWindowOf } from './models.js';
+import { runWebTool, searchConfigured, toolSpecs, type SearchBackend } from './tools/web.js';
+import type { Turn } from '../services/executions-store.js';
+
+/** Per-call generation settings (issue 7 passes an OpenAI request's own through). */
+export interface Overrides {
+  /** A model to run whatever the answers say (an OpenAI request naming a raw provider model). */
+  model?: string;
+  maxTokens?: number;
+  stop?: string[];
+  temperature?: number;
+}
+
+export interface RunPlan {
+  executionId: number;
+  agent: Pick<Agent, 'id' | 'type' | 'instructions' | 'workspace_id'>;
+  userId: number;
+  model: string | null;
+  developer: string | null;
+  conversation: Turn[];
+  /** retrieval query */
+  query: string;
+  fileIds: number[];
+  temperature?: number;
+  tool: string | null;
+  /** image agents: the `size` answer (e.g. 1024x1024) */
+  imageSize?: string;
+  /** an injected provider (skips routing) */
+  provider?: ModelProvider;
+  overrides: Overrides;
+  signal: AbortSignal;
+  /** the validated answers, as given (a remote agent forwards them) */
+  answers?: Record<string, unknown>;
+}
+
+export interface RunDeps {
+  resolve(model: string): ModelProvider;
+  defaultModel(): string | null;
+  sources: ContextSources;
+  search(): SearchBackend;
+  saveImage(workspaceId: number, userId: number, filename: string, bytes: Buffer): { id: number; filename: string };
+}
+
+export interface RunSink {
+  /** the model is about to be called */
+  running(provider: string): void;
+  text(delta: string): void;
+  context(used: ExecutionContext): void;
+}
+
+export interface RunResult {
+  inputTokens: number;
+  outputTokens: number;
+  outputFileId: number | null;
+}
+
+const MAX_TOOL_ROUNDS = 5;
+
+function pickModel(plan: RunPlan, deps: RunDeps): string {
+  const model = plan.model ?? deps.defaultModel();
+  if (!model) {
+    throw new ProviderError('This agent has no model answer and no default model is set. Choose a default model in Settings → Providers.', 'model_unavailable');
+  }
+  return model;
+}
+
+/** Runs one execution to its end: text (with tools) or image; throws ProviderError with a stable code. */
+export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink): Promise<RunResult> {
+  if (plan.agent.type === 'video') {
+    throw new ProviderError('Video agents cannot run in Agent Desk yet: no video model provider is available. Use a text or chat agent to write the script.', 'unsupported');
+  }
+  const model = pickModel(plan, deps);
+  const provider = plan.provider ?? deps.resolve(model);
+  if (plan.agent.type === 'image') return runImage(plan, deps, sink, provider, model);
+  if (plan.agent.type !== 'chat' && plan.agent.type !== 'text') throw new ProviderError(`Agents of type ${String(plan.agent.type)} are not supported.`, 'unsupported');
+
+  const backend = deps.search();
+  if (plan.tool && !searchConfigured(backend)) {
+    throw new ProviderError(
+      `The ${plan.tool} tool needs a web search backend. Set a SearXNG URL or a search API key in Settings → Providers → Web search, or set AGENT_DESK_SEARXNG_URL.`,
+      'tool_unavailable',
+    );
+  }
+
+  const window = provider.contextWindow?.(model) ?? contextWindowOf(model);
+  const reserveOutput = plan.overrides.maxTokens ?? Math.min(4096, Math.floor(window / 4));
+  const built = await buildContext(
+    {
+      userId: plan.userId,
+      agentId: plan.agent.id,
+      instructions: plan.agent.instructions,
+      developer: plan.developer,
+      conversation: plan.conversation,
+      query: plan.query,
+      fileIds: plan.fileIds,
+      contextWindow: window,
+      reserveOutput,
+      model,
+    },
+    deps.sources,
+  );
+  sink.context(built.used);
+  sink.running(provider.id);
+
+  const messages: ChatMessage[] = [...built.messages];
+  const tools = plan.tool ? toolSpecs(plan.tool) : undefined;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let reported = false;
+  let produced = '';
+  for (let round = 0; ; round++) {
+    let calls = null as null | { id: string; name: string; arguments: string }[];
+    let roundText = '';
+    for await (const ev of provider.stream({
+      model,
+      messages,
+      temperature: plan.overrides.temperature ?? plan.temperature,
+      maxTokens: plan.overrides.maxTokens,
+      stop: plan.overrides.stop,
+      tools: round < MAX_TOOL_ROUNDS ? tools : undefined,
+      signal: plan.signal,
+    })) {
+      if (ev.type === 'text') {
+        roundText += ev.text;
+        sink.text(ev.text);
+      } else if (ev.type === 'usage') {
+        reported = true;
+        inputTokens += ev.inputTokens;
+        outputTokens += ev.outputTokens;
+      } else calls = ev.calls;
+    }
+    produced += roundText;
+    if (!calls?.length) break;
+    messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
+    for (const c of calls) {
+      const result = await runWebTool(backend, plan.tool ?? 'internet', c.name, c.arguments, plan.signal);
+      messages.push({ role: 'tool', toolCallId: c.id, content: result });
+    }
+  }
+  if (!reported) {
+    inputTokens = built.inputTokens;
+    outputTokens = countTokensSync(produced);
+  }
+  return { inputTokens, outputTokens, outputFileId: null };
+}
+
+async function runImage(plan: RunPlan, deps: RunDeps, sink: RunSink, provider: ModelProvider, model: string): Promise<RunResult> {
+  if (!provider.generateImage) {
+    throw new ProviderError(`The provider "${provider.id}" cannot generate images; route ${model} to an OpenAI-compatible provider with /v1/images/generations.`, 'unsupported');
+  }
+  const prompt = [plan.agent.instructions.trim(), plan.query.trim()].filter(Boolean).join('\n\n');
+  sink.context({ memories: [], passages: [] });
+  sink.running(provider.id);
+  const img = await provider.generateImage({ model, prompt, size: plan.imageSize, signal: plan.signal });
+  const ext = img.mime === 'image/jpeg' ? 'jpg' : img.mime === 'image/webp' ? 'webp' : img.mime === 'image/gif' ? 'gif' : 'png';
+  const file = deps.saveImage(plan.agent.workspace_id, plan.userId, `image-${plan.executionId}.${ext}`, img.bytes);
+  sink.text(`![${file.filename}](/api/files/${file.id})\n\nfile_id: ${file.id}`);
+  return { inputTokens: countTokensSync(prompt), outputTokens: 0, outputFileId: file.id };
+}

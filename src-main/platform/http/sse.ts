@@ -1,0 +1,35 @@
+/** Headers that make every hop pass events through at once (no proxy buffering, no transforms). */
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+} as const;
+
+/**
+ * A Server-Sent Events response: each item becomes one `data: <json>` line and a blank line.
+ * Pull-based: nothing is read from `events` faster than the client takes it, and a client that
+ * goes away only ends this iteration (`return()`), never the work behind it.
+ */
+export function sseResponse(events: AsyncIterable<unknown>, status = 200): Response {
+  const enc = new TextEncoder();
+  const it = events[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await it.next();
+          if (done) controller.close();
+          else controller.enqueue(enc.encode(`data: ${JSON.stringify(value)}\n\n`));
+        } catch (err) {
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        await it.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(stream, { status, headers: SSE_HEADERS });
+}

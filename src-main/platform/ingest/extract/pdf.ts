@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import { getDocumentProxy } from 'unpdf';
+import { UnreadableFileError, type Extractor } from '../types.js';
+import { sniff } from './sniff.js';
+
+/** PDF text, page by page (pdf.js through unpdf), each page's lines kept as lines. */
+export const extractPdf: Extractor = async (file, sink) => {
+  const data = new Uint8Array(fs.readFileSync(file.path));
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(1024, data.length));
+  if (!head.toString('latin1').includes('%PDF-')) {
+    const what = sniff(head);
+    throw new UnreadableFileError(`The file is not a PDF${what ? ` (it looks like ${what})` : ''}.`);
+  }
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(data, { isEvalSupported: false, stopAtErrors: false } as any);
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === 'PasswordException') throw new UnreadableFileError('The PDF is encrypted (password protected).');
+    throw new UnreadableFileError(`The PDF is damaged: ${e.message}`);
+  }
+  try {
+    for (let i = 1; i <= pdf.numPages; i++) {
+      const page = await pdf.getPage(i);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items as { str?: string; hasEOL?: boolean }[]) {
+        if (typeof item.str !== 'string') continue;
+        text += item.str + (item.hasEOL ? '\n' : '');
+      }
+      page.cleanup();
+      sink.text(`${text}\n\n`);
+    }
+    const info = (await pdf.getMetadata().catch(() => null))?.info as Record<string, unknown> | undefined;
+    const meta: Record<string, unknown> = { pages: pdf.numPages };
+    for (const k of ['Title', 'Author', 'Subject', 'Producer']) if (typeof info?.[k] === 'string' && info[k]) meta[k.toLowerCase()] = info[k];
+    return meta;
+  } finally {
+    await pdf.destroy();
+  }
+};

@@ -1,0 +1,72 @@
+/**
+ * The processing worker (one per file, in its own thread): extracts text, splits it into
+ * passages and writes them to the platform database in short transactions, so neither the
+ * API's event loop nor its write lock is held for long.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { Chunker } from './chunk.js';
+import { extractorFor, describeMedia } from './extract/index.js';
+import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
+
+const BATCH = 100;
+
+class Deleted extends Error {}
+
+async function main(input: ExtractionInput): Promise<ExtractionResult> {
+  const db = new Database(input.dbPath);
+  db.pragma('busy_timeout = 10000');
+  db.pragma('synchronous = FULL');
+  try {
+    const alive = db.prepare<[number], { status: string }>('SELECT status FROM files WHERE id = ?');
+    const insert = db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, ?, ?)');
+    const clear = db.prepare('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 500)');
+    // A re-run (after a crash or a failure) starts clean.
+    while (clear.run(input.fileId).changes > 0);
+    if (input.bytes === 0) throw new UnreadableFileError('The file is empty.');
+
+    let pending: string[] = [];
+    let ordinal = 0;
+    let chars = 0;
+    const flush = db.transaction(() => {
+      if (alive.get(input.fileId)?.status !== 'in_progress') throw new Deleted();
+      for (const t of pending) insert.run(input.fileId, ordinal++, t);
+      pending = [];
+    });
+    const chunker = new Chunker((t) => {
+      pending.push(t);
+      if (pending.length >= BATCH) flush.immediate();
+    });
+    const extract = await extractorFor(input.kind, input.ext);
+    const metadata = await extract(input, {
+      text(s) {
+        chars += s.length;
+        chunker.push(s);
+      },
+    });
+    if (input.kind === 'image' || input.kind === 'audio' || input.kind === 'video') {
+      const about = describeMedia(input, metadata);
+      chars += about.length;
+      chunker.push(`\n\n${about}`);
+    }
+    chunker.end();
+    if (pending.length) flush.immediate();
+    if (ordinal === 0) throw new UnreadableFileError(input.bytes === 0 ? 'The file is empty.' : 'No text could be extracted from this file.');
+    return { ok: true, passages: ordinal, chars, metadata };
+  } finally {
+    db.close();
+  }
+}
+
+function reason(err: unknown, input: ExtractionInput): ExtractionResult {
+  if (err instanceof Deleted) return { ok: false, code: 'deleted', error: 'The file was deleted or its processing restarted.' };
+  if (err instanceof UnreadableFileError) return { ok: false, code: 'unreadable', error: err.message };
+  const msg = err instanceof Error ? err.message : String(err);
+  return { ok: false, code: 'unreadable', error: `The file could not be read as .${input.ext}: ${msg.slice(0, 300)}` };
+}
+
+const input = workerData as ExtractionInput;
+main(input).then(
+  (r) => parentPort!.postMessage(r),
+  (err) => parentPort!.postMessage(reason(err, input)),
+);

@@ -1,0 +1,357 @@
+/**
+ * Executions: the public service behind POST /api/agents/{id}/execute and /api/agent-responses,
+ * also called by the OpenAI-compatible/MCP layer (issue 7) and the remote platform (issue 9).
+ *
+ *   const { execution, events } = await p.services.executions.start(principal, agentIdOrAgent, body, opts?)
+ *     - validates `body` (ExecuteBody: answers in `answers` or top level, messages, file_ids, root_id)
+ *       and throws ValidationError (422) / NotFoundError (404 `Agent not found`) before anything runs;
+ *     - stores the execution (`starting`, base credits) and runs it in the background: a client
+ *       that goes away loses nothing;
+ *     - `execution` is the GET shape (with `input`); `events` is an AsyncIterable of stream events
+ *       (the execution without `input`): `running` events whose `output` is the text since the
+ *       previous event, then one final `completed` (empty output, numeric credits) | `failed` |
+ *       `canceled` event with `error`. Iterating is optional; stopping early does not stop the run.
+ *     - opts.provider: a ModelProvider to use instead of routing the model name;
+ *       opts.overrides: { maxTokens, stop, temperature } for this call.
+ *   get(userId, id)                → Execution (404 `Agent response not found`)
+ *   waitFor(userId, id, timeoutMs) → Execution once terminal, or the current state at the timeout
+ *   cancel(userId, id)             → Execution (`canceled`); 409 when it had already finished
+ *   p.services.providers.register(provider, { routes: ['remote:*'] }) makes a provider routable.
+ *
+ * When an execution ends `succeeded` or `failed`, the platform event
+ *   events.emit('execution.finished', { type: 'execution.succeeded' | 'execution.failed', userId, agentId, execution })
+ * fires with the GET shape (webhook deliveries listen to it).
+ */
+import type { ServiceContext, Principal } from './context.js';
+import { parseId } from './context.js';
+import { ConflictError, NotFoundError, PlatformError, ValidationError } from './errors.js';
+import type { Agent } from '../contract/agents.js';
+import { ExecuteBody, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../contract/executions.js';
+import { laravelErrors } from '../contract/messages.js';
+import type { AgentsService } from './agents.js';
+import type { MemoriesService } from './memories.js';
+import type { ProvidersService } from './providers.js';
+import { executionCredits } from './credits.js';
+import { ExecutionsStore, toExecution, type ExecutionRow } from './executions-store.js';
+import { LiveExecution } from './executions-live.js';
+import { continueTranscript, normalizeRequest, promptFromAnswers } from './executions-validate.js';
+import { runExecution, type Overrides } from '../engine/runner.js';
+import type { ModelProvider } from '../engine/providers/types.js';
+import { ProviderError, isAbort } from '../engine/providers/types.js';
+import type { ContextSources } from '../engine/context.js';
+import { tokenCounter } from '../engine/context.js';
+import { nowMicros } from '../time.js';
+
+export type { ExecutionEvent, Execution };
+
+/** The part of the files service executions use (context passages, attachments, generated images). */
+export interface ExecutionFiles {
+  /** true when the user can see the file */
+  exists(userId: number, fileId: number): boolean;
+  searchPassages(fileIds: number[], query: string, limit: number): { file_id: number; filename?: string | null; text: string }[];
+  linkedFileIds(agentId: number): number[];
+  createFromBuffer(workspaceId: number, filename: string, bytes: Buffer, opts?: { userId?: number }): { id: number; filename: string };
+}
+
+export interface StartOptions {
+  /**
+   * The steering questions (model, temperature, tools) may go unanswered: for callers whose protocol
+   * carries its own settings (the OpenAI-compatible API, MCP). The model then comes from
+   * `overrides.model` or the default model; no tool runs.
+   */
+  steeringOptional?: boolean;
+  provider?: ModelProvider;
+  overrides?: Overrides;
+}
+
+export interface Started {
+  execution: Execution;
+  events: AsyncIterable<ExecutionEvent>;
+}
+
+export interface FinishedEvent {
+  type: 'execution.succeeded' | 'execution.failed';
+  userId: number;
+  agentId: number;
+  execution: Execution;
+}
+
+/** How often streamed output is written to the database (batched so throughput holds). */
+const FLUSH_MS = 100;
+const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
+
+export class ExecutionsService {
+  private readonly store: ExecutionsStore;
+  private readonly live = new Map<number, LiveExecution>();
+  private readonly running = new Set<Promise<void>>();
+  private closing = false;
+  private files: ExecutionFiles | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly deps: {
+      agents: AgentsService;
+      memories: MemoriesService;
+      providers: ProvidersService;
+      files?: ExecutionFiles | null;
+      remoteRunner?: typeof runExecution;
+    },
+  ) {
+    this.store = new ExecutionsStore(ctx.db);
+    this.files = deps.files ?? null;
+  }
+
+  /** Wires the files service (context passages, file_ids, generated images) once it exists. */
+  useFiles(files: ExecutionFiles): void {
+    this.files = files;
+  }
+
+  private sources(): ContextSources {
+    const files = this.files;
+    return {
+      memories: (userId, text, limit) => this.deps.memories.relevant(userId, text, limit),
+      passages: (ids, query, limit) => (files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : []),
+      linkedFileIds: (agentId) => (files ? files.linkedFileIds(agentId) : []),
+    };
+  }
+
+  /**
+   * Executions left `starting`/`running` by a process that died are failed with a clear reason
+   * (run once at start-up, after every listener is attached).
+   */
+  recover(): number {
+    const rows = this.store.unfinished().filter((r) => !this.live.has(r.id));
+    for (const r of rows) {
+      this.store.finish({
+        id: r.id, status: 'failed', output: r.output, errorMessage: INTERRUPTED, errorCode: 'interrupted', credits: r.credits ?? executionCredits(0, 0),
+        inputTokens: r.input_tokens, outputTokens: r.output_tokens, outputFileId: r.output_file_id, provider: null, now: nowMicros(),
+      });
+      this.emitFinished(r.id, r.user_id, r.agent_id, 'failed');
+    }
+    if (rows.length) this.ctx.log.warn({ count: rows.length }, 'executions interrupted by the previous shutdown were marked failed');
+    return rows.length;
+  }
+
+  /** Shutdown: no new executions; running ones get `graceMs` to finish, the rest are failed and stored. */
+  async shutdown(graceMs = 10_000): Promise<void> {
+    this.closing = true;
+    const all = () => Promise.allSettled([...this.running]);
+    const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+    if (this.running.size) await Promise.race([all(), timer(graceMs)]);
+    for (const l of this.live.values()) {
+      l.abortReason = 'shutdown';
+      l.abort.abort();
+    }
+    if (this.running.size) await Promise.race([all(), timer(2000)]);
+    this.recover();
+    this.store.close();
+  }
+
+  private agentOf(userId: number, agent: number | string | Agent): Agent {
+    return typeof agent === 'object' ? agent : this.deps.agents.get(userId, agent);
+  }
+
+  async start(principal: Principal, agentRef: number | string | Agent, rawBody: unknown, opts: StartOptions = {}): Promise<Started> {
+    if (this.closing) throw new PlatformError(503, 'Agent Desk is shutting down; try again when it is back.', 'shutting_down');
+    const userId = principal.userId;
+    const agent = this.agentOf(userId, agentRef);
+    const parsed = ExecuteBody.safeParse(rawBody ?? {});
+    if (!parsed.success) throw new ValidationError(laravelErrors(parsed.error.issues, rawBody));
+    const req = normalizeRequest(agent, parsed.data, { steeringOptional: opts.steeringOptional });
+    const model = opts.overrides?.model ?? req.model;
+
+    const errors: Record<string, string[]> = {};
+    req.fileIds.forEach((id, i) => {
+      if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+    });
+    let rootId: number | null = null;
+    if (req.rootId !== null) {
+      const root = this.store.row(req.rootId, userId);
+      if (!root) errors.root_id = ['The selected root id is invalid.'];
+      else rootId = root.root_id ?? root.id;
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+
+    const transcript = rootId !== null ? this.store.transcript(rootId, userId) : [];
+    const isChat = agent.type === 'chat';
+    const textPrompt = isChat ? '' : promptFromAnswers(agent, req.answers);
+    const { conversation, added } = isChat || req.turns.length ? continueTranscript(transcript, req.turns) : { conversation: [...transcript], added: [] as typeof req.turns };
+    if (!isChat) {
+      // A text agent's task is its answers: they form the user turn.
+      const userTurn = { role: 'user' as const, content: textPrompt || 'Go ahead.' };
+      if (!added.length || added[added.length - 1].role !== 'user') {
+        conversation.push(userTurn);
+        added.push(userTurn);
+      }
+    }
+    const lastUser = [...added].reverse().find((t) => t.role === 'user')?.content ?? '';
+    // `input`: what the user asked: a chat's last user message, other agents' answers as JSON.
+    const input = isChat ? lastUser : JSON.stringify(req.answers);
+    const base = executionCredits(0, 0);
+    const now = nowMicros();
+    const id = this.store.insert({
+      agentId: agent.id, userId, rootId, input, credits: base, model, answers: JSON.stringify(req.answers),
+      turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
+    });
+    const live = new LiveExecution(id, agent.id, userId, rootId ?? id, now, base);
+    this.live.set(id, live);
+    void tokenCounter();
+
+    const run = this.run(live, {
+      executionId: id,
+      agent,
+      userId,
+      model,
+      developer: req.developer,
+      conversation,
+      query: isChat ? lastUser : textPrompt,
+      fileIds: req.fileIds,
+      temperature: req.temperature,
+      tool: req.tool,
+      imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
+      provider: opts.provider,
+      overrides: opts.overrides ?? {},
+      signal: live.abort.signal,
+      answers: req.answers,
+    }, agent.source === 'remote');
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+    const execution = toExecution(this.store.row(id, userId)!);
+    return { execution, events: { [Symbol.asyncIterator]: () => live.events() } };
+  }
+
+  private scheduleFlush(live: LiveExecution): void {
+    if (live.flushTimer) return;
+    live.flushTimer = setTimeout(() => {
+      live.flushTimer = null;
+      if (!live.terminal && this.store.open) this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt);
+    }, FLUSH_MS);
+    live.flushTimer.unref();
+  }
+
+  private async run(live: LiveExecution, plan: Parameters<typeof runExecution>[0], remote = false): Promise<void> {
+    // A remote agent runs on its own platform (issue 9); everything around the run is the same.
+    const runner = remote && this.deps.remoteRunner ? this.deps.remoteRunner : runExecution;
+    let status: ExecutionStatus = 'succeeded';
+    let result = { inputTokens: 0, outputTokens: 0, outputFileId: null as number | null };
+    // Let start() answer first: the stream's first event is then sent before any model work.
+    await new Promise((r) => setImmediate(r));
+    try {
+      result = await runner(
+        plan,
+        {
+          resolve: (m) => this.deps.providers.resolve(m),
+          defaultModel: () => this.deps.providers.defaultModel(),
+          sources: this.sources(),
+          search: () => this.deps.providers.search(),
+          saveImage: (ws, userId, filename, bytes) => {
+            if (!this.files) throw new ProviderError('Generated images cannot be stored: the files service is not available.', 'unsupported');
+            return this.files.createFromBuffer(ws, filename, bytes, { userId });
+          },
+        },
+        {
+          running: (provider) => {
+            live.status = 'running';
+            live.provider = provider;
+            live.notify();
+            this.scheduleFlush(live);
+          },
+          text: (delta) => {
+            live.output += delta;
+            live.notify();
+            this.scheduleFlush(live);
+          },
+          context: (used: ExecutionContext) => {
+            live.context = used;
+          },
+        },
+      );
+    } catch (err) {
+      if (live.abort.signal.aborted || isAbort(err)) {
+        status = live.abortReason === 'shutdown' ? 'failed' : 'canceled';
+        live.error = live.abortReason === 'shutdown' ? { message: INTERRUPTED, code: 'interrupted' } : { message: 'The execution was canceled.', code: 'canceled' };
+      } else if (err instanceof ProviderError) {
+        status = 'failed';
+        live.error = { message: err.message, code: err.code };
+      } else {
+        status = 'failed';
+        this.ctx.log.error({ err, execution: live.id }, 'execution failed unexpectedly');
+        live.error = { message: `The execution failed: ${(err as Error)?.message ?? String(err)}`, code: 'internal_error' };
+      }
+    }
+    if (live.flushTimer) clearTimeout(live.flushTimer);
+    live.flushTimer = null;
+    live.credits = executionCredits(result.inputTokens, result.outputTokens);
+    if (this.store.open) {
+      this.store.finish({
+        id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
+        inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
+      });
+    }
+    live.status = status;
+    this.live.delete(live.id);
+    live.notify();
+    if ((status === 'succeeded' || status === 'failed') && this.store.open) this.emitFinished(live.id, live.userId, live.agentId, status);
+  }
+
+  private emitFinished(id: number, userId: number, agentId: number, status: 'succeeded' | 'failed'): void {
+    const row = this.store.row(id, userId);
+    if (!row) return;
+    const event: FinishedEvent = { type: status === 'succeeded' ? 'execution.succeeded' : 'execution.failed', userId, agentId, execution: toExecution(row) };
+    try {
+      this.ctx.events.emit('execution.finished', event);
+    } catch (err) {
+      this.ctx.log.error({ err, execution: id }, 'an execution.finished listener failed');
+    }
+  }
+
+  private rowOf(userId: number, rawId: string | number): ExecutionRow {
+    const id = parseId(rawId);
+    const row = id ? this.store.row(id, userId) : undefined;
+    if (!row) throw new NotFoundError('Agent response not found');
+    return row;
+  }
+
+  /** The stored execution; while it runs, with the output streamed so far. */
+  get(userId: number, rawId: string | number): Execution {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    const e = toExecution(row);
+    if (live && !live.terminal) {
+      e.status = live.status;
+      e.output = live.output;
+      if (live.context) e.context = live.context;
+    }
+    return e;
+  }
+
+  /** Token counts so far (final once terminal): the OpenAI-compatible `usage`. */
+  tokens(userId: number, rawId: string | number): { inputTokens: number; outputTokens: number } {
+    const row = this.rowOf(userId, rawId);
+    return { inputTokens: row.input_tokens, outputTokens: row.output_tokens };
+  }
+
+  async waitFor(userId: number, rawId: string | number, timeoutMs = 100_000): Promise<Execution> {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    if (live) {
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([live.done, new Promise<void>((r) => (t = setTimeout(r, timeoutMs)))]);
+      clearTimeout(t);
+    }
+    return this.get(userId, row.id);
+  }
+
+  async cancel(userId: number, rawId: string | number): Promise<Execution> {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    if (!live) {
+      if (row.status === 'canceled') return toExecution(row);
+      throw new ConflictError(`The execution has already ${row.status === 'succeeded' ? 'succeeded' : 'ended'}; there is nothing to cancel.`);
+    }
+    live.abortReason = 'cancel';
+    live.abort.abort();
+    await live.done;
+    return this.get(userId, row.id);
+  }
+}

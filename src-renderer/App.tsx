@@ -1,0 +1,70 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { ChatScreen } from './features/chat/ChatScreen';
+import { Sidebar } from './components/Sidebar';
+import { Toasts } from './components/Toasts';
+import { GlobalDrop } from './components/GlobalDrop';
+import { SignedOut } from './components/SignedOut';
+import { useNav } from './stores/nav';
+import { useAuth } from './stores/auth';
+import { useAgents } from './stores/agents';
+import { useShortcuts } from './components/use-shortcuts';
+
+// Chat is the first screen, so it ships in the main bundle; the others load when opened.
+const AgentsScreen = lazy(() => import('./features/agents/AgentsScreen'));
+const FilesScreen = lazy(() => import('./features/files/FilesScreen'));
+const MemoriesScreen = lazy(() => import('./features/memories/MemoriesScreen'));
+const WebhooksScreen = lazy(() => import('./features/webhooks/WebhooksScreen'));
+const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
+const DeveloperScreen = lazy(() => import('./features/developer/DeveloperScreen'));
+
+function Screen() {
+  const screen = useNav((s) => s.screen);
+  switch (screen) {
+    case 'agents':
+      return <AgentsScreen />;
+    case 'files':
+      return <FilesScreen />;
+    case 'memories':
+      return <MemoriesScreen />;
+    case 'webhooks':
+      return <WebhooksScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+    case 'developer':
+      return <DeveloperScreen />;
+    default:
+      return <ChatScreen />;
+  }
+}
+
+export function App() {
+  const signedOut = useAuth((s) => s.signedOut);
+  const screen = useNav((s) => s.screen);
+  const loadAgents = useAgents((s) => s.load);
+  useShortcuts();
+  useEffect(() => {
+    void loadAgents();
+  }, [loadAgents]);
+  useEffect(() => {
+    // Move focus to the new screen's heading so keyboard and screen-reader users land there.
+    document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+  }, [screen]);
+
+  return (
+    <GlobalDrop>
+      <div className="app">
+        <Sidebar />
+        <main className="main" id="main">
+          {signedOut ? (
+            <SignedOut />
+          ) : (
+            <Suspense fallback={<div className="loading" aria-busy="true">Loading…</div>}>
+              <Screen />
+            </Suspense>
+          )}
+        </main>
+        <Toasts />
+      </div>
+    </GlobalDrop>
+  );
+}

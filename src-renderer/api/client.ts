@@ -1,0 +1,148 @@
+import type { z } from 'zod';
+import { Agent, AgentDeleted, AgentPage, ResourcePage, type AgentCreate, type AgentUpdate } from '../../src-main/platform/contract/agents';
+import { CollectionList, CollectionSaved, MemoryCreated, MemoryList, MemoryUpdated, MessageOnly } from '../../src-main/platform/contract/memories';
+import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../../src-main/platform/contract/webhooks';
+import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
+import { z as zod } from 'zod';
+import { Execution, ExecutionEvent, ExecuteResponse } from '../../src-main/platform/contract/executions';
+import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileList, FileObject } from '../../src-main/platform/contract/files';
+import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
+import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
+import { AppInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
+import { ApiError, errorFrom } from './errors';
+import { createSseParser } from './sse';
+import type { RawResponse, Transport } from './transport';
+
+type Query = Record<string, string | number | undefined | null>;
+
+function qs(q: Query = {}): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+export interface ExecuteBody {
+  answers: Record<string, unknown>;
+  messages?: { role: 'user' | 'assistant' | 'developer'; content: string }[];
+  file_ids?: number[];
+}
+
+/** The one typed client: every call parses the answer with the contract, whatever the transport. */
+export function createClient(t: Transport) {
+  const read = <S extends z.ZodType>(schema: S, res: RawResponse): z.infer<S> => {
+    if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text);
+    let json: unknown;
+    try {
+      json = res.text ? JSON.parse(res.text) : undefined;
+    } catch {
+      throw new ApiError(res.status, 'The platform answered with something that is not JSON.');
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ApiError(res.status, `Unexpected answer from the platform: ${parsed.error.issues[0]?.message ?? 'invalid shape'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}.`);
+    return parsed.data;
+  };
+  const call = async <S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown): Promise<z.infer<S>> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return read(schema, await t.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  };
+  const get = <S extends z.ZodType>(s: S, path: string) => call(s, 'GET', path);
+
+  return {
+    transport: t.kind,
+    agents: {
+      list: (q: Query = {}) => get(AgentPage, `/api/agents${qs(q)}`),
+      get: (id: number) => get(Agent, `/api/agents/${id}`),
+      create: (body: AgentCreate) => call(Agent, 'POST', '/api/agents', body),
+      update: (id: number, body: AgentUpdate) => call(Agent, 'PATCH', `/api/agents/${id}`, body),
+      delete: (id: number) => call(AgentDeleted, 'DELETE', `/api/agents/${id}`),
+      files: (id: number) => get(AgentFileSet, `/api/agents/${id}/files`),
+      linkFiles: (id: number, fileIds: number[]) => call(AgentFileSetLinked, 'POST', `/api/agents/${id}/files`, { file_ids: fileIds }),
+      unlinkFile: (id: number, fileId: number) => call(AgentFileRemoved, 'DELETE', `/api/agents/${id}/files/${fileId}`),
+    },
+    resources: {
+      list: (q: Query = {}) => get(ResourcePage, `/api/resources${qs(q)}`),
+    },
+    executions: {
+      /**
+       * Streams an execution: `onEvent` sees each event (a `running` event's output is the new
+       * text only). Resolves with the last event; a `failed` one is returned, not thrown.
+       */
+      async stream(agentId: number, body: ExecuteBody, onEvent: (e: ExecutionEvent) => void, signal?: AbortSignal): Promise<ExecutionEvent | null> {
+        let last: ExecutionEvent | null = null;
+        let bad: Error | null = null;
+        const parser = createSseParser((ev) => {
+          if (bad) return;
+          try {
+            const parsed = ExecutionEvent.safeParse(JSON.parse(ev.data));
+            if (!parsed.success) throw new Error('An event of the stream has an unexpected shape.');
+            last = parsed.data;
+            onEvent(parsed.data);
+          } catch (err) {
+            bad = err as Error;
+          }
+        });
+        const res = await t.stream(
+          { method: 'POST', path: `/api/agents/${agentId}/execute`, headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ ...body, stream: true }) },
+          { onChunk: (c) => parser.feed(c), signal },
+        );
+        parser.feed('\n\n');
+        if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text ?? '');
+        if (bad) throw bad;
+        return last;
+      },
+      start: (agentId: number, body: ExecuteBody) => call(ExecuteResponse, 'POST', `/api/agents/${agentId}/execute`, body),
+      get: (id: number) => get(Execution, `/api/agent-responses/${id}`),
+      cancel: (id: number) => call(Execution, 'POST', `/api/agent-responses/${id}/cancel`),
+    },
+    files: {
+      list: (q: Query = {}) => get(FileList, `/api/files${qs({ per_page: 100, ...q })}`),
+      async upload(file: File, opts: { process?: boolean; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {}) {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        if (opts.process) form.append('process', 'true');
+        return read(FileObject, await t.upload('/api/files', form, { onProgress: opts.onProgress, signal: opts.signal }));
+      },
+      process: (id: number) => call(FileObject, 'POST', `/api/files/${id}/process`),
+      delete: (id: number) => call(FileDeleted, 'DELETE', `/api/files/${id}`),
+    },
+    memories: {
+      list: (q: Query = {}) => get(MemoryList, `/api/memories${qs(q)}`),
+      create: (memory: string, collectionId?: number | null) => call(MemoryCreated, 'POST', '/api/memories', { memory, collection_id: collectionId ?? undefined }),
+      update: (id: number, memory: string, collectionId?: number | null) => call(MemoryUpdated, 'PATCH', `/api/memories/${id}`, { memory, collection_id: collectionId ?? undefined }),
+      delete: (id: number) => call(MessageOnly, 'DELETE', `/api/memories/${id}`),
+    },
+    collections: {
+      list: (q: Query = {}) => get(CollectionList, `/api/memory-collections${qs({ per_page: 50, ...q })}`),
+      create: (name: string) => call(CollectionSaved, 'POST', '/api/memory-collections', { name }),
+      rename: (id: number, name: string) => call(CollectionSaved, 'PUT', `/api/memory-collections/${id}`, { name }),
+      delete: (id: number) => call(MessageOnly, 'DELETE', `/api/memory-collections/${id}`),
+    },
+    webhooks: {
+      listForAgent: (agentId: number, q: Query = {}) => get(WebhookPage, `/api/agents/${agentId}/webhooks${qs({ per_page: 100, ...q })}`),
+      listAll: (q: Query = {}) => get(WebhookPage, `/api/webhooks${qs({ per_page: 100, ...q })}`),
+      create: (agentId: number, url: string, status: 'active' | 'inactive' = 'active') => call(WebhookCreated, 'POST', `/api/agents/${agentId}/webhooks`, { url, method: 'POST', status }),
+      update: (id: number, body: { status?: 'active' | 'inactive'; url?: string; rotate_secret?: boolean }) => call(WebhookUpdated, 'PATCH', `/api/webhooks/${id}`, body),
+      delete: (id: number) => call(WebhookDeleted, 'DELETE', `/api/webhooks/${id}`),
+      deliveries: (id: number) => get(WebhookDeliveryPage, `/api/webhooks/${id}/deliveries?per_page=50`),
+      test: (id: number) => call(WebhookDelivery, 'POST', `/api/webhooks/${id}/test`),
+    },
+    keys: {
+      list: () => get(zod.object({ data: zod.array(ApiKey) }), '/api/keys'),
+      create: (name: string) => call(ApiKeyCreated, 'POST', '/api/keys', { name }),
+      revoke: (id: number) => call(ApiKey, 'DELETE', `/api/keys/${id}`),
+    },
+    settings: {
+      providers: () => get(ProvidersSettings, '/api/settings/providers'),
+      saveProviders: (body: ProvidersUpdate) => call(ProvidersSettings, 'PUT', '/api/settings/providers', body),
+      testProvider: (body: { id: string } | { provider: ProviderInput }) => call(ProviderTestResult, 'POST', '/api/settings/providers/test', body),
+      localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
+      saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
+    },
+    app: () => get(AppInfo, '/api/app'),
+    usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

@@ -1,0 +1,45 @@
+/** A non-2xx answer from the platform, with its `message` (and `errors` for a 422). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The route does not exist on this platform build (yet): show "not available", not a crash. */
+  get notAvailable(): boolean {
+    return (this.status === 404 && this.message === 'Not found.') || this.status === 405 || this.status === 501;
+  }
+
+  get unauthenticated(): boolean {
+    return this.status === 401;
+  }
+}
+
+export function errorFrom(status: number, text: string): ApiError {
+  let message = `The request failed (HTTP ${status}).`;
+  let errors: Record<string, string[]> | undefined;
+  let code: string | undefined;
+  try {
+    const body = JSON.parse(text) as { message?: unknown; errors?: unknown; code?: unknown; error?: unknown };
+    if (typeof body.message === 'string' && body.message) message = body.message;
+    if (body.errors && typeof body.errors === 'object') errors = body.errors as Record<string, string[]>;
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    if (status === 404) message = 'Not found.';
+  }
+  return new ApiError(status, message, errors, code);
+}
+
+export function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+export function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}

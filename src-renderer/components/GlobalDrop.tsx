@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useNav } from '../stores/nav';
+import { useChat } from '../stores/chat';
+import { useUploads } from '../stores/uploads';
+
+/** Files dropped anywhere: attached to the message on the chat screen, uploaded to Files elsewhere. */
+export function GlobalDrop({ children }: { children: ReactNode }) {
+  const onDrop = (files: File[]) => {
+    if (!files.length) return;
+    if (useNav.getState().screen === 'chat') void useChat.getState().attach(files);
+    else {
+      if (useNav.getState().screen !== 'files') useNav.getState().go('files');
+      void useUploads.getState().upload(files);
+    }
+  };
+  const { getRootProps, isDragActive } = useDropzone({ onDrop, noClick: true, noKeyboard: true, multiple: true });
+  const screen = useNav((s) => s.screen);
+  return (
+    <div {...getRootProps({ className: 'drop-root', 'data-testid': 'drop-root' } as any)}>
+      {children}
+      {isDragActive ? (
+        <div className="drop-overlay" aria-hidden="true">
+          <div>{screen === 'chat' ? 'Drop to attach to your message' : 'Drop to upload'}</div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { useToasts } from '../stores/toasts';
+
+export function Toasts() {
+  const { toasts, dismiss } = useToasts();
+  return (
+    <div className="toasts" aria-live="polite">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
+          <span>{t.text}</span>
+          <button type="button" className="btn-icon" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

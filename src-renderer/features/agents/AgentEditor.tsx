@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { Agent, Question } from '../../../src-main/platform/contract/agents';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useAgents } from '../../stores/agents';
+import { toast } from '../../stores/toasts';
+import { QuestionRow } from './QuestionRow';
+
+/** Edits an agent's title, description, instructions and questions (ext PATCH), or deletes it. */
+export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void }) {
+  const [title, setTitle] = useState(agent.title);
+  const [description, setDescription] = useState(agent.description ?? '');
+  const [instructions, setInstructions] = useState(agent.instructions);
+  const [questions, setQuestions] = useState<Question[]>(agent.questions);
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const { upsert, remove } = useAgents();
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const saved = await api.agents.update(agent.id, { title, description: description || null, instructions, questions });
+      upsert(saved);
+      setError(null);
+      toast('Agent saved.');
+      onClose();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const del = async () => {
+    if (!confirm(`Delete the agent "${agent.title}"?`)) return;
+    try {
+      await api.agents.delete(agent.id);
+      remove(agent.id);
+      toast('Agent deleted.');
+      onClose();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <form
+      className="card stack"
+      aria-label={`Edit ${agent.title}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <div className="row">
+        <h2 style={{ margin: 0 }} className="grow">
+          {agent.title}
+        </h2>
+        <span className="badge">{agent.type}</span>
+      </div>
+      <label className="field">
+        <span>Title</span>
+        <input value={title} onChange={(e) => setTitle(e.target.value)} required />
+      </label>
+      <label className="field">
+        <span>Description</span>
+        <input value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
+      <label className="field">
+        <span>Instructions (system prompt)</span>
+        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+      </label>
+      <fieldset className="stack" style={{ border: '1px solid var(--border)', borderRadius: 8 }}>
+        <legend>Questions</legend>
+        {questions.map((q, i) => (
+          <QuestionRow
+            key={i}
+            q={q}
+            onChange={(next) => setQuestions(questions.map((x, j) => (j === i ? next : x)))}
+            onRemove={() => setQuestions(questions.filter((_, j) => j !== i))}
+          />
+        ))}
+        <div>
+          <button type="button" className="btn btn-small" onClick={() => setQuestions([...questions, { name: `question_${questions.length + 1}`, type: 'string', description: '', required: false }])}>
+            Add question
+          </button>
+        </div>
+      </fieldset>
+      <ErrorNote error={error} />
+      <div className="row">
+        <button type="button" className="btn btn-danger" onClick={() => void del()}>
+          Delete agent
+        </button>
+        <span className="grow" />
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={saving || !title.trim()}>
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import type { Agent } from '../../../src-main/platform/contract/agents';
+import { AGENT_TYPES } from '../../../src-main/platform/contract/agents';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useLoad } from '../../components/use-load';
+import { useAgents } from '../../stores/agents';
+import { AgentEditor } from './AgentEditor';
+import { TemplateList } from './TemplateList';
+
+export default function AgentsScreen() {
+  const [tab, setTab] = useState<'agents' | 'templates'>('agents');
+  const [q, setQ] = useState('');
+  const [type, setType] = useState('');
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Agent | null>(null);
+  const upsert = useAgents((s) => s.upsert);
+  const list = useLoad(() => api.agents.list({ q: q.trim() || undefined, type: type || undefined, page, per_page: 24 }), [q, type, page]);
+
+  return (
+    <section className="screen" aria-labelledby="agents-title">
+      <h1 id="agents-title" tabIndex={-1}>
+        Agents
+      </h1>
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'agents'} onClick={() => setTab('agents')}>
+          My agents
+        </button>
+        <button type="button" role="tab" className="tab" aria-selected={tab === 'templates'} onClick={() => setTab('templates')}>
+          Templates
+        </button>
+      </div>
+      <div className="row" style={{ marginBottom: 12 }}>
+        <label className="sr-only" htmlFor="agent-search">
+          Search
+        </label>
+        <input
+          id="agent-search"
+          type="search"
+          className="grow"
+          placeholder={tab === 'agents' ? 'Search agents (press /)' : 'Search templates (press /)'}
+          value={q}
+          onChange={(e) => {
+            setQ(e.target.value);
+            setPage(1);
+          }}
+        />
+        <label className="field inline">
+          <span>Type</span>
+          <select
+            value={type}
+            onChange={(e) => {
+              setType(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">Any</option>
+            {AGENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {tab === 'templates' ? (
+        <TemplateList
+          q={q}
+          type={type}
+          onCreated={(a) => {
+            upsert(a);
+            setTab('agents');
+            setEditing(a);
+            void list.reload();
+          }}
+        />
+      ) : editing ? (
+        <AgentEditor
+          agent={editing}
+          onClose={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+        />
+      ) : (
+        <>
+          <ErrorNote error={list.error} what="Agents" />
+          {list.data && !list.data.data.length ? <p className="muted">No agent matches. Create one from a template.</p> : null}
+          <div className="grid-cards" data-testid="agent-cards">
+            {list.data?.data.map((a) => (
+              <article key={a.id} className="card">
+                <h3>{a.title}</h3>
+                <p className="muted small">
+                  <span className="badge">{a.type}</span> {a.questions.length} question{a.questions.length === 1 ? '' : 's'}
+                </p>
+                <p>{a.description ?? <span className="muted">No description.</span>}</p>
+                <button type="button" className="btn btn-small" onClick={() => setEditing(a)}>
+                  Edit
+                </button>
+              </article>
+            ))}
+          </div>
+          {list.data && list.data.last_page > 1 ? (
+            <nav className="pager" aria-label="Agent pages">
+              <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
+              <span className="muted small">
+                Page {list.data.current_page} of {list.data.last_page}
+              </span>
+              <button type="button" className="btn btn-small" disabled={page >= list.data.last_page} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
+            </nav>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

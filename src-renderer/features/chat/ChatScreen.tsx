@@ -1,0 +1,69 @@
+import { useEffect, useRef } from 'react';
+import { useAgents } from '../../stores/agents';
+import { useChat } from '../../stores/chat';
+import { AgentPicker } from './AgentPicker';
+import { QuestionControls } from './QuestionControls';
+import { SessionList } from './SessionList';
+import { TurnView } from './TurnView';
+import { Composer } from './Composer';
+import { ErrorNote } from '../../components/ErrorNote';
+
+export function ChatScreen() {
+  const { agents, loaded, error } = useAgents();
+  const { agentId, selectAgent, turns, loadingSession } = useChat();
+  const agent = agents.find((a) => a.id === agentId) ?? null;
+  const list = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  useEffect(() => {
+    // Follow the answer as it grows, unless the user has scrolled up to read.
+    if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
+  }, [turns]);
+
+  useEffect(() => {
+    // Start on the first chat agent, so the screen is usable without a choice.
+    if (agentId === null && agents.length) selectAgent(agents.find((a) => a.type === 'chat') ?? agents[0]);
+  }, [agentId, agents, selectAgent]);
+
+  return (
+    <section className="screen chat" aria-labelledby="chat-title">
+      <SessionList />
+      <div className="chat-main">
+        <header className="chat-head">
+          <h1 id="chat-title" tabIndex={-1}>
+            Chat
+          </h1>
+          <AgentPicker agents={agents} agent={agent} />
+        </header>
+        {error ? <ErrorNote error={error} what="Agents" /> : null}
+        {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
+        {agent ? <QuestionControls agent={agent} /> : null}
+        <div
+          className="turns"
+          ref={list}
+          aria-live="polite"
+          aria-busy={loadingSession}
+          data-testid="turns"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+          }}
+        >
+          {loadingSession ? <p className="muted">Loading the conversation…</p> : null}
+          {!turns.length && !loadingSession ? (
+            <div className="empty-chat">
+              <p>Ask {agent ? agent.title : 'an agent'} anything.</p>
+              <p className="muted">
+                <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>Enter</kbd> sends, <kbd>Esc</kbd> stops. Drop files anywhere to attach them.
+              </p>
+            </div>
+          ) : null}
+          {turns.map((t, i) => (
+            <TurnView key={t.key} turn={t} last={i === turns.length - 1} />
+          ))}
+        </div>
+        <Composer agent={agent} />
+      </div>
+    </section>
+  );
+}

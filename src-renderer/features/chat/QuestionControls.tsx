@@ -1,0 +1,75 @@
+import type { Agent, Question } from '../../../src-main/platform/contract/agents';
+import { useChat } from '../../stores/chat';
+import { shownQuestions } from './answers';
+
+/** One control per question the agent asks: select → select, number → input, string → textarea. */
+export function QuestionControls({ agent }: { agent: Agent }) {
+  const questions = shownQuestions(agent.questions);
+  if (!questions.length) return null;
+  return (
+    <details className="questions" open>
+      <summary>Options</summary>
+      <div className="question-grid">
+        {questions.map((q) => (
+          <QuestionField key={q.name} q={q} />
+        ))}
+      </div>
+    </details>
+  );
+}
+
+function QuestionField({ q }: { q: Question }) {
+  const value = useChat((s) => s.answers[q.name]);
+  const setAnswer = useChat((s) => s.setAnswer);
+  const id = `q-${q.name}`;
+  const label = (
+    <label htmlFor={id} title={q.description}>
+      {q.name.replace(/_/g, ' ')}
+      {q.required ? <span aria-label="required"> *</span> : null}
+    </label>
+  );
+  let control;
+  if (q.type === 'select') {
+    control = (
+      <select id={id} value={String(value ?? '')} onChange={(e) => setAnswer(q.name, e.target.value)}>
+        {!q.required ? <option value="">—</option> : null}
+        {(q.options ?? []).map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (q.type === 'number') {
+    control = (
+      <input
+        id={id}
+        type="number"
+        step="any"
+        value={value === undefined || value === null ? '' : String(value)}
+        onChange={(e) => setAnswer(q.name, e.target.value === '' ? undefined : Number(e.target.value))}
+      />
+    );
+  } else if (q.type === 'boolean') {
+    control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => setAnswer(q.name, e.target.checked)} />;
+  } else if (q.type === 'array') {
+    // A list of strings, one per line.
+    control = (
+      <textarea
+        id={id}
+        rows={2}
+        value={Array.isArray(value) ? value.join('\n') : ''}
+        onChange={(e) => setAnswer(q.name, e.target.value.split('\n').filter((l) => l.trim()))}
+      />
+    );
+  } else {
+    control = <textarea id={id} rows={2} value={String(value ?? '')} onChange={(e) => setAnswer(q.name, e.target.value)} />;
+  }
+  return (
+    <div className="field">
+      {label}
+      {control}
+      {q.description ? <small className="muted">{q.description}</small> : null}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Markdown } from '../../components/Markdown';
+import { formatCredits } from '../../components/format';
+import { useChat, type Turn } from '../../stores/chat';
+import { useNav } from '../../stores/nav';
+import { SourcesPanel } from './SourcesPanel';
+
+export function TurnView({ turn, last }: { turn: Turn; last: boolean }) {
+  const { regenerate, busy } = useChat();
+  const go = useNav((s) => s.go);
+  const [sources, setSources] = useState(false);
+  const live = turn.status === 'pending' || turn.status === 'running';
+  return (
+    <article className="turn" data-status={turn.status} data-response-id={turn.responseId ?? undefined} data-testid="turn">
+      <div className="msg msg-user">
+        <div className="msg-role">You</div>
+        <div className="msg-text">{turn.user}</div>
+        {turn.attachments.length ? (
+          <ul className="chips">
+            {turn.attachments.map((a) => (
+              <li key={a.id} className="chip">
+                {a.name}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div className="msg msg-agent" data-testid="answer">
+        <div className="msg-role">Agent</div>
+        {turn.output ? <Markdown text={turn.output} streaming={live} /> : live ? <div className="typing" aria-label="Thinking">…</div> : null}
+        {turn.error ? (
+          <div className="note note-error" role="alert" data-testid="turn-error">
+            {turn.error.message}
+            {turn.error.code === 'model_unavailable' ? (
+              <>
+                {' '}
+                <a
+                  href="#/settings/providers"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    go('settings', 'providers');
+                  }}
+                >
+                  Open Settings → Providers
+                </a>
+              </>
+            ) : null}
+          </div>
+        ) : null}
+        <footer className="turn-meta">
+          <span data-testid="turn-status">{statusText(turn)}</span>
+          {turn.credits !== null ? <span data-testid="turn-credits">{formatCredits(turn.credits)} credits</span> : null}
+          {turn.responseId !== null && !live ? (
+            <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
+              {sources ? 'Hide sources' : 'Sources used'}
+            </button>
+          ) : null}
+          {last && !live && !busy ? (
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => void regenerate()}>
+              Regenerate
+            </button>
+          ) : null}
+        </footer>
+        {sources && turn.responseId !== null ? <SourcesPanel responseId={turn.responseId} /> : null}
+      </div>
+    </article>
+  );
+}
+
+function statusText(t: Turn): string {
+  switch (t.status) {
+    case 'pending':
+      return 'Sending…';
+    case 'running':
+      return 'Writing…';
+    case 'succeeded':
+      return 'Done';
+    case 'canceled':
+      return 'Stopped';
+    default:
+      return 'Failed';
+  }
+}

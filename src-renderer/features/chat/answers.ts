@@ -1,0 +1,31 @@
+import type { Question } from '../../../src-main/platform/contract/agents';
+
+export type Answers = Record<string, unknown>;
+
+/** Questions the chat fills itself: the history and the session id. */
+export const CHAT_OWNED = new Set(['messages', 'root_id']);
+
+export function shownQuestions(questions: Question[]): Question[] {
+  return questions.filter((q) => !CHAT_OWNED.has(q.name));
+}
+
+/** A starting answer per question: a select's first option, nothing for the rest. */
+export function defaultAnswers(questions: Question[]): Answers {
+  const out: Answers = {};
+  for (const q of shownQuestions(questions)) {
+    if (q.type === 'select' && q.options?.length) out[q.name] = q.options[0];
+    else if (q.type === 'boolean') out[q.name] = false;
+  }
+  return out;
+}
+
+/** Required questions without an answer, by name (the platform would answer 422). */
+export function missingAnswers(questions: Question[], answers: Answers): string[] {
+  return shownQuestions(questions)
+    .filter((q) => q.required && q.type !== 'boolean')
+    .filter((q) => {
+      const v = answers[q.name];
+      return v === undefined || v === '' || v === null || (Array.isArray(v) && !v.length);
+    })
+    .map((q) => q.name);
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { toast } from '../../stores/toasts';
+import { CharCounter } from './CharCounter';
+import { CollectionSelect } from './CollectionSelect';
+import type { ListedCollection } from './collections';
+
+export function MemoryEditor({ collections, defaultCollection, onSaved }: { collections: ListedCollection[]; defaultCollection: number | null; onSaved(): void }) {
+  const [text, setText] = useState('');
+  const [collection, setCollection] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const target = collection ?? defaultCollection;
+  const over = text.length > MEMORY_MAX;
+
+  const save = async () => {
+    if (!text.trim() || over) return;
+    setSaving(true);
+    try {
+      await api.memories.create(text, target);
+      setText('');
+      setError(null);
+      toast('Memory saved.');
+      onSaved();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="card stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label className="field">
+        <span>New memory</span>
+        <textarea
+          rows={3}
+          value={text}
+          placeholder="Something the agents should remember about you…"
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              void save();
+            }
+          }}
+          data-testid="new-memory"
+        />
+      </label>
+      <div className="row">
+        <CollectionSelect collections={collections} value={target} onChange={setCollection} label="Collection" allowDefault />
+        <span className="grow" />
+        <CharCounter length={text.length} />
+        <button type="submit" className="btn btn-primary" disabled={saving || !text.trim() || over}>
+          Save memory
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </form>
+  );
+}

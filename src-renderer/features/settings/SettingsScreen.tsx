@@ -1,0 +1,40 @@
+import { useNav } from '../../stores/nav';
+import { ProvidersPanel } from './ProvidersPanel';
+import { KeysPanel } from './KeysPanel';
+import { LocalhostPanel } from './LocalhostPanel';
+import { DataPanel } from './DataPanel';
+import { UsagePanel } from './UsagePanel';
+
+const TABS = [
+  { id: 'providers', label: 'Providers' },
+  { id: 'keys', label: 'API keys' },
+  { id: 'localhost', label: 'Localhost API' },
+  { id: 'data', label: 'Data folder' },
+  { id: 'usage', label: 'Usage' },
+] as const;
+
+export default function SettingsScreen() {
+  const { sub, go } = useNav();
+  const tab = TABS.find((t) => t.id === sub)?.id ?? 'providers';
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h1 id="settings-title" tabIndex={-1}>
+        Settings
+      </h1>
+      <div className="tabs" role="tablist" aria-label="Settings sections">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} onClick={() => go('settings', t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
+        {tab === 'providers' ? <ProvidersPanel /> : null}
+        {tab === 'keys' ? <KeysPanel /> : null}
+        {tab === 'localhost' ? <LocalhostPanel /> : null}
+        {tab === 'data' ? <DataPanel /> : null}
+        {tab === 'usage' ? <UsagePanel /> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ProviderInput, ProviderView } from '../../../src-main/platform/contract/settings';
+
+export const PROVIDER_KIND_INFO = {
+  'openai-compatible': { label: 'OpenAI-compatible', url: 'http://127.0.0.1:1234/v1' },
+  anthropic: { label: 'Anthropic', url: 'https://api.anthropic.com' },
+  ollama: { label: 'Ollama', url: 'http://127.0.0.1:11434' },
+  gguf: { label: 'Local GGUF files', url: '' },
+} as const;
+
+export function providerLabel(p: ProviderView): string {
+  return p.label || p.id;
+}
+
+/** A saved provider back to its input shape; `api_key` left out, so the stored key is kept. */
+export function toInput(p: ProviderView): ProviderInput {
+  return { id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window };
+}
+
+/** Only providers saved in settings are written back; env and auto-detected ones are not ours to store. */
+export function savedInputs(list: ProviderView[]): ProviderInput[] {
+  return list.filter((p) => p.source === 'settings').map(toInput);
+}
+
+export function slugId(s: string): string {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 64) || 'provider'
+  );
+}

@@ -1,0 +1,60 @@
+import { useEffect } from 'react';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatTime } from '../../components/format';
+import { useLoad } from '../../components/use-load';
+
+const STATUS_CLASS: Record<string, string> = { succeeded: 'badge badge-ok', failed: 'badge badge-error', pending: 'badge badge-warn', canceled: 'badge' };
+
+/** Deliveries, newest first, with the receiver's status code and the next retry; refreshed while open. */
+export function DeliveryLog({ webhookId }: { webhookId: number }) {
+  const log = useLoad(() => api.webhooks.deliveries(webhookId), [webhookId]);
+  const reload = log.reload;
+  useEffect(() => {
+    const t = setInterval(() => void reload(), 2000);
+    return () => clearInterval(t);
+  }, [reload]);
+  if (log.error) return <ErrorNote error={log.error} what="Delivery log" />;
+  if (!log.data) return <p className="muted small">Loading deliveries…</p>;
+  if (!log.data.data.length) return <p className="muted small">No deliveries yet.</p>;
+  return (
+    <table className="table small" data-testid="delivery-log">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Event</th>
+          <th scope="col">Status</th>
+          <th scope="col">HTTP</th>
+          <th scope="col">Attempts</th>
+          <th scope="col">Next retry</th>
+          <th scope="col">Error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {log.data.data.map((d) => {
+          const ok = d.status_code !== null && d.status_code >= 200 && d.status_code < 300;
+          return (
+            <tr key={d.id} data-testid="delivery" data-status={d.status}>
+              <td>{formatTime(d.updated_at)}</td>
+              <td>
+                <code>{d.event_type}</code>
+              </td>
+              <td>
+                <span className={STATUS_CLASS[d.status] ?? 'badge'}>{d.status}</span>
+              </td>
+              <td>
+                <span className={d.status_code === null ? 'badge' : ok ? 'badge badge-ok' : 'badge badge-error'} data-testid="delivery-code">
+                  {d.status_code ?? 'no answer'}
+                </span>
+                {d.latency_ms !== null ? <span className="muted"> {d.latency_ms} ms</span> : null}
+              </td>
+              <td>{d.attempt}</td>
+              <td>{d.next_attempt_at ? formatTime(d.next_attempt_at) : '–'}</td>
+              <td className="muted">{d.error ?? ''}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

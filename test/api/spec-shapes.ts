@@ -1,0 +1,176 @@
+/**
+ * The response shapes of seeds/agent-platform-api.md, written from the spec's text (not from
+ * the code), plus the extensions CONTRACT.md declares. Tests compare real responses to these.
+ */
+import { expect } from 'vitest';
+
+/** `2026-11-21T08:52:01.123456Z`: agents, executions, webhooks. */
+export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** `2026-11-21T08:52:01Z`: resources. */
+export const ISO_SECONDS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+export const SHAPE_A_KEYS = ['data', 'meta'];
+export const SHAPE_A_META_KEYS = ['current_page', 'from', 'last_page', 'per_page', 'to', 'total'];
+export const SHAPE_B_KEYS = [
+  'current_page', 'data', 'first_page_url', 'from', 'last_page', 'last_page_url', 'links',
+  'next_page_url', 'path', 'per_page', 'prev_page_url', 'to', 'total',
+];
+export const LINK_KEYS = ['url', 'label', 'active'];
+export const SHAPE_C_META_KEYS = ['current_page', 'last_page', 'total'];
+
+export const RESOURCE_KEYS = ['id', 'title', 'description', 'created_at', 'updated_at'];
+export const AGENT_KEYS = [
+  'id', 'title', 'description', 'long_description', 'workspace_id', 'visibility', 'slug', 'active',
+  'type', 'questions', 'created_at', 'updated_at', 'created_by',
+];
+/**
+ * Additions to the agent (never replacing a spec'd field): `instructions` (CONTRACT.md "Agents"),
+ * `source` and `share_context` (the remote-platform work). A new one must be added here on purpose.
+ */
+export const AGENT_EXT_KEYS = ['instructions', 'source', 'share_context'];
+export const QUESTION_KEYS = ['type', 'name', 'description', 'required'];
+export const MEMORY_KEYS = ['id', 'user_id', 'memory', 'credits', 'collection_id'];
+export const COLLECTION_KEYS = ['id', 'user_id', 'name'];
+export const COLLECTION_LISTED_KEYS = [...COLLECTION_KEYS, 'display_name'];
+export const WEBHOOK_KEYS = [
+  'id', 'template_id', 'user_id', 'url', 'method', 'status', 'success_count', 'failure_count',
+  'created_at', 'updated_at', 'deleted_at',
+];
+/** The spec's create shape, plus `secret` (CONTRACT.md "Webhooks", ext). */
+export const WEBHOOK_CREATED_KEYS = ['template_id', 'user_id', 'url', 'method', 'status', 'updated_at', 'created_at', 'id', 'secret'];
+
+/** The spec's "Message texts observed in success responses". */
+export const MESSAGES = {
+  createMemory: 'Memory created successfully!',
+  updateMemory: 'Memory updated successfully!',
+  deleteMemory: 'Memory deleted successfully!',
+  listMemories: 'Memories fetched successfully!',
+  listCollections: 'success',
+  createCollection: 'Collection created successfully',
+  updateCollection: 'Collection updated successfully',
+} as const;
+
+export const sorted = (o: object) => Object.keys(o).sort();
+export const keysOf = (list: string[]) => [...list].sort();
+
+const isInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+const intOrNull = (v: unknown) => v === null || isInt(v);
+const strOrNull = (v: unknown) => v === null || typeof v === 'string';
+
+export function expectShapeA(body: any): void {
+  expect(sorted(body)).toEqual(keysOf(SHAPE_A_KEYS));
+  expect(Array.isArray(body.data)).toBe(true);
+  expect(sorted(body.meta)).toEqual(keysOf(SHAPE_A_META_KEYS));
+  for (const k of ['current_page', 'last_page', 'per_page', 'total']) expect(isInt(body.meta[k]), k).toBe(true);
+  expect(intOrNull(body.meta.from) && intOrNull(body.meta.to)).toBe(true);
+}
+
+export function expectShapeB(body: any): void {
+  expect(sorted(body)).toEqual(keysOf(SHAPE_B_KEYS));
+  expect(Array.isArray(body.data)).toBe(true);
+  for (const k of ['current_page', 'last_page', 'per_page', 'total']) expect(isInt(body[k]), k).toBe(true);
+  expect(intOrNull(body.from) && intOrNull(body.to)).toBe(true);
+  for (const k of ['first_page_url', 'last_page_url', 'path']) expect(typeof body[k], k).toBe('string');
+  for (const k of ['next_page_url', 'prev_page_url']) expect(strOrNull(body[k]), k).toBe(true);
+  // "URLs are absolute and carry a page query parameter."
+  for (const k of ['first_page_url', 'last_page_url', 'next_page_url', 'prev_page_url']) {
+    if (body[k] === null) continue;
+    const u = new URL(body[k]);
+    expect(u.protocol).toMatch(/^https?:$/);
+    expect(u.searchParams.get('page'), k).toMatch(/^\d+$/);
+  }
+  expect(() => new URL(body.path)).not.toThrow();
+  for (const link of body.links) {
+    expect(sorted(link)).toEqual(keysOf(LINK_KEYS));
+    expect(strOrNull(link.url) && typeof link.label === 'string' && typeof link.active === 'boolean').toBe(true);
+  }
+  expect(body.links[0].label).toBe('pagination.previous');
+  expect(body.links.at(-1).label).toBe('pagination.next');
+}
+
+export function expectShapeC(body: any, arrayKey: 'memories' | 'collections', message: string): void {
+  expect(sorted(body)).toEqual(['message', arrayKey, 'meta'].sort());
+  expect(body.message).toBe(message);
+  expect(Array.isArray(body[arrayKey])).toBe(true);
+  expect(sorted(body.meta)).toEqual(keysOf(SHAPE_C_META_KEYS));
+  for (const k of SHAPE_C_META_KEYS) expect(isInt(body.meta[k]), k).toBe(true);
+}
+
+export function expectResource(r: any): void {
+  expect(sorted(r)).toEqual(keysOf(RESOURCE_KEYS));
+  for (const k of ['id', 'title', 'description']) expect(typeof r[k], k).toBe('string');
+  expect(r.created_at).toMatch(ISO_SECONDS_Z);
+  expect(r.updated_at).toMatch(ISO_SECONDS_Z);
+}
+
+export function expectQuestion(q: any): void {
+  const keys = sorted(q);
+  expect(keys).toEqual(keysOf(q.type === 'select' || 'options' in q ? [...QUESTION_KEYS, 'options'] : QUESTION_KEYS));
+  expect(typeof q.type === 'string' && typeof q.name === 'string' && typeof q.description === 'string' && typeof q.required === 'boolean').toBe(true);
+  if (q.type === 'select') {
+    expect(Array.isArray(q.options) && q.options.length > 0).toBe(true);
+    for (const o of q.options) expect(typeof o).toBe('string');
+  }
+}
+
+export function expectAgent(a: any): void {
+  const keys = Object.keys(a);
+  for (const k of AGENT_KEYS) expect(keys, `agent lacks ${k}`).toContain(k);
+  const extra = keys.filter((k) => !AGENT_KEYS.includes(k));
+  expect(extra.filter((k) => !AGENT_EXT_KEYS.includes(k)), 'undeclared agent keys').toEqual([]);
+  expect(isInt(a.id) && isInt(a.workspace_id) && isInt(a.active) && isInt(a.created_by)).toBe(true);
+  expect(typeof a.title === 'string' && typeof a.visibility === 'string' && typeof a.slug === 'string').toBe(true);
+  expect(strOrNull(a.description) && strOrNull(a.long_description)).toBe(true);
+  expect(['chat', 'image', 'text', 'video']).toContain(a.type);
+  expect(Array.isArray(a.questions)).toBe(true);
+  a.questions.forEach(expectQuestion);
+  expect(a.created_at).toMatch(ISO_MICROS);
+  expect(a.updated_at).toMatch(ISO_MICROS);
+}
+
+export function expectMemory(m: any, withCollection = false): void {
+  expect(sorted(m)).toEqual(keysOf(withCollection ? [...MEMORY_KEYS, 'collection'] : MEMORY_KEYS));
+  expect(isInt(m.id) && isInt(m.user_id) && isInt(m.collection_id)).toBe(true);
+  expect(typeof m.memory).toBe('string');
+  expect(typeof m.credits).toBe('number');
+  if (withCollection) expectCollection(m.collection);
+}
+
+export function expectCollection(c: any, listed = false): void {
+  expect(sorted(c)).toEqual(keysOf(listed ? COLLECTION_LISTED_KEYS : COLLECTION_KEYS));
+  expect(isInt(c.id) && isInt(c.user_id) && typeof c.name === 'string').toBe(true);
+  if (listed) expect(typeof c.display_name).toBe('string');
+}
+
+export function expectWebhook(w: any): void {
+  expect(sorted(w)).toEqual(keysOf(WEBHOOK_KEYS));
+  expect(isInt(w.id) && isInt(w.template_id) && isInt(w.user_id) && isInt(w.success_count) && isInt(w.failure_count)).toBe(true);
+  expect(typeof w.url).toBe('string');
+  expect(w.method).toBe('POST');
+  expect(['active', 'inactive']).toContain(w.status);
+  expect(w.created_at).toMatch(ISO_MICROS);
+  expect(w.updated_at).toMatch(ISO_MICROS);
+  if (w.deleted_at !== null) expect(w.deleted_at).toMatch(ISO_MICROS);
+}
+
+/** Laravel's 422 envelope (CONTRACT.md "Errors"): the first message, and every message by field. */
+export function expect422(r: { status: number; json: any }, field: string, message?: string | RegExp): void {
+  expect(r.status, JSON.stringify(r.json)).toBe(422);
+  expect(sorted(r.json)).toEqual(['errors', 'message']);
+  expect(Object.keys(r.json.errors)).toContain(field);
+  for (const list of Object.values(r.json.errors)) {
+    expect(Array.isArray(list)).toBe(true);
+    for (const m of list as unknown[]) expect(typeof m).toBe('string');
+  }
+  expect(r.json.message.startsWith(Object.values<string[]>(r.json.errors)[0][0])).toBe(true);
+  if (message instanceof RegExp) expect(r.json.errors[field][0]).toMatch(message);
+  else if (message !== undefined) expect(r.json.errors[field][0]).toBe(message);
+}
+
+/** `{"message": "..."}` and nothing else. */
+export function expectMessage(r: { status: number; json: any }, status: number, message?: string): void {
+  expect(r.status, JSON.stringify(r.json)).toBe(status);
+  expect(sorted(r.json)).toEqual(['message']);
+  expect(typeof r.json.message).toBe('string');
+  if (message !== undefined) expect(r.json.message).toBe(message);
+}

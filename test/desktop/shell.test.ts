@@ -1,0 +1,378 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeElectron, fakeEvent, FakeWebContents, resetFakeElectron } from './fake-electron.js';
+import { tempDir, makePlatform, call } from '../api/helpers.js';
+import { mainWindowOptions } from '../../src-main/desktop/window.js';
+import { appCsp, guardWebContents, installCsp, installPermissionHandlers, isExternalWebUrl } from '../../src-main/desktop/security.js';
+import { APP_URL, appProtocolHandler, isAppUrl } from '../../src-main/desktop/app-protocol.js';
+import { claimSingleInstance, installGracefulQuit, startDesktop } from '../../src-main/desktop/lifecycle.js';
+import { resolveDesktopPaths } from '../../src-main/desktop/paths.js';
+import { safeStorageBox } from '../../src-main/desktop/secrets.js';
+import { buildMenuTemplate } from '../../src-main/desktop/menu.js';
+import { ApiServer } from '../../src-main/desktop/api-server.js';
+import { CHANNELS } from '../../src-main/desktop/channels.js';
+import { defaultDataDir } from '../../src-main/platform/config.js';
+import { createPlatform } from '../../src-main/platform/platform.js';
+
+vi.mock('electron', async () => (await import('./fake-electron.js')).fakeElectron);
+
+const { app, session } = fakeElectron;
+const dirs: string[] = [];
+const temp = (prefix?: string) => {
+  const d = tempDir(prefix);
+  dirs.push(d);
+  return d;
+};
+
+beforeEach(() => resetFakeElectron());
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('window', () => {
+  it('isolates the renderer: context isolation, sandbox, no Node', () => {
+    const o = mainWindowOptions('/app/out/preload/index.cjs');
+    expect(o.webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+    expect(o.show).toBe(false);
+  });
+});
+
+describe('content security policy', () => {
+  it('allows scripts only from the app itself in production', () => {
+    const csp = appCsp();
+    const directive = (name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
+    expect(directive('default-src')).toBe("default-src 'self'");
+    expect(directive('script-src')).toBe("script-src 'self'");
+    expect(directive('connect-src')).toBe("connect-src 'self'");
+    expect(directive('object-src')).toBe("object-src 'none'");
+    expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it('relaxes only for the dev server in development', () => {
+    const csp = appCsp('http://localhost:5173/');
+    expect(csp).toContain("connect-src 'self' ws://localhost:5173");
+    expect(csp).not.toContain('*');
+  });
+
+  it('replaces any CSP a response brings with the strict one', () => {
+    installCsp(session.defaultSession as any, appCsp());
+    const cb = vi.fn();
+    session.defaultSession.headersListener!({ responseHeaders: { 'content-security-policy': ["default-src *"], 'x-other': ['1'] } }, cb);
+    const headers = cb.mock.calls[0][0].responseHeaders;
+    expect(headers['content-security-policy']).toBeUndefined();
+    expect(headers['Content-Security-Policy']).toEqual([appCsp()]);
+    expect(headers['x-other']).toEqual(['1']);
+  });
+});
+
+describe('navigation and new windows', () => {
+  function guarded() {
+    const contents = new FakeWebContents();
+    const openExternal = vi.fn();
+    guardWebContents(contents as any, { isAppUrl: (u) => isAppUrl(u), openExternal });
+    const navigate = (url: string, kind = 'will-navigate') => {
+      const ev = fakeEvent();
+      contents.emit(kind, ev, url);
+      return ev.defaultPrevented;
+    };
+    return { contents, openExternal, navigate };
+  }
+
+  it('keeps the window on the app and sends web links to the system browser', () => {
+    const { navigate, openExternal } = guarded();
+    expect(navigate('agent-desk://app/index.html#/agents')).toBe(false);
+    expect(navigate('https://evil.example/phish')).toBe(true);
+    expect(openExternal).toHaveBeenCalledWith('https://evil.example/phish');
+    expect(navigate('http://127.0.0.1:8787/login', 'will-redirect')).toBe(true);
+  });
+
+  it('never hands file:, javascript: or other schemes to the OS', () => {
+    const { navigate, openExternal } = guarded();
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'agent-desk://other/x']) expect(navigate(url)).toBe(true);
+    expect(openExternal).not.toHaveBeenCalled();
+  });
+
+  it('denies every window.open, opening only http(s) targets externally', () => {
+    const { contents, openExternal } = guarded();
+    expect(contents.openHandler!({ url: 'https://docs.example/' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'agent-desk://app/index.html' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler!({ url: 'file:///tmp/x' })).toEqual({ action: 'deny' });
+    expect(openExternal.mock.calls).toEqual([['https://docs.example/']]);
+  });
+
+  it('refuses webviews', () => {
+    const { contents } = guarded();
+    const ev = fakeEvent();
+    contents.emit('will-attach-webview', ev);
+    expect(ev.defaultPrevented).toBe(true);
+  });
+
+  it('recognizes external web URLs strictly', () => {
+    expect(isExternalWebUrl('https://a.example')).toBe(true);
+    expect(isExternalWebUrl('mailto:a@b.c')).toBe(false);
+    expect(isExternalWebUrl('not a url')).toBe(false);
+  });
+
+  it('treats the dev server as the app only when one is running', () => {
+    expect(isAppUrl('http://localhost:5173/#/x', 'http://localhost:5173/')).toBe(true);
+    expect(isAppUrl('http://localhost:5173/#/x')).toBe(false);
+    expect(isAppUrl('http://localhost:5174/', 'http://localhost:5173/')).toBe(false);
+  });
+});
+
+describe('permissions', () => {
+  it('grants nothing but clipboard writes', () => {
+    installPermissionHandlers(session.defaultSession as any);
+    const ask = (p: string) => {
+      const cb = vi.fn();
+      session.defaultSession.requestHandler!(null, p, cb);
+      return cb.mock.calls[0][0];
+    };
+    for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'fullscreen']) expect(ask(p)).toBe(false);
+    expect(ask('clipboard-sanitized-write')).toBe(true);
+    expect(session.defaultSession.checkHandler!(null, 'media')).toBe(false);
+  });
+});
+
+describe('single instance', () => {
+  it('quits a second instance and focuses the first', () => {
+    const focus = vi.fn();
+    expect(claimSingleInstance(app as any, focus)).toBe(true);
+    app.emit('second-instance');
+    expect(focus).toHaveBeenCalledTimes(1);
+
+    resetFakeElectron();
+    app.lock = false;
+    expect(claimSingleInstance(app as any, focus)).toBe(false);
+    expect(app.quit).toHaveBeenCalled();
+  });
+});
+
+describe('graceful quit', () => {
+  it('holds the quit until shutdown finished, then quits once for real', async () => {
+    let release!: () => void;
+    const shutdown = vi.fn(() => new Promise<void>((r) => (release = r)));
+    installGracefulQuit(app as any, shutdown);
+    app.quit();
+    expect(app.quitted).toBe(false);
+    app.quit(); // a second request while closing is held too
+    expect(shutdown).toHaveBeenCalledTimes(1);
+    release();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(shutdown).toHaveBeenCalledTimes(1);
+  });
+
+  it('still quits when shutdown fails, and reports why', async () => {
+    const onError = vi.fn();
+    installGracefulQuit(app as any, async () => Promise.reject(new Error('disk gone')), onError);
+    app.quit();
+    await vi.waitFor(() => expect(app.quitted).toBe(true));
+    expect(onError.mock.calls[0][0].message).toBe('disk gone');
+  });
+});
+
+describe('paths', () => {
+  it('uses the same data dir as npm run serve', () => {
+    const p = resolveDesktopPaths({});
+    expect(app.setName).toHaveBeenCalledWith('Agent Desk');
+    expect(p.dataDir).toBe(path.join(app.paths.appData, 'Agent Desk'));
+    if (process.platform === 'linux') expect(p.dataDir).toBe(defaultDataDir());
+    expect(p.preload).toBe(path.resolve('out/preload/index.cjs'));
+    expect(p.rendererDir).toBe(path.resolve('out/renderer'));
+    expect(p.resourcesDir).toBe(path.resolve('resources'));
+  });
+
+  it('honours AGENT_DESK_DATA_DIR and the packaged resources path', () => {
+    app.isPackaged = true;
+    // Electron sets process.resourcesPath; plain Node has none.
+    (process as any).resourcesPath = '/opt/Agent Desk/resources';
+    try {
+      const p = resolveDesktopPaths({ AGENT_DESK_DATA_DIR: '/tmp/agent-desk-elsewhere' });
+      expect(p.dataDir).toBe('/tmp/agent-desk-elsewhere');
+      expect(p.resourcesDir).toBe('/opt/Agent Desk/resources/resources');
+    } finally {
+      delete (process as any).resourcesPath;
+    }
+  });
+});
+
+describe('secret box (safeStorage)', () => {
+  it('seals with the OS keychain and opens what it sealed', () => {
+    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
+    expect(box.encrypted).toBe(true);
+    const sealed = box.seal('sk-secret');
+    expect(sealed.startsWith('safe:')).toBe(true);
+    expect(sealed).not.toContain('sk-secret');
+    expect(box.open(sealed)).toBe('sk-secret');
+    expect(box.open('plain:older')).toBe('older'); // stored before encryption was available
+  });
+
+  it("says so instead of pretending when Linux has no keyring (basic_text)", () => {
+    fakeElectron.safeStorage.state.backend = 'basic_text';
+    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
+    expect(box.encrypted).toBe(false);
+    expect(box.seal('x')).toBe('plain:x');
+  });
+
+  it('gives a clear error when a sealed secret cannot be opened', () => {
+    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
+    expect(() => box.open('safe:AAAA')).toThrow(/Enter it again in Settings/);
+  });
+});
+
+describe('menu', () => {
+  it('offers the data folder and API docs; dev tools only in development', () => {
+    const openExternal = vi.fn();
+    const openDataDir = vi.fn();
+    const t = buildMenuTemplate({ isMac: false, dev: false, apiUrl: () => 'http://127.0.0.1:8787', openExternal, openDataDir });
+    const file = t.find((m) => m.label === 'File')!.submenu as any[];
+    file.find((i) => i.label === 'Open Data Folder').click();
+    file.find((i) => i.label === 'Open API Docs in Browser').click();
+    expect(openDataDir).toHaveBeenCalled();
+    expect(openExternal).toHaveBeenCalledWith('http://127.0.0.1:8787/api/docs');
+    const roles = JSON.stringify(t);
+    expect(roles).not.toContain('toggleDevTools');
+    expect(roles).not.toContain('appMenu');
+    const dev = JSON.stringify(buildMenuTemplate({ isMac: true, dev: true, apiUrl: () => null, openExternal, openDataDir }));
+    expect(dev).toContain('toggleDevTools');
+    expect(dev).toContain('appMenu');
+  });
+});
+
+describe('agent-desk:// protocol', () => {
+  it('serves the renderer folder with the CSP, and nothing outside it', async () => {
+    const dir = temp('agent-desk-renderer-');
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html>app</html>');
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'assets', 'a.js'), 'x');
+    const handle = appProtocolHandler(dir, appCsp());
+    const index = await handle(new Request(APP_URL));
+    expect(await index.text()).toBe('<html>app</html>');
+    expect(index.headers.get('content-security-policy')).toBe(appCsp());
+    expect((await handle(new Request('agent-desk://app/assets/a.js'))).headers.get('content-type')).toMatch(/javascript/);
+    expect((await handle(new Request('agent-desk://app/..%2f..%2f..%2fetc%2fpasswd'))).status).toBe(404);
+    expect((await handle(new Request('agent-desk://other/index.html'))).status).toBe(404);
+    expect((await handle(new Request('agent-desk://app/assets/none.js'))).status).toBe(404);
+  });
+});
+
+describe('localhost API server', () => {
+  it('listens per settings, falls back when the port is taken, follows changes, leaves the platform open', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as net.AddressInfo).port;
+    const p = makePlatform();
+    dirs.push(p.dir);
+    const api = new ApiServer(p);
+    try {
+      p.services.settings.set('localhost.port', taken);
+      await api.start();
+      expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(api.url).not.toBe(`http://127.0.0.1:${taken}`);
+      expect(api.fallbackFrom).toBe(taken);
+      const res = await fetch(`${api.url}/api/agents`, { headers: { authorization: 'Bearer test-key-0123456789' } });
+      expect(res.status).toBe(200);
+
+      const off = await call(p, 'PUT', '/api/settings/localhost', { body: { enabled: false } });
+      expect(off.status).toBe(200);
+      await api.apply();
+      expect(api.url).toBeNull();
+
+      await call(p, 'PUT', '/api/settings/localhost', { body: { enabled: true } });
+      await api.apply();
+      expect(api.url).not.toBeNull();
+      await api.stop();
+      expect(api.url).toBeNull();
+      expect(p.db.open).toBe(true);
+    } finally {
+      await api.stop();
+      await p.close();
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+});
+
+describe('startDesktop (whole shell, fake Electron)', () => {
+  it('starts the platform, the API and a secure window; the bridge works; quit closes the platform', async () => {
+    const dataDir = temp();
+    // A free port for this run instead of 8787 (shared machine).
+    const seed = createPlatform({ dataDir });
+    seed.services.settings.set('localhost.port', 0);
+    await seed.close();
+    const old = process.env.AGENT_DESK_DATA_DIR;
+    process.env.AGENT_DESK_DATA_DIR = dataDir;
+    let running: Awaited<ReturnType<typeof startDesktop>> = null;
+    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    try {
+      running = await startDesktop();
+      expect(running).not.toBeNull();
+      expect(running!.platform.config.dataDir).toBe(dataDir);
+      expect(running!.platform.secrets.encrypted).toBe(true);
+      expect(fakeElectron.protocol.registerSchemesAsPrivileged).toHaveBeenCalled();
+      expect(fakeElectron.protocol.handlers.has('agent-desk')).toBe(true);
+      expect(session.defaultSession.headersListener).not.toBeNull();
+      expect(fakeElectron.Menu.setApplicationMenu).toHaveBeenCalled();
+
+      const win = fakeElectron.BrowserWindow.all[0];
+      expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+      expect(win.loadURL).toHaveBeenCalledWith('agent-desk://app/index.html');
+
+      expect(running!.api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const own = { senderFrame: { url: 'agent-desk://app/index.html#/chat', parent: null }, sender: win.webContents };
+      const res = (await fakeElectron.ipcMain.invoke(CHANNELS.request, own, { method: 'GET', path: '/api/agents' })) as any;
+      expect(res.status).toBe(200);
+      const info = (await fakeElectron.ipcMain.invoke(CHANNELS.appInfo, own)) as any;
+      expect(info).toMatchObject({ version: '0.1.0', apiUrl: running!.api.url, dataDir });
+      const evil = { senderFrame: { url: 'https://evil.example/', parent: null }, sender: win.webContents };
+      await expect(fakeElectron.ipcMain.invoke(CHANNELS.request, evil, { method: 'GET', path: '/api/agents' })).rejects.toThrow(/Refused/);
+
+      // Every new web contents gets the guards.
+      const contents = new FakeWebContents();
+      app.emit('web-contents-created', {}, contents);
+      expect(contents.setWindowOpenHandler).toHaveBeenCalled();
+
+      const close = vi.spyOn(running!.platform, 'close');
+      app.quit();
+      await vi.waitFor(() => expect(app.quitted).toBe(true));
+      expect(close).toHaveBeenCalledTimes(1);
+      expect(running!.platform.db.open).toBe(false);
+      expect(running!.api.url).toBeNull();
+    } finally {
+      if (old === undefined) delete process.env.AGENT_DESK_DATA_DIR;
+      else process.env.AGENT_DESK_DATA_DIR = old;
+      if (running?.platform.db.open) {
+        await running.api.stop();
+        await running.platform.close();
+      }
+      // Remove only the listeners the shell added (Ctrl+C quits), not the test runner's.
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
+    }
+  });
+
+  it('exits in a second instance without starting anything', async () => {
+    app.lock = false;
+    const old = process.env.AGENT_DESK_DATA_DIR;
+    process.env.AGENT_DESK_DATA_DIR = temp();
+    try {
+      expect(await startDesktop()).toBeNull();
+      expect(fakeElectron.BrowserWindow.all).toHaveLength(0);
+      expect(app.quit).toHaveBeenCalled();
+    } finally {
+      if (old === undefined) delete process.env.AGENT_DESK_DATA_DIR;
+      else process.env.AGENT_DESK_DATA_DIR = old;
+    }
+  });
+});

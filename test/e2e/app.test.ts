@@ -1,0 +1,208 @@
+/**
+ * The app in a real browser against a real `serve` (the fake model provider behind it):
+ * login by the printed link, chat streaming and stop, drop uploads, memories, webhooks, keys,
+ * and screenshots of every screen. Runs in one browser and one server to stay near a minute.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
+import { ensureRendererBuilt } from './support/build';
+import { startServe, type ServeProcess } from './support/server';
+import { launchBrowser, type Browser } from './support/browser';
+import { startReceiver, type Receiver } from './support/receiver';
+import { dropFiles, openScreen, pageFetch, shot } from './support/page';
+
+const REPLY = 'Streaming **works** here: one two three four five six seven eight nine ten eleven twelve.\n\n```js\nconsole.log("streamed code");\n```\n';
+
+let fake: FakeServer;
+let serve: ServeProcess;
+let browser: Browser;
+let receiver: Receiver;
+let page: Page;
+
+async function chooseGptModel(p: Page): Promise<string> {
+  const model = await p.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.startsWith('gpt-')) ?? '');
+  expect(model, 'the chat agent offers a gpt-* model').not.toBe('');
+  await p.selectOption('#q-model', model);
+  return model;
+}
+
+describe('Agent Desk in a browser', () => {
+  beforeAll(async () => {
+    ensureRendererBuilt();
+    fake = await startFakeOpenAI({ reply: REPLY, delayMs: 40 });
+    receiver = await startReceiver();
+    serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('dialog', (d) => void d.accept());
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.close();
+    await receiver?.close();
+    await fake?.close();
+  }, 30_000);
+
+  it('logs in by the one-time link serve printed and lands on the chat', async () => {
+    await page.goto(serve.loginUrl);
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+    await page.locator('#q-model').waitFor();
+    // The link works once: a second use signs nobody in.
+    const again = await browser.context.request.get(serve.loginUrl, { maxRedirects: 0 });
+    expect(again.status()).toBeGreaterThanOrEqual(400);
+  }, 30_000);
+
+  it('streams an answer progressively, with credits at the end', async () => {
+    await chooseGptModel(page);
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as any).__renders = seen;
+      new MutationObserver(() => {
+        const turns = document.querySelectorAll('[data-testid="turn"]');
+        const md = turns[turns.length - 1]?.querySelector('.msg-agent .md');
+        const text = md?.textContent ?? '';
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.querySelector('[data-testid="turns"]')!, { subtree: true, childList: true, characterData: true });
+    });
+    await page.fill('#chat-input', 'Show me streaming');
+    await page.keyboard.press('Control+Enter');
+    const turn = page.locator('[data-testid="turn"]').last();
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 20_000 });
+    const final = (await turn.locator('.msg-agent .md').textContent()) ?? '';
+    expect(final).toContain('Streaming works here');
+    expect(final).toContain('twelve.');
+    const renders: string[] = await page.evaluate(() => (window as any).__renders);
+    const intermediate = renders.filter((r) => r !== final && final.startsWith(r.slice(0, 10)));
+    expect(intermediate.length, `intermediate renders: ${JSON.stringify(renders)}`).toBeGreaterThan(1);
+    await expect.poll(() => turn.locator('[data-testid="turn-credits"]').count()).toBe(1);
+    await shot(page, 'chat-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'chat-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  }, 40_000);
+
+  it('stops a running answer with Esc and cancels it on the platform', async () => {
+    fake.set({ reply: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), delayMs: 60 });
+    await page.fill('#chat-input', 'Write a long text');
+    await page.keyboard.press('Control+Enter');
+    const turn = page.locator('[data-testid="turn"]').last();
+    await turn.locator('.msg-agent .md').waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Stopped' }).waitFor({ timeout: 10_000 });
+    const id = await turn.getAttribute('data-response-id');
+    expect(id).toMatch(/^\d+$/);
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agent-responses/${id}`)).json?.status, { timeout: 10_000 }).toBe('canceled');
+    const shown = (await turn.locator('.msg-agent .md').textContent()) ?? '';
+    expect(shown).not.toContain('word199');
+    fake.set({ reply: REPLY, delayMs: 40 });
+  }, 40_000);
+
+  it('uploads three dropped files and follows them to completed', async () => {
+    await openScreen(page, 'Files', 'Files');
+    await dropFiles(page, [
+      { name: 'notes.txt', type: 'text/plain', text: 'Plain notes about the e2e test.\n'.repeat(20) },
+      { name: 'table.csv', type: 'text/csv', text: 'name,value\nalpha,1\nbeta,2\n' },
+      { name: 'readme.md', type: 'text/markdown', text: '# Readme\n\nSome *markdown* text.\n' },
+    ]);
+    for (const name of ['notes.txt', 'table.csv', 'readme.md']) {
+      await page.locator(`[data-testid="upload-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 30_000 });
+      await page.locator(`[data-testid="file-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 5_000 });
+    }
+    await shot(page, 'files');
+  }, 60_000);
+
+  it('creates a collection and a memory, edits it, then deletes it', async () => {
+    await openScreen(page, 'Memories', 'Memories');
+    await page.fill('#new-collection', 'Travel');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByTestId('collections').getByRole('button', { name: 'Travel', exact: true }).click();
+    await page.fill('[data-testid="new-memory"]', 'I prefer window seats.');
+    await page.getByRole('button', { name: 'Save memory' }).click();
+    const item = page.locator('[data-testid="memory"]', { hasText: 'I prefer window seats.' });
+    await item.waitFor({ timeout: 10_000 });
+    await expect.poll(() => item.locator('.badge').first().textContent()).toBe('Travel');
+    const id = await item.getAttribute('data-memory-id');
+    const byId = page.locator(`[data-testid="memory"][data-memory-id="${id}"]`);
+    await byId.getByRole('button', { name: 'Edit' }).click();
+    await byId.locator('textarea').fill('I prefer aisle seats.');
+    await byId.getByRole('button', { name: 'Save' }).click();
+    const edited = page.locator('[data-testid="memory"]', { hasText: 'I prefer aisle seats.' });
+    await edited.waitFor({ timeout: 10_000 });
+    await shot(page, 'memories');
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    await edited.waitFor({ state: 'detached', timeout: 10_000 });
+    const list = await pageFetch(page, 'GET', '/api/memories?q=aisle');
+    expect(list.json.memories).toHaveLength(0);
+  }, 40_000);
+
+  it('adds a webhook, sends a test and sees the delivery in the log', async () => {
+    await openScreen(page, 'Webhooks', 'Webhooks');
+    await page.fill('[data-testid="webhook-url"]', receiver.url);
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await expect.poll(async () => (await page.getByTestId('webhook-secret').textContent()) ?? '').toMatch(/^whsec_/);
+    const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
+    await hook.getByRole('button', { name: 'Send test' }).click();
+    await hook.locator('[data-testid="delivery-code"]', { hasText: '200' }).first().waitFor({ timeout: 15_000 });
+    expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+    expect(receiver.received[0].headers['webhook-signature']).toMatch(/^v1,/);
+    await shot(page, 'webhooks');
+  }, 40_000);
+
+  it('creates an API key that works, then revokes it', async () => {
+    await openScreen(page, 'Settings', 'Settings');
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.fill('[data-testid="key-name"]', 'e2e script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = ((await page.getByTestId('new-key').textContent()) ?? '').trim();
+    expect(key.length).toBeGreaterThan(16);
+    const withKey = () => fetch(`${serve.url}/api/agents`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    expect(await withKey()).toBe(200);
+    const row = page.locator('[data-testid="key-row"][data-name="e2e script"]');
+    await shot(page, 'settings-keys');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('[data-testid="key-row"][data-name="e2e script"][data-revoked="true"]').waitFor({ timeout: 10_000 });
+    expect(await withKey()).toBe(401);
+  }, 30_000);
+
+  it('shows a clear error with a link to Settings when no provider serves the model', async () => {
+    await openScreen(page, 'Chat', 'Chat');
+    const claude = await page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.startsWith('claude-')) ?? '');
+    expect(claude).not.toBe('');
+    await page.selectOption('#q-model', claude);
+    await page.fill('#chat-input', 'Hello Claude');
+    await page.keyboard.press('Control+Enter');
+    const err = page.locator('[data-testid="turn-error"]').last();
+    await err.waitFor({ timeout: 15_000 });
+    expect(await err.textContent()).toContain('No provider is configured');
+    await shot(page, 'chat-model-unavailable');
+    await err.getByRole('link', { name: /Settings → Providers/ }).click();
+    await page.getByRole('tab', { name: 'Providers', selected: true }).waitFor();
+  }, 30_000);
+
+  it('renders every other screen (screenshots for review)', async () => {
+    for (const [label, name] of [
+      ['Agents', 'agents'],
+      ['Developer', 'developer'],
+    ] as const) {
+      await openScreen(page, label, label);
+      await page.waitForTimeout(300);
+      await shot(page, name);
+    }
+    await openScreen(page, 'Settings', 'Settings');
+    for (const tab of ['Providers', 'Localhost API', 'Data folder', 'Usage']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.waitForTimeout(400);
+      await shot(page, `settings-${tab.toLowerCase().replace(/ /g, '-')}`);
+    }
+    await openScreen(page, 'Agents', 'Agents');
+    await page.getByRole('tab', { name: 'Templates' }).click();
+    await page.locator('[data-testid="template-cards"] article').first().waitFor({ timeout: 10_000 });
+    await shot(page, 'agents-templates');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openScreen(page, 'Memories', 'Memories');
+    await shot(page, 'memories-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  }, 40_000);
+});

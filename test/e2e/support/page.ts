@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { ROOT } from './build';
+
+export const SHOTS = path.join(ROOT, 'test', 'e2e', 'screenshots');
+
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Opens a screen the way a user does: by its link in the sidebar. */
+export async function openScreen(page: Page, label: string, heading: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: new RegExp(`^${label}`) }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 10_000 });
+}
+
+/** A JSON call from inside the page, riding its session cookie (what the app itself does). */
+export async function pageFetch(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const res = await fetch(url, { method, credentials: 'same-origin', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : null };
+    },
+    { method, url, body },
+  );
+}
+
+/** Drops files on the window as a person dragging them from the file manager does: dragenter, dragover, drop with a DataTransfer. */
+export async function dropFiles(page: Page, files: { name: string; type: string; text: string }[]): Promise<void> {
+  await page.evaluate(async (files) => {
+    const target = document.querySelector('[data-testid="drop-root"]')!;
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([f.text], f.name, { type: f.type }));
+    // Spaced out as a real drag is: the app reacts to each event before the next arrives.
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }, files);
+}

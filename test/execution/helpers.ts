@@ -1,0 +1,55 @@
+import { call, makePlatform } from '../api/helpers.js';
+import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
+import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
+
+export { call };
+
+/** The seeded chat agent (spec questions). */
+export const CHAT = 1;
+
+export const chatBody = (content: string, extra: Record<string, unknown> = {}) => ({
+  temperature: '0.5',
+  model: 'gpt-4o-mini',
+  tools: 'no-tools',
+  messages: [{ role: 'user', content }],
+  ...extra,
+});
+
+/** A platform whose `openai` provider is the fake (env-seeded, as headless users configure it). */
+export async function withFake(fakeOpts: FakeOpenAIOptions = {}, env: Record<string, string> = {}, opts: PlatformOptions = {}): Promise<{ p: Platform & { dir: string }; fake: FakeServer; close(): Promise<void> }> {
+  const fake = await startFakeOpenAI(fakeOpts);
+  const p = makePlatform({
+    env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0', ...env },
+    ...opts,
+  });
+  return {
+    p,
+    fake,
+    async close() {
+      await p.close();
+      await fake.close();
+      const fs = await import('node:fs');
+      fs.rmSync(p.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Splits an SSE body into its events; asserts the framing (one data line, then a blank line). */
+export function parseSSE(text: string): any[] {
+  const blocks = text.split('\n\n');
+  if (blocks[blocks.length - 1] !== '') throw new Error(`stream does not end with a blank line: ${JSON.stringify(text.slice(-40))}`);
+  return blocks.slice(0, -1).map((b) => {
+    if (!b.startsWith('data: ') || b.includes('\n')) throw new Error(`bad SSE event: ${JSON.stringify(b)}`);
+    return JSON.parse(b.slice(6));
+  });
+}
+
+export async function poll(p: Platform, id: number, until: (e: any) => boolean, timeoutMs = 10_000): Promise<any> {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await call(p, 'GET', `/api/agent-responses/${id}`);
+    if (until(r.json)) return r.json;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting; last: ${JSON.stringify(r.json)}`);
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}

@@ -1,0 +1,59 @@
+import { call, makePlatform } from '../api/helpers.js';
+import type { Platform } from '../../src-main/platform/platform.js';
+
+/** Short timings so retries happen in milliseconds, never minutes. */
+export const FAST = { AGENT_DESK_WEBHOOK_TIMEOUT_MS: '300', AGENT_DESK_WEBHOOK_RETRY_DELAYS_MS: '40,40,40,40' };
+
+export function fastPlatform(env: Record<string, string> = {}, dataDir?: string) {
+  // Never pass `dataDir: undefined`: it would override the helper's temp dir with the user's real data dir.
+  return makePlatform({ ...(dataDir ? { dataDir } : {}), env: { ...process.env, ...FAST, ...env } });
+}
+
+/** Creates a webhook on agent 1 through the API; returns its id and secret. */
+export async function createWebhook(p: Platform, url: string, status: 'active' | 'inactive' = 'active', agentId = 1) {
+  const r = await call(p, 'POST', `/api/agents/${agentId}/webhooks`, { body: { url, method: 'POST', status } });
+  if (r.status !== 201) throw new Error(`webhook create failed: ${r.status} ${r.text}`);
+  return { id: r.json.id as number, secret: r.json.secret as string };
+}
+
+let nextExecution = 1000;
+/** What the execution service will emit when an execution ends (until then, tests emit it directly). */
+export function finishExecution(p: Platform, opts: { agentId?: number; type?: 'execution.succeeded' | 'execution.failed'; output?: string } = {}) {
+  const id = nextExecution++;
+  const execution = {
+    id,
+    status: opts.type === 'execution.failed' ? 'failed' : 'succeeded',
+    input: `question ${id}`,
+    output: opts.output ?? `answer ${id}`,
+    error: opts.type === 'execution.failed' ? { message: 'boom', code: 'model_error' } : null,
+    credits: 1,
+    root_id: id,
+    created_at: '2026-01-01T00:00:00.000000Z',
+    updated_at: '2026-01-01T00:00:01.000000Z',
+    template_id: opts.agentId ?? 1,
+  };
+  p.events.emit('execution.finished', { type: opts.type ?? 'execution.succeeded', userId: 1, agentId: opts.agentId ?? 1, execution });
+  return execution;
+}
+
+export async function webhookOf(p: Platform, id: number) {
+  const r = await call(p, 'GET', '/api/webhooks?per_page=100');
+  return r.json.data.find((w: any) => w.id === id);
+}
+
+export async function deliveriesOf(p: Platform, id: number, query = '') {
+  const r = await call(p, 'GET', `/api/webhooks/${id}/deliveries${query}`);
+  if (r.status !== 200) throw new Error(`deliveries: ${r.status} ${r.text}`);
+  return r.json;
+}
+
+/** Polls the delivery log until the newest delivery matches (retries run on timers). */
+export async function waitForDelivery(p: Platform, webhookId: number, done: (d: any) => boolean, timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const d = (await deliveriesOf(p, webhookId)).data[0];
+    if (d && done(d)) return d;
+    if (Date.now() > end) throw new Error(`delivery did not settle in ${timeoutMs} ms: ${JSON.stringify(d)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
