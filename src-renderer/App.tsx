@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './components/Sidebar';
 import { Toasts } from './components/Toasts';
@@ -41,12 +41,18 @@ export function App() {
   const signedOut = useAuth((s) => s.signedOut);
   const screen = useNav((s) => s.screen);
   const loadAgents = useAgents((s) => s.load);
+  const first = useRef(true);
   useShortcuts();
   useEffect(() => {
     void loadAgents();
   }, [loadAgents]);
   useEffect(() => {
-    // Move focus to the new screen's heading so keyboard and screen-reader users land there.
+    // On a screen change, move focus to its heading so keyboard and screen-reader users land
+    // there; not at start, where the chat's message box keeps it.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
   }, [screen]);
 

@@ -1,7 +1,8 @@
 /**
  * Execution streaming through Agent Desk (real HTTP via listen()) against the same fake
  * OpenAI-compatible provider called directly, in one run:
- *   - first token overhead: median time to first token through Agent Desk minus direct (target ≤ 5 ms)
+ *   - first token overhead: median time to first token through Agent Desk minus direct (target ≤ 5 ms),
+ *     and the same for the best of 40 runs (robust to scheduler noise on a loaded machine)
  *   - throughput ratio at 2,000 tokens/s: tokens/s through Agent Desk ÷ direct (target ≥ 0.95)
  *   - 100 concurrent streams: every one complete, none lost (stream text and stored record)
  */
@@ -60,6 +61,20 @@ async function readStream(res: Response, t0: number, extract: (data: string) => 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Wall time per unit of CPU time for short busy loops: 1 on an idle machine, more when the CPU is oversubscribed. */
+function starvation(): number {
+  const ratios: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const t = performance.now();
+    const c0 = process.cpuUsage();
+    let spin = 0;
+    while (process.cpuUsage(c0).user + process.cpuUsage(c0).system < 2000) spin++;
+    void spin;
+    ratios.push((performance.now() - t) / 2);
+  }
+  return median(ratios);
+}
+
 export default {
   name: 'execution',
   async run(): Promise<Figures> {
@@ -100,6 +115,7 @@ export default {
         await via();
       }
 
+      const starvedBefore = starvation();
       // First token: short replies, no provider delay; alternate to share any drift.
       const dFirst: number[] = [];
       const vFirst: number[] = [];
@@ -140,6 +156,8 @@ export default {
         'first_token_direct_ms (median)': median(dFirst),
         'first_token_via_agent_desk_ms (median)': median(vFirst),
         'first_token_overhead_ms (target <= 5)': median(vFirst) - median(dFirst),
+        // The best of 40 is the cost without scheduler noise (the median suffers on a shared, loaded machine).
+        'first_token_overhead_best_of_40_ms': Math.min(...vFirst) - Math.min(...dFirst),
         'throughput_direct_tokens_per_s': dRate,
         'throughput_via_agent_desk_tokens_per_s': vRate,
         'throughput_ratio (target >= 0.95)': vRate / dRate,
@@ -149,6 +167,8 @@ export default {
         'concurrent_streams_stored_succeeded': stored,
         'concurrent_streams_lost': C - Math.min(completeStreams, stored),
         'concurrent_wall_ms': concurrentMs,
+        // Latency medians are only meaningful when this is close to 1 (2 shared cores here).
+        'cpu_wall_per_cpu_ms (1 = idle machine)': (starvedBefore + starvation()) / 2,
       };
     } finally {
       await server.close();

@@ -8,6 +8,9 @@
  *   - first byte: the same for the first byte of the body (Agent Desk holds its headers until the
  *     first text so that early failures are real HTTP errors; the provider sends a role chunk at once)
  *   - whole answer: median time to `data: [DONE]`, as a ratio to direct
+ *   - the OpenAI layer's own share: first content token via /v1 minus via the spec's streaming
+ *     `POST /api/agents/1/execute` (same engine, same agent and model), so engine cost and machine
+ *     load, which both paths share, cancel out
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,7 +34,7 @@ interface Timing {
 }
 
 /** Times one OpenAI-format stream: first body byte, first content delta, `[DONE]`. */
-async function timeStream(url: string, headers: Record<string, string>, body: unknown): Promise<Timing> {
+async function timeStream(url: string, headers: Record<string, string>, body: unknown, format: 'openai' | 'execute' = 'openai'): Promise<Timing> {
   const t0 = performance.now();
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -57,14 +60,16 @@ async function timeStream(url: string, headers: Record<string, string>, body: un
         done = performance.now() - t0;
         continue;
       }
-      const c = JSON.parse(data).choices?.[0]?.delta?.content;
+      const j = JSON.parse(data);
+      if (format === 'execute' && j.status === 'completed') done = performance.now() - t0;
+      const c = format === 'execute' ? j.output : j.choices?.[0]?.delta?.content;
       if (c) {
         if (firstContent < 0) firstContent = performance.now() - t0;
         text += c;
       }
     }
   }
-  if (done < 0) throw new Error(`${url}: the stream ended without [DONE]`);
+  if (done < 0) throw new Error(`${url}: the stream did not complete`);
   return { firstByte, firstContent, done, text };
 }
 
@@ -90,25 +95,24 @@ const part: BenchPart = {
       const body = { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Tell me about the fox.' }] };
       const viaDesk = () => timeStream(`${server.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` }, body);
       const direct = () => timeStream(`${fake.url}/chat/completions`, {}, body);
+      const execBody = { stream: true, model: 'gpt-4o-mini', temperature: '1', tools: 'no-tools', messages: body.messages };
+      const viaExecute = () => timeStream(`${server.url}/api/agents/1/execute`, { authorization: `Bearer ${KEY}` }, execBody, 'execute');
       for (let i = 0; i < WARMUP; i++) {
         await viaDesk();
+        await viaExecute();
         await direct();
       }
       const desk: Timing[] = [];
+      const exec: Timing[] = [];
       const raw: Timing[] = [];
+      const order = [() => viaDesk().then((t) => desk.push(t)), () => viaExecute().then((t) => exec.push(t)), () => direct().then((t) => raw.push(t))];
       for (let i = 0; i < RUNS; i++) {
-        // Alternate the order so drift (GC, JIT, the other engineers' load) hits both alike.
-        if (i % 2) {
-          desk.push(await viaDesk());
-          raw.push(await direct());
-        } else {
-          raw.push(await direct());
-          desk.push(await viaDesk());
-        }
+        // Rotate the order so drift (GC, JIT, the other engineers' load) hits all three alike.
+        for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]();
       }
-      if (desk.some((t) => t.text !== REPLY) || raw.some((t) => t.text !== REPLY)) throw new Error('a stream lost text');
+      if ([...desk, ...exec, ...raw].some((t) => t.text !== REPLY)) throw new Error('a stream lost text');
       const stored = platform.db.prepare("SELECT count(*) AS n FROM executions WHERE status = 'succeeded'").get() as { n: number };
-      if (stored.n !== RUNS + WARMUP) throw new Error(`expected ${RUNS + WARMUP} stored executions, found ${stored.n}`);
+      if (stored.n !== 2 * (RUNS + WARMUP)) throw new Error(`expected ${2 * (RUNS + WARMUP)} stored executions, found ${stored.n}`);
 
       const m = (ts: Timing[], k: keyof Omit<Timing, 'text'>) => median(ts.map((t) => t[k]));
       const addedFirstContent = m(desk, 'firstContent') - m(raw, 'firstContent');
@@ -123,6 +127,9 @@ const part: BenchPart = {
         'first byte, via /v1 median (ms)': m(desk, 'firstByte'),
         'first byte, added median (ms)': m(desk, 'firstByte') - m(raw, 'firstByte'),
         'whole answer, via /v1 ÷ direct (median)': m(desk, 'done') / m(raw, 'done'),
+        'first content token, via execute median (ms)': m(exec, 'firstContent'),
+        'first content token, /v1 minus execute (ms)': m(desk, 'firstContent') - m(exec, 'firstContent'),
+        'whole answer, via /v1 ÷ via execute (median)': m(desk, 'done') / m(exec, 'done'),
         'stored executions': stored.n,
       };
     } finally {

@@ -14,6 +14,7 @@ export class ApiServer {
   private running: RunningServer | null = null;
   private wantedPort: number | null = null;
   private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
   private readonly onChange = () => void this.apply();
   /** Set when the configured port was taken and another one is used. */
   fallbackFrom: number | null = null;
@@ -40,6 +41,7 @@ export class ApiServer {
   }
 
   private async reconcile(): Promise<void> {
+    if (this.stopped) return;
     const { enabled, port } = readLocalhostSettings(this.platform);
     if (!enabled) return this.close();
     if (this.running && this.wantedPort === port) return;
@@ -66,19 +68,34 @@ export class ApiServer {
     await closeServer(r.server);
   }
 
-  /** Stops following settings and listening (quit). */
-  async stop(): Promise<void> {
+  /**
+   * Stops following settings and listening (quit). `finish` runs after new connections are
+   * refused but before open ones are dropped, so streams of running executions can end cleanly.
+   */
+  async stop(finish?: () => Promise<void>): Promise<void> {
     this.platform.events.off(LOCALHOST_SETTINGS_EVENT, this.onChange);
-    this.queue = this.queue.then(() => this.close());
-    await this.queue;
+    this.stopped = true;
+    // Queued after any re-listen in progress, so that one is closed too.
+    const done = this.queue.then(() => {
+      const r = this.running;
+      this.running = null;
+      this.wantedPort = null;
+      return closeServer(r?.server, finish);
+    });
+    this.queue = done.catch(() => {});
+    await done;
   }
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
+async function closeServer(server: Server | undefined, finish?: () => Promise<void>): Promise<void> {
+  if (!server) return finish?.();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  try {
+    await finish?.();
+  } finally {
     // Open SSE streams would hold close() forever; the executions themselves continue in-process.
     server.closeAllConnections();
-  });
+    await closed;
+  }
 }

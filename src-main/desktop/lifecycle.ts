@@ -79,10 +79,8 @@ export async function startDesktop(): Promise<Running | null> {
   const api = new ApiServer(platform);
   installGracefulQuit(
     app,
-    async () => {
-      await api.stop();
-      await platform.close();
-    },
+    // Refuse new API connections, let running work finish (platform.close), then drop the rest.
+    () => api.stop(() => platform.close()),
     (err) => platform.log.error({ err }, 'shutdown failed'),
   );
   await api.start();

@@ -49,6 +49,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (/ERR_PARSE_ARGS/.test((err as { code?: string })?.code ?? '')) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

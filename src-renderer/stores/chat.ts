@@ -103,7 +103,9 @@ export const useChat = create<ChatState>((set, get) => {
       if (isAbort(err)) patchTurn(turnKey, { status: 'canceled' });
       else {
         noteAuth(err);
-        patchTurn(turnKey, { status: 'failed', error: { message: messageOf(err), code: err instanceof ApiError ? err.code : undefined } });
+        const missing = err instanceof ApiError && err.notAvailable;
+        const message = missing ? 'Running agents is not available on this version of the platform.' : messageOf(err);
+        patchTurn(turnKey, { status: 'failed', error: { message, code: err instanceof ApiError ? err.code : undefined } });
       }
     } finally {
       set({ busy: false, controller: null });

@@ -110,6 +110,25 @@ describe('agents', () => {
     expect422(await call(p, 'POST', '/api/agents', { body: [] }), 'input', 'The input field must be an object.');
   });
 
+  it('GET /api/agents/{id} never serves a stale agent after any write to its row', async () => {
+    const a = (await call(p, 'POST', '/api/agents', { body: { title: 'Fresh', questions: [{ type: 'number', name: 'n', description: '', required: false }] } })).json;
+    expect((await call(p, 'GET', `/api/agents/${a.id}`)).json.title).toBe('Fresh');
+    await call(p, 'PATCH', `/api/agents/${a.id}`, { body: { title: 'Fresher', questions: [] } });
+    expect((await call(p, 'GET', `/api/agents/${a.id}`)).json).toMatchObject({ title: 'Fresher', questions: [] });
+    // A write from elsewhere (another process on the same data dir, a sync) that bumps updated_at.
+    p.db.prepare('UPDATE agents SET title = ?, updated_at = updated_at + 1 WHERE id = ?').run('Elsewhere', a.id);
+    expect((await call(p, 'GET', `/api/agents/${a.id}`)).json.title).toBe('Elsewhere');
+    // Moving it to a workspace the caller is not in hides it at once.
+    p.db.prepare("INSERT INTO workspaces(id, name, created_at) VALUES (77, 'Other', 0)").run();
+    p.db.prepare('UPDATE agents SET workspace_id = 77, updated_at = updated_at + 1 WHERE id = ?').run(a.id);
+    expectMessage(await call(p, 'GET', `/api/agents/${a.id}`), 404, 'Agent not found');
+    p.db.prepare('DELETE FROM agents WHERE id = ?').run(a.id);
+    expectMessage(await call(p, 'GET', `/api/agents/${a.id}`), 404, 'Agent not found');
+    // A cached agent is shared, so it cannot be changed in place by a caller.
+    const shared = p.services.agents.get(1, 1);
+    expect(Object.isFrozen(shared) && Object.isFrozen(shared.questions)).toBe(true);
+  });
+
   it('ext PATCH and DELETE /api/agents/{id}', async () => {
     const a = (await call(p, 'POST', '/api/agents', { body: { title: 'Before' } })).json;
     await new Promise((r) => setTimeout(r, 2));

@@ -121,6 +121,20 @@ describe('npm run backup', () => {
         } finally {
           copy.close();
         }
+        // Restore: the extracted archive is a data dir the platform opens as it was.
+        for (const e of entries.filter((x) => x.name.startsWith('files/'))) {
+          fs.mkdirSync(path.join(restoreDir, 'files'), { recursive: true });
+          fs.writeFileSync(path.join(restoreDir, e.name), readEntry(fd, e));
+        }
+        const restored = makePlatform({ dataDir: restoreDir, env: {} });
+        try {
+          const listed = await call(restored, 'GET', '/api/files?per_page=100');
+          expect(listed.json.data).toHaveLength(5);
+          expect((await call(restored, 'GET', '/api/memories?q=during')).json.meta.total).toBeGreaterThanOrEqual(ackedBefore.length);
+          expect(restored.db.pragma('journal_mode', { simple: true })).toBe('wal');
+        } finally {
+          await restored.close();
+        }
       } finally {
         fs.closeSync(fd);
       }

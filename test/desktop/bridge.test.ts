@@ -12,6 +12,7 @@ import {
 import { CHANNELS, type StreamMessage } from '../../src-main/desktop/channels.js';
 import { isAppUrl } from '../../src-main/desktop/app-protocol.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 
 vi.mock('electron', async () => (await import('./fake-electron.js')).fakeElectron);
 
@@ -186,6 +187,35 @@ describe('bridge streams over a MessagePort', () => {
   });
 });
 
+describe('a real execution through the bridge', () => {
+  it('streams the model output as the spec SSE events, ending with completed', async () => {
+    const fake = await startFakeOpenAI({ reply: 'Hello from the desktop bridge stream.', delayMs: 2 });
+    const p = makePlatform({ env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
+    try {
+      const agents = JSON.parse((await handleBridgeRequest(p, { method: 'GET', path: '/api/agents?type=chat' }, BASE)).body);
+      const chat = agents.data[0];
+      const model = chat.questions.find((q: any) => q.name === 'model').options.find((m: string) => m.startsWith('gpt-'));
+      const { port1, port2 } = new NodeMessageChannel();
+      const got = collect(port1);
+      const body = JSON.stringify({ stream: true, answers: { temperature: '0', model, tools: 'no-tools' }, messages: [{ role: 'user', content: 'hi' }] });
+      await streamOverPort(p, { method: 'POST', path: `/api/agents/${chat.id}/execute`, headers: { 'content-type': 'application/json' }, body }, BASE, mainPort(port2));
+      const msgs = await got;
+      expect(msgs.at(-1)).toEqual({ type: 'end', status: 200 });
+      const events = [...msgs.map((m) => (m.type === 'chunk' ? m.text : '')).join('').matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+      expect(events.at(-1)).toMatchObject({ status: 'completed', output: '' });
+      expect(typeof events.at(-1).credits).toBe('number');
+      expect(events.filter((e) => e.status === 'running').map((e) => e.output).join('')).toBe('Hello from the desktop bridge stream.');
+      // Stored as the bridge user's own execution.
+      const stored = JSON.parse((await handleBridgeRequest(p, { method: 'GET', path: `/api/agent-responses/${events[0].id}` }, BASE)).body);
+      expect(stored).toMatchObject({ status: 'succeeded', output: 'Hello from the desktop bridge stream.' });
+    } finally {
+      await p.close();
+      await fake.close();
+      fs.rmSync(p.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('IPC handlers', () => {
   const ours = { senderFrame: { url: 'agent-desk://app/index.html', parent: null }, sender: {} };
   const iframe = { senderFrame: { url: 'agent-desk://app/index.html', parent: {} }, sender: {} };
@@ -278,8 +308,16 @@ describe('preload', () => {
     for (const v of Object.values(api)) expect(typeof v).toBe('function');
   });
 
+  it('pulls nothing into the sandboxed preload but electron and its own bridge files', () => {
+    // A sandboxed preload can require only 'electron' (and a few polyfills): no Node modules, no packages.
+    const importsOf = (file: string) => [...fs.readFileSync(file, 'utf8').matchAll(/^import\s+(type\s+)?[^'"]*['"]([^'"]+)['"]/gm)].filter((m) => !m[1]).map((m) => m[2]);
+    expect(importsOf('src-preload/index.ts')).toEqual(['electron', '../src-main/desktop/bridge-client']);
+    expect(importsOf('src-main/desktop/bridge-client.ts')).toEqual(['./channels']);
+    expect(importsOf('src-main/desktop/channels.ts')).toEqual([]);
+  });
+
   it('streams end to end: preload port ↔ main bridge, chunks in order, then onEnd', async () => {
-    const { createBridge } = await import('../../src-preload/index.js');
+    const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
     const platform = sseApp(5);
     const ipc = {
       invoke: vi.fn(),
@@ -298,7 +336,7 @@ describe('preload', () => {
   });
 
   it('forwards request, openFiles and appInfo to their channels', async () => {
-    const { createBridge } = await import('../../src-preload/index.js');
+    const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
     const ipc = { invoke: vi.fn(async () => 'ok'), postMessage: vi.fn() };
     const bridge = createBridge(ipc as any);
     await bridge.request({ method: 'GET', path: '/api/agents' });

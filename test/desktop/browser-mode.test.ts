@@ -47,6 +47,8 @@ describe('browser mode (in-process)', () => {
 
   it('prints a login URL on the server base', () => {
     expect(browser.loginUrl('http://127.0.0.1:9999')).toMatch(/^http:\/\/127\.0\.0\.1:9999\/login\?token=[\w-]{20,}$/);
+    expect(browser.loginUrl('http://0.0.0.0:9999/')).toMatch(/^http:\/\/127\.0\.0\.1:9999\/login\?token=/);
+    expect(browser.loginUrl('http://[::]:9999')).toMatch(/^http:\/\/\[::1\]:9999\/login\?token=/);
   });
 
   it('exchanges a login token once for an HttpOnly, SameSite=Strict session cookie', async () => {

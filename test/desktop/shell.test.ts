@@ -293,10 +293,21 @@ describe('localhost API server', () => {
 
       await call(p, 'PUT', '/api/settings/localhost', { body: { enabled: true } });
       await api.apply();
-      expect(api.url).not.toBeNull();
-      await api.stop();
+      const url = api.url;
+      expect(url).not.toBeNull();
+      // Quit: new connections are refused while the platform finishes its work.
+      let refusedDuringFinish = false;
+      await api.stop(async () => {
+        refusedDuringFinish = await fetch(`${url}/api/agents`).then(
+          () => false,
+          () => true,
+        );
+      });
+      expect(refusedDuringFinish).toBe(true);
       expect(api.url).toBeNull();
       expect(p.db.open).toBe(true);
+      await api.apply(); // settings changes after quit do not re-listen
+      expect(api.url).toBeNull();
     } finally {
       await api.stop();
       await p.close();

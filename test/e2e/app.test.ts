@@ -3,7 +3,7 @@
  * login by the printed link, chat streaming and stop, drop uploads, memories, webhooks, keys,
  * and screenshots of every screen. Runs in one browser and one server to stay near a minute.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
@@ -27,15 +27,33 @@ async function chooseGptModel(p: Page): Promise<string> {
   return model;
 }
 
+let setupError: unknown = null;
+
+/** A test that fails (never skips) with the setup's own message when the setup could not run, e.g. no Chromium. */
+function it(name: string, fn: () => Promise<void>, timeout: number) {
+  vitestIt(
+    name,
+    async () => {
+      if (setupError) throw setupError;
+      await fn();
+    },
+    timeout,
+  );
+}
+
 describe('Agent Desk in a browser', () => {
   beforeAll(async () => {
-    ensureRendererBuilt();
-    fake = await startFakeOpenAI({ reply: REPLY, delayMs: 40 });
-    receiver = await startReceiver();
-    serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url });
-    browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('dialog', (d) => void d.accept());
+    try {
+      ensureRendererBuilt();
+      fake = await startFakeOpenAI({ reply: REPLY, delayMs: 40 });
+      receiver = await startReceiver();
+      serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url });
+      browser = await launchBrowser();
+      page = await browser.context.newPage();
+      page.on('dialog', (d) => void d.accept());
+    } catch (err) {
+      setupError = err;
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -77,10 +95,31 @@ describe('Agent Desk in a browser', () => {
     const intermediate = renders.filter((r) => r !== final && final.startsWith(r.slice(0, 10)));
     expect(intermediate.length, `intermediate renders: ${JSON.stringify(renders)}`).toBeGreaterThan(1);
     await expect.poll(() => turn.locator('[data-testid="turn-credits"]').count()).toBe(1);
+    await turn.getByRole('button', { name: 'Sources used' }).click();
+    await turn.getByTestId('sources').waitFor({ timeout: 10_000 });
+    await turn.getByRole('button', { name: 'Hide sources' }).click();
     await shot(page, 'chat-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, 'chat-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+  }, 40_000);
+
+  it('regenerates the last answer and rebuilds a session from the list', async () => {
+    const turn = page.locator('[data-testid="turn"]').last();
+    const before = await turn.getAttribute('data-response-id');
+    fake.set({ reply: 'A regenerated answer.', delayMs: 5 });
+    await turn.getByRole('button', { name: 'Regenerate' }).click();
+    await expect.poll(() => turn.getAttribute('data-response-id'), { timeout: 15_000 }).not.toBe(before);
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 15_000 });
+    expect(await turn.locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
+    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: /^Show me streaming/ }).click();
+    const restored = page.locator('[data-testid="turn"]');
+    await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(1);
+    expect(await restored.first().locator('.msg-user').textContent()).toContain('Show me streaming');
+    expect(await restored.first().locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
+    fake.set({ reply: REPLY, delayMs: 40 });
   }, 40_000);
 
   it('stops a running answer with Esc and cancels it on the platform', async () => {
@@ -111,7 +150,33 @@ describe('Agent Desk in a browser', () => {
       await page.locator(`[data-testid="file-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 5_000 });
     }
     await shot(page, 'files');
+    // Link two of them to the Document Q&A agent.
+    const agents = (await pageFetch(page, 'GET', '/api/agents?per_page=100')).json.data as any[];
+    const qa = agents.find((a) => a.title === 'Document Q&A') ?? agents[0];
+    await page.getByLabel('Select notes.txt').check();
+    await page.getByLabel('Select table.csv').check();
+    await page.getByLabel('Link to').selectOption(String(qa.id));
+    await page.getByRole('button', { name: 'Link selected' }).click();
+    await expect.poll(async () => ((await pageFetch(page, 'GET', `/api/agents/${qa.id}/files`)).json.files as any[]).map((f) => f.filename).sort()).toEqual(['notes.txt', 'table.csv']);
   }, 60_000);
+
+  it('attaches a dropped file to a chat message and shows the passage the model was given', async () => {
+    await openScreen(page, 'Chat', 'Chat');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await dropFiles(page, [{ name: 'facts.txt', type: 'text/plain', text: 'The launch code of the e2e rocket is PURPLE-42.\n' }]);
+    await page.getByRole('list', { name: 'Attachments' }).locator('li', { hasText: 'facts.txt' }).waitFor({ timeout: 10_000 });
+    await page.fill('#chat-input', 'What is the launch code of the e2e rocket?');
+    // Send waits for the upload to finish.
+    await expect.poll(() => page.getByTestId('send').isDisabled(), { timeout: 15_000 }).toBe(false);
+    await page.getByTestId('send').click();
+    const turn = page.locator('[data-testid="turn"]').last();
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 20_000 });
+    expect(await turn.locator('.msg-user .chip').textContent()).toContain('facts.txt');
+    await turn.getByRole('button', { name: 'Sources used' }).click();
+    await expect.poll(async () => (await turn.getByTestId('sources').textContent()) ?? '', { timeout: 10_000 }).toContain('PURPLE-42');
+    expect(JSON.stringify(fake.prompts().at(-1))).toContain('PURPLE-42');
+    await shot(page, 'chat-sources');
+  }, 40_000);
 
   it('creates a collection and a memory, edits it, then deletes it', async () => {
     await openScreen(page, 'Memories', 'Memories');
@@ -131,6 +196,15 @@ describe('Agent Desk in a browser', () => {
     const edited = page.locator('[data-testid="memory"]', { hasText: 'I prefer aisle seats.' });
     await edited.waitFor({ timeout: 10_000 });
     await shot(page, 'memories');
+    // Move it to another collection, then find it there.
+    await page.fill('#new-collection', 'Work');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByTestId('collections').getByRole('button', { name: 'Work', exact: true }).waitFor();
+    await edited.getByLabel('Move to').selectOption({ label: 'Work' });
+    await edited.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByTestId('collections').getByRole('button', { name: 'Work', exact: true }).click();
+    await edited.waitFor({ timeout: 10_000 });
+    expect(await edited.locator('.badge').first().textContent()).toBe('Work');
     await edited.getByRole('button', { name: 'Delete' }).click();
     await edited.waitFor({ state: 'detached', timeout: 10_000 });
     const list = await pageFetch(page, 'GET', '/api/memories?q=aisle');
@@ -148,6 +222,13 @@ describe('Agent Desk in a browser', () => {
     expect(receiver.received.length).toBeGreaterThanOrEqual(1);
     expect(receiver.received[0].headers['webhook-signature']).toMatch(/^v1,/);
     await shot(page, 'webhooks');
+    const first = ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim();
+    await hook.getByRole('button', { name: 'Rotate secret' }).click();
+    await expect.poll(async () => ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim()).not.toBe(first);
+    await hook.getByRole('button', { name: 'Deactivate' }).click();
+    await hook.getByText('inactive', { exact: true }).waitFor({ timeout: 10_000 });
+    await hook.getByRole('button', { name: 'Activate' }).click();
+    await hook.getByText('active', { exact: true }).waitFor({ timeout: 10_000 });
   }, 40_000);
 
   it('creates an API key that works, then revokes it', async () => {
@@ -181,6 +262,53 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('tab', { name: 'Providers', selected: true }).waitFor();
   }, 30_000);
 
+  it('adds a model provider after testing it (listing its models), and saves localhost settings', async () => {
+    await openScreen(page, 'Settings', 'Settings');
+    await page.getByRole('tab', { name: 'Providers' }).click();
+    const form = page.getByRole('form', { name: 'Add a provider' });
+    await form.getByLabel('Name').fill('Fake local');
+    await form.getByLabel('Base URL').fill(fake.url);
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(async () => (await form.getByRole('status').textContent()) ?? '', { timeout: 10_000 }).toMatch(/Connected in \d+ ms: 2 models\./);
+    expect(await form.textContent()).toContain('gpt-4o-mini');
+    await form.getByRole('button', { name: 'Add provider' }).click();
+    await page.locator('[data-testid="provider"]', { hasText: 'Fake local' }).waitFor({ timeout: 10_000 });
+    const saved = (await pageFetch(page, 'GET', '/api/settings/providers')).json;
+    expect(saved.providers.find((p: any) => p.label === 'Fake local')).toMatchObject({ kind: 'openai-compatible', base_url: fake.url, source: 'settings' });
+    // Adding one keeps the provider configured by the environment.
+    expect(saved.providers.map((p: any) => p.id)).toContain('openai');
+    await shot(page, 'settings-providers-added');
+
+    await page.getByRole('tab', { name: 'Localhost API' }).click();
+    await page.getByLabel('Allowed origins (one per line)').fill('http://localhost:5678');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await pageFetch(page, 'GET', '/api/settings/localhost')).json.allowed_origins).toEqual(['http://localhost:5678']);
+  }, 30_000);
+
+  it('creates an agent from a template, edits its instructions, deletes it', async () => {
+    // Keyboard: "g" then a screen's letter.
+    await page.locator('body').click({ position: { x: 5, y: 790 } });
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('tab', { name: 'Templates' }).click();
+    const card = page.locator('[data-testid="template-cards"] article').first();
+    const title = ((await card.locator('h3').textContent()) ?? '').trim();
+    await card.getByRole('button', { name: 'Create agent' }).click();
+    const editor = page.getByRole('form', { name: `Edit ${title}` });
+    await editor.waitFor({ timeout: 10_000 });
+    await editor.getByLabel('Instructions (system prompt)').fill('Answer in one sentence.');
+    await shot(page, 'agents-editor');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.waitFor({ state: 'detached' });
+    const agents = await pageFetch(page, 'GET', '/api/agents?per_page=100');
+    const made = (agents.json.data as any[]).filter((a) => a.title === title && a.instructions === 'Answer in one sentence.');
+    expect(made).toHaveLength(1);
+    await page.locator('[data-testid="agent-cards"] article', { hasText: title }).last().getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('button', { name: 'Delete agent' }).click();
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${made[0].id}`)).status).toBe(404);
+  }, 30_000);
+
   it('renders every other screen (screenshots for review)', async () => {
     for (const [label, name] of [
       ['Agents', 'agents'],
@@ -196,7 +324,11 @@ describe('Agent Desk in a browser', () => {
       await page.waitForTimeout(400);
       await shot(page, `settings-${tab.toLowerCase().replace(/ /g, '-')}`);
     }
-    await openScreen(page, 'Agents', 'Agents');
+    // Keyboard: "g" then a screen's letter.
+    await page.locator('body').click({ position: { x: 5, y: 790 } });
+    await page.keyboard.press('g');
+    await page.keyboard.press('a');
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: 5_000 });
     await page.getByRole('tab', { name: 'Templates' }).click();
     await page.locator('[data-testid="template-cards"] article').first().waitFor({ timeout: 10_000 });
     await shot(page, 'agents-templates');
@@ -204,5 +336,20 @@ describe('Agent Desk in a browser', () => {
     await openScreen(page, 'Memories', 'Memories');
     await shot(page, 'memories-dark');
     await page.emulateMedia({ colorScheme: 'light' });
+    // The toggle overrides the system setting: system → light → dark.
+    await page.getByRole('button', { name: /Change theme/ }).click();
+    await page.getByRole('button', { name: /Change theme/ }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await openScreen(page, 'Webhooks', 'Webhooks');
+    await shot(page, 'webhooks-dark-toggle');
+    await page.getByRole('button', { name: /Change theme/ }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
   }, 40_000);
+
+  it('says "signed out" once the session cookie is gone, rather than failing screens', async () => {
+    await browser.context.clearCookies();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: 10_000 });
+    await shot(page, 'signed-out');
+  }, 20_000);
 });

@@ -51,6 +51,7 @@ describe('execution failures, cancel, disconnect', () => {
       expect(e.error.code).toBe('provider_error');
       expect(e.error.message).toMatch(/broke off|closed before/);
       expect(e.output).toBe('one two three');
+      expect(e.credits).toBeGreaterThan(0.01); // the text produced before the break is charged
     } finally {
       env.fake.set({ fail: null });
     }

@@ -139,6 +139,16 @@ describe('settings: providers (ext)', () => {
     expect(cleared.json.providers[0].has_api_key).toBe(false);
   });
 
+  it('stores the web search settings without echoing the key', async () => {
+    const r = await call(env.p, 'PUT', '/api/settings/providers', { body: { search: { searxng_url: 'http://127.0.0.1:8888', brave_api_key: 'brave-secret' } } });
+    expect(r.status).toBe(200);
+    expect(r.json.search).toEqual({ searxng_url: 'http://127.0.0.1:8888', brave_has_api_key: true, configured: true });
+    expect(r.text).not.toContain('brave-secret');
+    expect(env.p.services.providers.search()).toEqual({ searxngUrl: 'http://127.0.0.1:8888', braveApiKey: 'brave-secret' });
+    const kept = await call(env.p, 'PUT', '/api/settings/providers', { body: { search: { searxng_url: null } } });
+    expect(kept.json.search).toEqual({ searxng_url: null, brave_has_api_key: true, configured: true });
+  });
+
   it('a disabled provider makes its models unavailable', async () => {
     await call(env.p, 'PUT', '/api/settings/providers', { body: { providers: [{ id: 'openai', kind: 'openai-compatible', base_url: env.fake.url, enabled: false }], routes: [{ match: '*', provider: 'openai' }] } });
     const r = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: { ...chatBody('x'), wait_execution: true } });

@@ -174,6 +174,18 @@ describe('files API', () => {
     expect(b.json.id).toBeGreaterThan(a.json.id);
   });
 
+  it('a file of exactly the limit is accepted, one byte more is 413', async () => {
+    const small = makePlatform({ maxUploadBytes: 32 * 1024 });
+    try {
+      expect((await upload(small, 'exact.txt', Buffer.alloc(32 * 1024, 97))).status).toBe(200);
+      expect((await upload(small, 'over.txt', Buffer.alloc(32 * 1024 + 1, 97))).status).toBe(413);
+      expect(temp(small.dir)).toEqual([]);
+    } finally {
+      await small.close();
+      fs.rmSync(small.dir, { recursive: true, force: true });
+    }
+  });
+
   it('an upload over the limit is 413 with nothing kept (streamed, no length declared)', async () => {
     const small = makePlatform({ maxUploadBytes: 64 * 1024 });
     try {

@@ -9,7 +9,7 @@ export async function upload(
   opts: { process?: boolean | string; headers?: Record<string, string>; url?: string; field?: string } = {},
 ) {
   const form = new FormData();
-  form.append(opts.field ?? 'file', new Blob([typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes]), filename);
+  form.append(opts.field ?? 'file', new Blob([Buffer.from(typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes)]), filename);
   if (opts.process !== undefined) form.append('process', String(opts.process));
   const res = await p.app.request(`${BASE}${opts.url ?? '/api/files'}`, {
     method: 'POST',

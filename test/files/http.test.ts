@@ -27,7 +27,7 @@ function streamUpload(url: string, total: number, opts: { declareLength?: boolea
   const headers: Record<string, string | number> = { authorization: `Bearer ${KEY}`, 'content-type': `multipart/form-data; boundary=${boundary}` };
   const h = head('big.txt');
   if (opts.declareLength) headers['content-length'] = h.length + total + tail.length;
-  const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers });
+  const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers, agent: false });
   const done = new Promise<{ status: number; body: string } | 'aborted'>((resolve, reject) => {
     req.on('response', (res) => {
       let body = '';

@@ -32,7 +32,12 @@ export function problemsWith(a: Answer, req: { method: string; url: string } = {
     return problems;
   }
   const b = body as Record<string, unknown>;
-  if (isOpenAIPath(req.url.split('?')[0])) {
+  // The path as the server saw it (`/api/agents/../openai/x` is `/api/openai/x`, not an OpenAI route).
+  let path = req.url.split('?')[0];
+  try {
+    path = new URL(req.url, 'http://127.0.0.1').pathname;
+  } catch {}
+  if (isOpenAIPath(path)) {
     const e = b.error as Record<string, unknown> | undefined;
     if (Object.keys(b).join() !== 'error' || typeof e !== 'object' || e === null || typeof e.message !== 'string' || typeof e.type !== 'string') {
       problems.push(`OpenAI route error not in OpenAI's shape: ${a.text.slice(0, 200)}`);

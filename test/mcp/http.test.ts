@@ -118,6 +118,19 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     }
   });
 
+  it('answers malformed JSON-RPC with a JSON-RPC error and a 4xx, never a 500', async () => {
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const body of ['garbage', '{}', '{"jsonrpc":"2.0"}']) {
+      const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body });
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).error.code).toBe(-32700);
+    }
+    const unknown = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"no/such"}' });
+    expect((await unknown.json()).error.code).toBe(-32601);
+    const notAcceptable = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(notAcceptable.status).toBe(406);
+  });
+
   it('answers GET with 405 (stateless: no server-initiated stream)', async () => {
     const res = await fetch(`${s.url}/mcp`, { headers: { authorization: `Bearer ${KEY}`, accept: 'text/event-stream' } });
     expect(res.status).toBe(405);

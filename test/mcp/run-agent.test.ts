@@ -28,6 +28,11 @@ describe('MCP run_agent runs agents through the execution engine', () => {
     const stored = await http(s, 'GET', `/api/agent-responses/${info.execution_id}`);
     expect(stored.json).toMatchObject({ status: 'succeeded', input: 'Say something', output: 'Answer from the agent.', template_id: 1, model: 'gpt-4o-mini' });
     expect(lastSystemPrompt(s.fake)).toContain('You are a helpful, precise assistant.');
+    const again = await client.callTool({ name: 'get_agent_response', arguments: { id: info.execution_id } });
+    expect(again.structuredContent).toMatchObject({ execution_id: info.execution_id, status: 'succeeded', output: 'Answer from the agent.' });
+    const missing = await client.callTool({ name: 'get_agent_response', arguments: { id: 999999 } });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toBe('Agent response not found');
   });
 
   it('runs an agent by id, and a text agent takes the message as its task', async () => {

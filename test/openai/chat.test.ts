@@ -102,7 +102,7 @@ describe('OpenAI-compatible chat completions, driven by the openai SDK', () => {
     const sys = lastSystemPrompt(s.fake);
     // The agent's own instructions stay; the client's system and developer text is added, in order.
     expect(sys).toContain('You are a helpful, precise assistant.');
-    expect(sys.indexOf('Answer like a pirate.')).toBeGreaterThan(-1);
+    expect(sys.indexOf('Answer like a pirate.')).toBeGreaterThan(sys.indexOf('You are a helpful, precise assistant.'));
     expect(sys.indexOf('Keep it short.')).toBeGreaterThan(sys.indexOf('Answer like a pirate.'));
     const convo = body.messages.filter((m: any) => m.role !== 'system').map((m: any) => [m.role, m.content]);
     expect(convo.slice(-3)).toEqual([
@@ -167,6 +167,14 @@ describe('OpenAI-compatible chat completions, driven by the openai SDK', () => {
     let text = '';
     for await (const c of streamed) text += c.choices[0]?.delta?.content ?? '';
     expect(text).toBe(REPLY);
+
+    // Another raw model on the agent's own URL runs that agent with it; another agent's slug is refused.
+    await http(s, 'POST', `/api/agents/${agent.json.id}/openai/chat/completions`, { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(s.fake.requests.at(-1)!.body.model).toBe('gpt-4o-mini');
+    expect(lastSystemPrompt(s.fake)).toContain('FIXED-AGENT-INSTRUCTIONS');
+    const other = await http(s, 'POST', `/api/agents/${agent.json.id}/openai/chat/completions`, { model: 'chat', messages: [{ role: 'user', content: 'hi' }] });
+    expect(other.status).toBe(400);
+    expect(other.json.error.param).toBe('model');
     s.p.services.providers.update({ default_model: null });
   });
 

@@ -89,6 +89,17 @@ describe('OpenAI-compatible errors', () => {
     expect(executions()).toBe(before);
   });
 
+  it('accepts (and ignores) the OpenAI fields it has no use for', async () => {
+    const r = await post({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi', name: 'ann' }],
+      user: 'u-1', seed: 7, top_p: 0.9, presence_penalty: 0.1, frequency_penalty: 0.2, logit_bias: { '50256': -100 },
+      metadata: { a: 'b' }, store: false, n: 1, tool_choice: 'auto', tools: [], response_format: { type: 'text' }, parallel_tool_calls: false,
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.object).toBe('chat.completion');
+  });
+
   it('the SDK surfaces those as BadRequestError', async () => {
     const err = await client.chat.completions.create({ model: 'chat', messages: [user('hi')], temperature: 5 }).catch((e) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);

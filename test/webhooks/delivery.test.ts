@@ -93,18 +93,43 @@ describe('webhook delivery', () => {
     expect(rx.received).toHaveLength(2); // nothing more after the success
   });
 
+  it('signs a retry with the secret current at send time (after a rotation)', async () => {
+    const q = fastPlatform({ AGENT_DESK_WEBHOOK_RETRY_DELAYS_MS: '600000' });
+    try {
+      const rx = await receiver((n) => (n === 0 ? { status: 500 } : { status: 200 }));
+      const hook = await createWebhook(q, rx.url);
+      finishExecution(q);
+      const d = await waitForDelivery(q, hook.id, (x) => x.attempt === 1);
+      const rotated = await call(q, 'PATCH', `/api/webhooks/${hook.id}`, { body: { rotate_secret: true } });
+      expect(rotated.json.secret).not.toBe(hook.secret);
+      await call(q, 'POST', `/api/webhooks/${hook.id}/deliveries/${d.id}/redeliver`);
+      const [first, second] = await rx.waitFor(2);
+      expect(() => new StandardWebhook(hook.secret).verify(first.body, first.headers as Record<string, string>)).not.toThrow();
+      expect(() => new StandardWebhook(rotated.json.secret).verify(second.body, second.headers as Record<string, string>)).not.toThrow();
+      expect(() => new StandardWebhook(hook.secret).verify(second.body, second.headers as Record<string, string>)).toThrow();
+    } finally {
+      await q.close();
+      fs.rmSync(q.dir, { recursive: true, force: true });
+    }
+  });
+
   it('times out a receiver that hangs, retries it, and gives up after the last attempt', async () => {
-    const rx = await receiver(() => 'hang');
-    const hook = await createWebhook(p, rx.url);
-    finishExecution(p);
-    await rx.waitFor(5, 8_000); // 1 + 4 retries (FAST schedule)
-    await p.jobs.idle();
-    const w = await webhookOf(p, hook.id);
-    expect([w.success_count, w.failure_count]).toEqual([0, 5]);
-    const d = (await deliveriesOf(p, hook.id)).data[0];
-    expect(d).toMatchObject({ status: 'failed', attempt: 5, status_code: null, error: 'Timed out after 300 ms', next_attempt_at: null });
-    for (const a of d.attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(290);
-    expect(rx.received).toHaveLength(5);
+    const q = fastPlatform({ AGENT_DESK_WEBHOOK_TIMEOUT_MS: '300' });
+    try {
+      const rx = await receiver(() => 'hang');
+      const hook = await createWebhook(q, rx.url);
+      finishExecution(q);
+      await rx.waitFor(5, 15_000); // 1 + 4 retries (FAST schedule)
+      const d = await waitForDelivery(q, hook.id, (x) => x.status !== 'pending');
+      expect(d).toMatchObject({ status: 'failed', attempt: 5, status_code: null, error: 'Timed out after 300 ms', next_attempt_at: null });
+      for (const a of d.attempts) expect(a.latency_ms).toBeGreaterThanOrEqual(290);
+      const w = await webhookOf(q, hook.id);
+      expect([w.success_count, w.failure_count]).toEqual([0, 5]);
+      expect(rx.received).toHaveLength(5);
+    } finally {
+      await q.close();
+      fs.rmSync(q.dir, { recursive: true, force: true });
+    }
   });
 
   it('retries a refused connection and records why', async () => {
@@ -207,6 +232,31 @@ describe('webhook delivery', () => {
     expect(d).toMatchObject({ status: 'failed', status_code: 302, error: 'Redirect (302) not followed' });
   });
 
+  it('re-checks the URL at send: a non-http(s) URL that got into the row is refused, not fetched', async () => {
+    const rx = await receiver();
+    const hook = await createWebhook(p, rx.url);
+    p.db.prepare('UPDATE webhooks SET url = ? WHERE id = ?').run('file:///etc/passwd', hook.id);
+    const r = await call(p, 'POST', `/api/webhooks/${hook.id}/test`);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ status: 'failed', status_code: null, error: 'Refused: only http and https URLs are delivered to (got file:)' });
+    expect(r.json.attempts[0].response_body).toBeNull();
+    await call(p, 'DELETE', `/api/webhooks/${hook.id}`);
+  });
+
+  it('a name that does not resolve is a failed attempt with a reason, never a crash', async () => {
+    const q = fastPlatform({ AGENT_DESK_WEBHOOK_TIMEOUT_MS: '2000' });
+    try {
+      const hook = await createWebhook(q, 'http://agent-desk-no-such-host.invalid/hook');
+      const r = await call(q, 'POST', `/api/webhooks/${hook.id}/test`);
+      expect(r.status).toBe(200);
+      expect(r.json.status).toBe('failed');
+      expect(r.json.error).toMatch(/ENOTFOUND|EAI_AGAIN|getaddrinfo|Timed out after 2000 ms/);
+    } finally {
+      await q.close();
+      fs.rmSync(q.dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps only the first 4 KB of a response body', async () => {
     const rx = await receiver(() => ({ status: 200, body: 'x'.repeat(100_000) }));
     const hook = await createWebhook(p, rx.url);
@@ -259,33 +309,46 @@ describe('webhook delivery', () => {
   });
 
   it('sends a healthy receiver a burst several at a time (at most 8), oldest first', async () => {
-    const rx = await receiver(() => ({ status: 200, delayMs: 30 }));
-    const hook = await createWebhook(p, rx.url);
-    const sent = Array.from({ length: 24 }, () => finishExecution(p).id);
-    const got = await rx.waitFor(24);
-    expect(rx.maxConcurrent).toBeGreaterThan(1);
-    expect(rx.maxConcurrent).toBeLessThanOrEqual(8);
-    expect(new Set(got.map((g) => JSON.parse(g.body).data.id))).toEqual(new Set(sent));
-    // Taken oldest first: the last 8 sent cannot arrive before the first 8.
-    const pos = (id: number) => got.findIndex((g) => JSON.parse(g.body).data.id === id);
-    expect(Math.max(...sent.slice(0, 8).map(pos))).toBeLessThan(Math.min(...sent.slice(16).map(pos)));
-    await p.jobs.idle();
-    await call(p, 'DELETE', `/api/webhooks/${hook.id}`);
+    // A generous timeout: a slow machine must not turn a 30 ms answer into a timeout and a retry.
+    const q = fastPlatform({ AGENT_DESK_WEBHOOK_TIMEOUT_MS: '10000' });
+    try {
+      const rx = await receiver(() => ({ status: 200, delayMs: 30 }));
+      await createWebhook(q, rx.url);
+      const sent = Array.from({ length: 24 }, () => finishExecution(q).id);
+      const got = await rx.waitFor(24);
+      expect(rx.maxConcurrent).toBeGreaterThan(1);
+      expect(rx.maxConcurrent).toBeLessThanOrEqual(8);
+      expect(got.map((g) => JSON.parse(g.body).data.id).sort()).toEqual([...sent].sort());
+      // Taken oldest first: none of the last 8 can arrive before all of the first 8 were sent.
+      const pos = (id: number) => got.findIndex((g) => JSON.parse(g.body).data.id === id);
+      expect(Math.max(...sent.slice(0, 8).map(pos))).toBeLessThan(Math.min(...sent.slice(16).map(pos)));
+      await q.jobs.idle();
+    } finally {
+      await q.close();
+      fs.rmSync(q.dir, { recursive: true, force: true });
+    }
   });
 
   it('a slow receiver does not hold up the others', async () => {
-    const slow = await receiver(() => 'hang');
-    const fast = await receiver();
-    const other = await call(p, 'POST', '/api/agents', { body: { title: 'Fast agent', type: 'chat' } });
-    const s = await createWebhook(p, slow.url);
-    const f = await createWebhook(p, fast.url, 'active', other.json.id);
-    // A backlog on the slow one, then one event for the fast one.
-    for (let i = 0; i < 40; i++) finishExecution(p);
-    const t0 = performance.now();
-    finishExecution(p, { agentId: other.json.id });
-    const [got] = await fast.waitFor(1, 2_000);
-    expect(got.at - t0).toBeLessThan(250); // well under one 300 ms timeout of the slow receiver
-    await call(p, 'DELETE', `/api/webhooks/${s.id}`);
-    await call(p, 'DELETE', `/api/webhooks/${f.id}`);
+    const q = fastPlatform({ AGENT_DESK_WEBHOOK_TIMEOUT_MS: '1500' });
+    try {
+      const slow = await receiver(() => 'hang');
+      const fast = await receiver();
+      const other = await call(q, 'POST', '/api/agents', { body: { title: 'Fast agent', type: 'chat' } });
+      const s = await createWebhook(q, slow.url);
+      await createWebhook(q, fast.url, 'active', other.json.id);
+      // A backlog on the slow one (more than all 16 slots), then one event for the fast one.
+      for (let i = 0; i < 40; i++) finishExecution(q);
+      finishExecution(q, { agentId: other.json.id });
+      await fast.waitFor(1, 5_000);
+      // It arrived while the slow receiver still held its first requests: none had timed out yet.
+      expect(slow.received.length).toBeLessThanOrEqual(8);
+      const attempts = q.db.prepare('SELECT count(*) AS n FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = ?').get(s.id);
+      expect(attempts).toEqual({ n: 0 });
+      await call(q, 'DELETE', `/api/webhooks/${s.id}`);
+    } finally {
+      await q.close();
+      fs.rmSync(q.dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,11 @@
 import { call, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
-/** Short timings so retries happen in milliseconds, never minutes. */
-export const FAST = { AGENT_DESK_WEBHOOK_TIMEOUT_MS: '300', AGENT_DESK_WEBHOOK_RETRY_DELAYS_MS: '40,40,40,40' };
+/**
+ * Retries in milliseconds, never minutes. The timeout stays generous so that a busy machine does
+ * not turn a slow 200 into a timeout and a retry; the timeout tests set their own short one.
+ */
+export const FAST = { AGENT_DESK_WEBHOOK_TIMEOUT_MS: '5000', AGENT_DESK_WEBHOOK_RETRY_DELAYS_MS: '40,40,40,40' };
 
 export function fastPlatform(env: Record<string, string> = {}, dataDir?: string) {
   // Never pass `dataDir: undefined`: it would override the helper's temp dir with the user's real data dir.

@@ -29,9 +29,10 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 const Stop = z.union([z.string().max(1000), z.array(z.string().max(1000)).max(4)]).nullable();
 
-export const ChatCompletionRequest = z
+/** `POST /api/agents/{id}/openai/chat/completions`: the agent is the path's, so `model` is optional. */
+export const AgentChatCompletionRequest = z
   .looseObject({
-    /** An agent slug, or a raw provider model (runs the default chat agent with it). Optional on the agent-fixed path. */
+    /** The agent's slug, or a raw provider model to run the agent with. */
     model: z.string().min(1).max(256).optional(),
     messages: z.array(ChatMessage).min(1).max(10000),
     stream: z.boolean().nullable().optional(),
@@ -48,8 +49,12 @@ export const ChatCompletionRequest = z
     /** ext: file ids to attach, as on execute. */
     file_ids: z.array(z.number().int().min(1)).max(100).optional(),
   })
-  .meta({ id: 'ChatCompletionRequest' });
-export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+  .meta({ id: 'AgentChatCompletionRequest' });
+/** Either request, as the service takes it (`model` checked there for /v1). */
+export type ChatCompletionRequest = z.infer<typeof AgentChatCompletionRequest>;
+
+/** `POST /v1/chat/completions`: `model` = an agent slug, or a raw provider model (run by the default chat agent). */
+export const ChatCompletionRequest = AgentChatCompletionRequest.extend({ model: z.string().min(1).max(256) }).meta({ id: 'ChatCompletionRequest' });
 
 export const FinishReason = z.enum(['stop', 'length', 'content_filter']);
 export type FinishReason = z.infer<typeof FinishReason>;

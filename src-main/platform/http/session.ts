@@ -75,6 +75,11 @@ function loginFailedPage(): string {
 </body></html>`;
 }
 
+/** A server bound to every interface is opened in the browser through loopback (the Host guard's default). */
+function browserBase(baseUrl: string): string {
+  return baseUrl.replace(/\/$/, '').replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
+}
+
 export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessions {
   const ttl = opts.ttlMs ?? 7 * 24 * 3600_000;
   const now = opts.now ?? Date.now;
@@ -123,7 +128,7 @@ export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessi
   return {
     cookieName,
     issueLoginToken,
-    loginUrl: (baseUrl) => `${baseUrl.replace(/\/$/, '')}/login?token=${issueLoginToken()}`,
+    loginUrl: (baseUrl) => `${browserBase(baseUrl)}/login?token=${issueLoginToken()}`,
     resolver,
     mount,
   };

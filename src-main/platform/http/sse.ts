@@ -4,6 +4,9 @@ export const SSE_HEADERS = {
   'Cache-Control': 'no-cache, no-transform',
   'X-Accel-Buffering': 'no',
   Connection: 'keep-alive',
+  // Declared up front so @hono/node-server sends the headers at once instead of first probing
+  // the body to compute a Content-Length (which costs a timer tick before the first byte).
+  'Transfer-Encoding': 'chunked',
 } as const;
 
 /**

@@ -16,6 +16,7 @@ const SENTENCE_END = /(?<=[.!?;:。！？])\s+/u;
 export function normalizeText(s: string): string {
   return s
     .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ')
     .replace(/[ \t\u00a0]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n');

@@ -52,6 +52,7 @@ interface Row {
 interface Finishing {
   k: Kind;
   job: Job;
+  lane: string | null;
   commit: void | (() => void);
   resolve: () => void;
 }
@@ -101,8 +102,7 @@ export class JobQueue {
     const now = this.now();
     const maxAttempts = opts.maxAttempts ?? this.kinds.get(kind)?.opts.maxAttempts ?? 1;
     const id = Number(
-      this.db
-        .prepare('INSERT INTO jobs(kind, payload, state, attempts, max_attempts, run_at, lane, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO jobs(kind, payload, state, attempts, max_attempts, run_at, lane, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)')
         .run(kind, JSON.stringify(payload ?? {}), 'pending', maxAttempts, opts.runAt ?? now, opts.lane ?? null, now, now).lastInsertRowid,
     );
     if (this.started) this.wake();
@@ -158,7 +158,7 @@ export class JobQueue {
     try {
       do {
         this.again = false;
-        this.claimAndRun();
+        for (const [k, r] of this.claimDue()) this.run(k, r);
       } while (this.again && !this.stopping);
     } finally {
       this.pumping = false;
@@ -166,29 +166,30 @@ export class JobQueue {
     this.schedule();
   }
 
-  private claimAndRun(): void {
+  /** Marks due jobs `running` (the caller starts them once that is committed). */
+  private claimDue(): [Kind, Row][] {
     const now = this.now();
+    const claimed: [Kind, Row][] = [];
     for (const [kind, k] of this.kinds) {
       const free = k.opts.concurrency - k.running;
       if (free <= 0) continue;
       if (k.opts.laneLimit) {
-        for (const r of this.claimByLaneLimit(kind, k, free, now)) this.run(k, r);
+        for (const r of this.claimByLaneLimit(kind, k, free, now)) claimed.push([k, r]);
         continue;
       }
       const rows = this.db.transaction(() => {
-        const due = this.db
-          .prepare<[string, number, number], Row>(
-            `SELECT id, kind, payload, attempts, max_attempts, lane FROM jobs j
-             WHERE kind = ? AND state = 'pending' AND run_at <= ?
-               AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs o WHERE o.lane = j.lane AND o.id < j.id AND o.state IN ('pending','running')))
-             ORDER BY run_at, id LIMIT ?`,
-          )
-          .all(kind, now, free);
-        const mark = this.db.prepare("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
+        const due = this.sql<[string, number, number], Row>(
+          `SELECT id, kind, payload, attempts, max_attempts, lane FROM jobs j
+           WHERE kind = ? AND state = 'pending' AND run_at <= ?
+             AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs o WHERE o.lane = j.lane AND o.id < j.id AND o.state IN ('pending','running')))
+           ORDER BY run_at, id LIMIT ?`,
+        ).all(kind, now, free);
+        const mark = this.sql("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
         return due.filter((r) => mark.run(now, r.id).changes === 1);
       }).immediate();
-      for (const r of rows) this.run(k, r);
+      for (const r of rows) claimed.push([k, r]);
     }
+    return claimed;
   }
 
   /**
@@ -243,20 +244,25 @@ export class JobQueue {
         commit = await k.handler(job);
       } catch (err) {
         this.fail(k, job, err);
+        this.release(k, r.lane);
         return;
       }
-      await this.finish(k, job, commit);
+      await this.finish(k, job, r.lane, commit);
     })().finally(() => {
-      k.running--;
-      if (k.opts.laneLimit && r.lane !== null) {
-        const n = (k.laneRunning.get(r.lane) ?? 1) - 1;
-        if (n > 0) k.laneRunning.set(r.lane, n);
-        else k.laneRunning.delete(r.lane);
-      }
       this.inFlight.delete(p);
       this.wake();
     });
     this.inFlight.add(p);
+  }
+
+  /** Frees a job's slot in its kind and lane. */
+  private release(k: Kind, lane: string | null): void {
+    k.running--;
+    if (k.opts.laneLimit && lane !== null) {
+      const n = (k.laneRunning.get(lane) ?? 1) - 1;
+      if (n > 0) k.laneRunning.set(lane, n);
+      else k.laneRunning.delete(lane);
+    }
   }
 
   /**
@@ -264,16 +270,20 @@ export class JobQueue {
    * one transaction (one fsync for all: the cost that bounds throughput under synchronous=FULL);
    * each runs in its own savepoint, so one commit that throws fails only its own job.
    */
-  private finish(k: Kind, job: Job, commit: void | (() => void)): Promise<void> {
+  private finish(k: Kind, job: Job, lane: string | null, commit: void | (() => void)): Promise<void> {
     return new Promise((resolve) => {
-      this.finishing.push({ k, job, commit, resolve });
+      this.finishing.push({ k, job, lane, commit, resolve });
       if (this.finishing.length === 1) setImmediate(() => this.flushFinished());
     });
   }
 
   private flushFinished(): void {
     const batch = this.finishing.splice(0);
+    // Their slots are free for the claim below (a job whose commit fails stays `running` in the
+    // table until fail() reschedules it, so nothing else takes it meanwhile).
+    for (const f of batch) this.release(f.k, f.lane);
     const failed = new Map<Finishing, unknown>();
+    let claimed: [Kind, Row][] = [];
     try {
       const del = this.sql('DELETE FROM jobs WHERE id = ?');
       this.db.transaction(() => {
@@ -287,12 +297,22 @@ export class JobQueue {
             failed.set(f, err);
           }
         }
+        // The next jobs are claimed in the same transaction: one commit (one fsync) per round, not two.
+        if (!this.stopping) {
+          try {
+            claimed = this.claimDue();
+          } catch (err) {
+            this.log.error({ err }, 'could not claim jobs');
+          }
+        }
       }).immediate();
     } catch (err) {
-      // The batch did not commit: none of it is done.
+      // The batch did not commit: none of it is done, and nothing was claimed.
+      claimed = [];
       for (const f of batch) if (!failed.has(f)) failed.set(f, err);
     }
     for (const [f, err] of failed) this.fail(f.k, f.job, err);
+    for (const [k, r] of claimed) this.run(k, r);
     for (const f of batch) f.resolve();
   }
 
@@ -321,8 +341,7 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     const kinds = [...this.kinds.keys()];
     if (!kinds.length) return;
-    const next = this.db
-      .prepare<string[], { t: number | null }>(`SELECT min(run_at) AS t FROM jobs WHERE state = 'pending' AND kind IN (${kinds.map(() => '?').join(',')})`)
+    const next = this.sql<string[], { t: number | null }>(`SELECT min(run_at) AS t FROM jobs WHERE state = 'pending' AND kind IN (${kinds.map(() => '?').join(',')})`)
       .get(...kinds)?.t;
     if (next === null || next === undefined) return;
     const delay = Math.min(Math.max(next - this.now(), 0), 60_000);

@@ -50,12 +50,30 @@ export function registerRunAgent(server: McpServer, ctx: ToolContext): void {
         const info = { execution_id: done.id, agent: agent.slug, status: done.status, credits: done.credits };
         if (done.status === 'succeeded') return textResult(done.output, { ...info, output: done.output });
         if (done.status === 'starting' || done.status === 'running') {
-          return textResult(`The agent is still working (execution ${done.id}). Read it later: GET /api/agent-responses/${done.id}.`, { ...info, output: done.output });
+          return textResult(`The agent is still working (execution ${done.id}). Read it later with get_agent_response.`, { ...info, output: done.output });
         }
         const why = done.error?.message ?? `The execution ended ${done.status}.`;
         return { isError: true, content: [{ type: 'text', text: `${why} (execution ${done.id})` }], structuredContent: { ...info, error: done.error } };
       } catch (err) {
         return errorResult(err, ctx.platform.log, 'run_agent');
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_agent_response',
+    {
+      title: 'Get an agent response',
+      description: 'Reads one execution (an agent response) by id: its status, output so far, error and credits.',
+      inputSchema: { id: z.number().int().min(1).describe('The execution id (run_agent returns it).') },
+      annotations: { readOnlyHint: true },
+    },
+    async (a: { id: number }) => {
+      try {
+        const e = executions.get(userId, a.id);
+        return textResult(e.output || `(no output yet; status ${e.status})`, { execution_id: e.id, status: e.status, output: e.output, error: e.error, credits: e.credits });
+      } catch (err) {
+        return errorResult(err, ctx.platform.log, 'get_agent_response');
       }
     },
   );

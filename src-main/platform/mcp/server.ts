@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerCoreTools, type ToolContext } from './tools.js';
 import { registerResources } from './resources.js';
 import { registerRunAgent } from './run-agent.js';
+import { registerFileTools } from './file-tools.js';
 
 export const MCP_SERVER_NAME = 'agent-desk';
 
@@ -15,11 +16,12 @@ export function createMcpServer(ctx: ToolContext): McpServer {
     {
       capabilities: { tools: {}, resources: {} },
       instructions:
-        'Agent Desk: run your local AI agents (list_agents, run_agent), and keep their memories (search/create/update/delete memories, collections). Memory collections are resources: collection://{id}.',
+        'Agent Desk: run your local AI agents (list_agents, run_agent, get_agent_response), keep their memories (search/create/update/delete memories, list_collections) and read processed files (list_files, read_file). Memory collections are resources: collection://{id}.',
     },
   );
   registerCoreTools(server, ctx);
   registerRunAgent(server, ctx);
+  registerFileTools(server, ctx);
   registerResources(server, ctx);
   return server;
 }

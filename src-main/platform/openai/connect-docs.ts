@@ -46,7 +46,7 @@ ${block(
   }
 }`,
 )}
-<p class="mut">MCP tools: list_agents, run_agent, search_memories, create_memory, update_memory, delete_memory, list_collections, list_files,
+<p class="mut">MCP tools: list_agents, run_agent, get_agent_response, search_memories, create_memory, update_memory, delete_memory, list_collections, list_files,
 read_file; resources <code>collection://{id}</code>.</p>
 </div>
 <script>document.querySelectorAll('.origin').forEach(function(e){e.textContent=location.origin})</script>`;

@@ -9,14 +9,13 @@ export class OpenAIError extends PlatformError {
     status: number,
     message: string,
     readonly type: string,
-    code: string | null,
+    /** OpenAI's `code` (null where OpenAI sends null); the platform's `code` falls back to `openai_error`. */
+    readonly openaiCode: string | null,
     readonly param: string | null = null,
     readonly headers: Record<string, string> = {},
   ) {
-    super(status, message, code ?? 'openai_error');
-    this.openaiCode = code;
+    super(status, message, openaiCode ?? 'openai_error');
   }
-  readonly openaiCode: string | null;
 }
 
 export const modelNotFound = (model: string) =>

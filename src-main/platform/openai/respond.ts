@@ -68,7 +68,12 @@ export async function streamResponse(run: ChatRun, log: Logger): Promise<Respons
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (s: string) => {
-        if (!closed) controller.enqueue(enc.encode(s));
+        if (closed) return;
+        try {
+          controller.enqueue(enc.encode(s));
+        } catch {
+          closed = true; // the reader is gone; the execution goes on without it
+        }
       };
       send(sseData(chunk(run.meta, { role: 'assistant', content: '', refusal: null }, null, withUsage)));
       try {
@@ -103,7 +108,9 @@ export async function streamResponse(run: ChatRun, log: Logger): Promise<Respons
       }
       if (!closed) {
         closed = true;
-        controller.close();
+        try {
+          controller.close();
+        } catch {}
       }
     },
     cancel() {

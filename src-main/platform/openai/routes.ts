@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { createRouter, bearer } from '../http/router.js';
-import { ChatCompletion, ChatCompletionRequest, OpenAIErrorBody, OpenAIModel, OpenAIModelList } from '../contract/openai.js';
+import { AgentChatCompletionRequest, ChatCompletion, ChatCompletionRequest, OpenAIErrorBody, OpenAIModel, OpenAIModelList } from '../contract/openai.js';
 import { agentAsModel, listModels, providerModelSource, resolveModel } from './models.js';
 import { modelNotFound } from './errors.js';
 import { startChat } from './chat.js';
@@ -76,7 +76,7 @@ export function openaiRoutes(p: Platform) {
     },
     ...openAIErrors,
   };
-  const chatBody = { body: { content: { 'application/json': { schema: ChatCompletionRequest } }, required: true } };
+  const bodyOf = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
 
   r.openapi(
     createRoute({
@@ -85,7 +85,7 @@ export function openaiRoutes(p: Platform) {
       tags,
       security: bearer,
       summary: 'Chat completion: `model` = an agent slug runs that agent; a raw provider model runs the `chat` agent with it. System messages add to the instructions.',
-      request: chatBody,
+      request: bodyOf(ChatCompletionRequest),
       responses: chatResponses,
     }),
     async (c) => {
@@ -102,7 +102,7 @@ export function openaiRoutes(p: Platform) {
       tags,
       security: bearer,
       summary: 'Chat completion with the agent fixed by the path (`model` optional); base URL for OpenAI clients: /api/agents/{id}/openai',
-      request: { params: z.object({ id: z.string() }), ...chatBody },
+      request: { params: z.object({ id: z.string() }), ...bodyOf(AgentChatCompletionRequest) },
       responses: chatResponses,
     }),
     async (c) => {

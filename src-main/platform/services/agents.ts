@@ -64,10 +64,26 @@ export function slugify(title: string): string {
 const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
 const SEARCH = `(@q IS NULL OR instr(casefold(title), @q) > 0 OR instr(casefold(coalesce(description, '')), @q) > 0 OR instr(casefold(coalesce(long_description, '')), @q) > 0)`;
 
+/** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
 export class AgentsService {
   private readonly byId;
   private readonly listStmt;
   private readonly countStmt;
+  private readonly versionOf;
+  /**
+   * get() is the hot read (every execution, GET /api/agents/{id}): agents mapped from their rows,
+   * reused while the row's updated_at is unchanged. Every write to an agent sets updated_at to a
+   * new nowMicros(), so a changed row never matches; a deleted one is not found by versionOf.
+   */
+  private readonly cache = new Map<number, { version: number; agent: Agent }>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -77,6 +93,9 @@ export class AgentsService {
     const where = `${VISIBLE} AND (@type IS NULL OR type = @type) AND ${SEARCH}`;
     this.listStmt = ctx.db.prepare<Record<string, unknown>, AgentRow>(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`);
     this.countStmt = ctx.db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${where}`);
+    this.versionOf = ctx.db
+      .prepare<[number, number], number>('SELECT updated_at FROM agents WHERE id = ? AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = agents.workspace_id AND m.user_id = ?)')
+      .pluck();
   }
 
   list(userId: number, q: { page: number; per_page: number; q?: string; type?: string }): Page<Agent> {
@@ -86,9 +105,18 @@ export class AgentsService {
     return { items, total, page: q.page, perPage: q.per_page };
   }
 
-  /** The agent row, or 404 `Agent not found`. */
+  /** The agent (frozen: shared through the cache), or 404 `Agent not found`. */
   get(userId: number, rawId: string | number): Agent {
-    return toAgent(this.row(userId, rawId));
+    const id = parseId(rawId);
+    const version = id ? this.versionOf.get(id, userId) : undefined;
+    if (!id || version === undefined) throw new NotFoundError('Agent not found');
+    const hit = this.cache.get(id);
+    if (hit && hit.version === version) return hit.agent;
+    const row = this.row(userId, id);
+    const agent = deepFreeze(toAgent(row));
+    if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(id, { version: row.updated_at, agent });
+    return agent;
   }
 
   row(userId: number, rawId: string | number): AgentRow {

@@ -51,6 +51,21 @@ export function toExecution(r: ExecutionRow): Execution {
   };
 }
 
+export interface FinalRecord {
+  id: number;
+  status: ExecutionStatus;
+  output: string;
+  errorMessage: string | null;
+  errorCode: string | null;
+  credits: number;
+  inputTokens: number;
+  outputTokens: number;
+  outputFileId: number | null;
+  provider: string | null;
+  context?: ExecutionContext | null;
+  now: number;
+}
+
 export interface NewExecution {
   agentId: number;
   userId: number;
@@ -138,21 +153,32 @@ export class ExecutionsStore {
     this.progressStmt.run({ id, status, output, provider, now });
   }
 
-  finish(f: {
-    id: number;
-    status: ExecutionStatus;
-    output: string;
-    errorMessage: string | null;
-    errorCode: string | null;
-    credits: number;
-    inputTokens: number;
-    outputTokens: number;
-    outputFileId: number | null;
-    provider: string | null;
-    context?: ExecutionContext | null;
-    now: number;
-  }): void {
+  finish(f: FinalRecord): void {
     this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null });
+  }
+
+  private pending: { f: FinalRecord; done: (err?: unknown) => void }[] = [];
+
+  /**
+   * Writes a final record together with the others that end in the same turn of the event loop:
+   * one fsync'd commit for many (100 streams ending together cost one fsync, not 100).
+   */
+  finishSoon(f: FinalRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ f, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.pending.length > 1) return;
+      setImmediate(() => {
+        const batch = this.pending;
+        this.pending = [];
+        let error: unknown = null;
+        try {
+          if (this.open) this.db.transaction(() => batch.forEach((b) => this.finish(b.f))).immediate();
+        } catch (err) {
+          error = err;
+        }
+        batch.forEach((b) => b.done(error));
+      });
+    });
   }
 
   /** A session's transcript: each succeeded execution's new turns, then its answer. */

@@ -39,7 +39,7 @@ import { runExecution, type Overrides } from '../engine/runner.js';
 import type { ModelProvider } from '../engine/providers/types.js';
 import { ProviderError, isAbort } from '../engine/providers/types.js';
 import type { ContextSources } from '../engine/context.js';
-import { tokenCounter } from '../engine/context.js';
+import { countTokensSync, tokenCounter } from '../engine/context.js';
 import { nowMicros } from '../time.js';
 
 export type { ExecutionEvent, Execution };
@@ -143,6 +143,13 @@ export class ExecutionsService {
       l.abort.abort();
     }
     if (this.running.size) await Promise.race([all(), timer(2000)]);
+    // Runs that ignored the abort too: record them failed now, and end their streams.
+    for (const l of [...this.live.values()]) {
+      this.live.delete(l.id);
+      l.error = { message: INTERRUPTED, code: 'interrupted' };
+      l.status = 'failed';
+      l.notify();
+    }
     this.recover();
     this.store.close();
   }
@@ -281,12 +288,18 @@ export class ExecutionsService {
     }
     if (live.flushTimer) clearTimeout(live.flushTimer);
     live.flushTimer = null;
+    // A run that ended early still charges the text it produced (estimated: no usage was reported).
+    if (status !== 'succeeded' && result.outputTokens === 0 && live.output) result.outputTokens = countTokensSync(live.output);
     live.credits = executionCredits(result.inputTokens, result.outputTokens);
     if (this.store.open) {
-      this.store.finish({
-        id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
-        inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
-      });
+      try {
+        await this.store.finishSoon({
+          id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
+          inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
+        });
+      } catch (err) {
+        this.ctx.log.error({ err, execution: live.id }, 'could not store the end of an execution');
+      }
     }
     live.status = status;
     this.live.delete(live.id);

@@ -19,54 +19,84 @@ const STOPWORDS = new Set(
     .split(' '),
 );
 
-/**
- * A safe FTS5 query from free text: its words, quoted (so no FTS syntax from the user gets
- * through), stop words dropped unless nothing else is left, OR-ed so bm25 ranks partial matches.
- */
-export function ftsQuery(text: string, maxTerms = 24): string | null {
+/** The words of a free-text query: quoted later, so no FTS syntax from the user gets through. */
+export function queryTerms(text: string): string[] {
   const words = [...new Set((text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length <= 64))];
-  let terms = words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
-  if (!terms.length) terms = words;
-  if (!terms.length) return null;
-  return terms
-    .slice(0, maxTerms)
-    .map((t) => `"${t.replace(/"/g, '""')}"`)
-    .join(' OR ');
+  const terms = words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
+  return (terms.length ? terms : words).slice(0, 24);
 }
 
-const cache = new WeakMap<DB, ReturnType<typeof prepare>>();
+const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
-function prepare(db: DB) {
-  return {
-    range: db.prepare<[number], { lo: number | null; hi: number | null; filename: string }>(
-      `SELECT (SELECT id FROM file_passages WHERE file_id = f.id ORDER BY ordinal ASC LIMIT 1) AS lo,
-              (SELECT id FROM file_passages WHERE file_id = f.id ORDER BY ordinal DESC LIMIT 1) AS hi, f.filename
-       FROM files f WHERE f.id = ? AND f.status = 'completed'`,
-    ),
-    // The rowid range lets FTS5 seek into each term's doclist instead of ranking the whole index.
-    inRange: db.prepare<{ q: string; lo: number; hi: number; fileId: number; limit: number }, Omit<PassageHit, 'filename'>>(
-      `SELECT p.file_id, p.id AS passage_id, p.ordinal, p.text, bm25(file_passages_fts) AS rank
-       FROM file_passages_fts JOIN file_passages p ON p.id = file_passages_fts.rowid
-       WHERE file_passages_fts MATCH @q AND file_passages_fts.rowid >= @lo AND file_passages_fts.rowid <= @hi AND p.file_id = @fileId
-       ORDER BY rank LIMIT @limit`,
-    ),
-  };
+/** A safe FTS5 query from free text: its words, quoted, stop words dropped unless nothing else is left, OR-ed. */
+export function ftsQuery(text: string): string | null {
+  const terms = queryTerms(text);
+  return terms.length ? terms.map(quote).join(' OR ') : null;
 }
+
+/**
+ * bm25 needs each term's document count, which FTS5 gets by walking the term's whole doclist:
+ * over a million passages a very common term costs tens of milliseconds per query and adds
+ * little to the ranking. Terms found in more than COMMON passages are left out of the query
+ * (unless nothing rarer is left). Counts are bounded walks; a common verdict is cached for a while.
+ */
+const COMMON = 5000;
+const CACHE_MS = 5 * 60_000;
+
+class Searcher {
+  private readonly df = new Map<string, { n: number; at: number }>();
+  private readonly countStmt;
+  private readonly eligibleStmt;
+
+  constructor(private readonly db: DB) {
+    this.countStmt = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM file_passages_fts WHERE file_passages_fts MATCH ? LIMIT ?)');
+    this.eligibleStmt = db.prepare<[string], { id: number; filename: string }>(
+      "SELECT id, filename FROM files WHERE id IN (SELECT value FROM json_each(?)) AND status = 'completed'",
+    );
+  }
+
+  private docCount(term: string): number {
+    const now = Date.now();
+    const hit = this.df.get(term);
+    if (hit && now - hit.at < CACHE_MS) return hit.n;
+    const n = this.countStmt.get(`text : ${quote(term)}`, COMMON + 1)!.n;
+    // Only the "common" verdict is cached: a rarer count must see passages indexed a moment ago.
+    if (n > COMMON) {
+      if (this.df.size > 20_000) this.df.delete(this.df.keys().next().value!);
+      this.df.set(term, { n, at: now });
+    }
+    return n;
+  }
+
+  search(fileIds: number[], query: string, limit: number): PassageHit[] {
+    const ids = [...new Set(fileIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
+    const n = Math.max(0, Math.min(Math.floor(limit), 100));
+    const terms = queryTerms(query);
+    if (!ids.length || !n || !terms.length) return [];
+    const files = new Map(this.eligibleStmt.all(JSON.stringify(ids)).map((r) => [r.id, r.filename]));
+    if (!files.size) return [];
+    const counted = terms.map((t) => ({ t, n: this.docCount(t) })).filter((x) => x.n > 0);
+    if (!counted.length) return [];
+    let kept = counted.filter((x) => x.n <= COMMON);
+    if (!kept.length) kept = counted.sort((a, b) => a.n - b.n).slice(0, 2);
+    const match = `fkey : (${[...files.keys()].map((id) => `"f${id}"`).join(' OR ')}) AND text : (${kept.map((x) => quote(x.t)).join(' OR ')})`;
+    // The fkey column has weight 0: which file a passage is in must not change its rank.
+    const rows = this.db
+      .prepare<[string, number], Omit<PassageHit, 'filename'>>(
+        `SELECT p.file_id, p.id AS passage_id, p.ordinal, p.text, bm25(file_passages_fts, 1.0, 0.0) AS rank
+         FROM file_passages_fts JOIN file_passages p ON p.id = file_passages_fts.rowid
+         WHERE file_passages_fts MATCH ? ORDER BY rank LIMIT ?`,
+      )
+      .all(match, n);
+    return rows.map((h) => ({ file_id: h.file_id, filename: files.get(h.file_id) ?? '', passage_id: h.passage_id, ordinal: h.ordinal, text: h.text, rank: h.rank }));
+  }
+}
+
+const searchers = new WeakMap<DB, Searcher>();
 
 /** Best passages of `fileIds` for `query`, best first; files not (yet) completed give nothing. */
 export function searchPassages(db: DB, fileIds: number[], query: string, limit = 8): PassageHit[] {
-  const q = ftsQuery(query);
-  const ids = [...new Set(fileIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
-  const n = Math.max(0, Math.min(Math.floor(limit), 100));
-  if (!q || !ids.length || !n) return [];
-  let s = cache.get(db);
-  if (!s) cache.set(db, (s = prepare(db)));
-  const hits: PassageHit[] = [];
-  for (const fileId of ids) {
-    const r = s.range.get(fileId);
-    if (!r || r.lo === null || r.hi === null) continue;
-    for (const h of s.inRange.all({ q, lo: r.lo, hi: r.hi, fileId, limit: n })) hits.push({ ...h, filename: r.filename });
-  }
-  hits.sort((a, b) => a.rank - b.rank || a.file_id - b.file_id || a.ordinal - b.ordinal);
-  return hits.slice(0, n).map((h) => ({ file_id: h.file_id, filename: h.filename, passage_id: h.passage_id, ordinal: h.ordinal, text: h.text, rank: h.rank }));
+  let s = searchers.get(db);
+  if (!s) searchers.set(db, (s = new Searcher(db)));
+  return s.search(fileIds, query, limit);
 }

@@ -46,7 +46,8 @@ export async function receiveUpload(
       headers: { 'content-type': type },
       preservePath: true, // the name is data; keep it as the client sent it
       defParamCharset: 'utf8',
-      limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 50 },
+      // busboy signals the limit on reaching it; one byte more lets a file of exactly maxBytes in.
+      limits: { fileSize: maxBytes + 1, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40, headerPairs: 50 },
     });
   } catch (err) {
     await req.body.cancel().catch(() => {});

@@ -56,6 +56,7 @@ export interface IncomingFile {
 
 /** Names are kept as data: only control characters go, and the length is bounded. */
 export function cleanFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
   const s = name.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (s.length <= 255) return s;
   const ext = extensionOf(s);
@@ -251,6 +252,16 @@ export class FilesService {
   /** Best passages of the given files for a query, best first (bm25); only completed files answer. */
   searchPassages(fileIds: number[], query: string, limit = 8): PassageHit[] {
     return searchPassages(this.ctx.db, fileIds, query, limit);
+  }
+
+  /** A file's extracted text, passage by passage in order, a page at a time (MCP read_file). Passages overlap slightly by design. */
+  passages(userId: number, rawId: string | number, page: { offset: number; limit: number }): { file: FileObject; total: number; passages: { ordinal: number; text: string }[] } {
+    const r = this.row(userId, rawId);
+    const total = (this.ctx.db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM file_passages WHERE file_id = ?').get(r.id)?.n ?? 0);
+    const passages = this.ctx.db
+      .prepare<[number, number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ? OFFSET ?')
+      .all(r.id, page.limit, page.offset);
+    return { file: toFile(r), total, passages };
   }
 }
 

@@ -94,11 +94,19 @@ export class ProvidersService {
   /** Resolves when the start-up Ollama probe has finished (tests and Settings may await it). */
   readonly detected: Promise<void>;
 
+  private readonly ollamaProbe: string;
+  private readonly idleTimeoutMs: number | undefined;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
     private readonly secrets: SecretBox,
+    opts: { ollamaProbeUrl?: string } = {},
   ) {
+    this.ollamaProbe = opts.ollamaProbeUrl ?? OLLAMA_DEFAULT;
+    // Silence after which a streaming provider is given up on (default 120 s).
+    const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
+    this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
     this.seedFromEnv();
     this.detected = this.detectOllama();
   }
@@ -155,11 +163,11 @@ export class ProvidersService {
     if (this.ctx.config.env.AGENT_DESK_OLLAMA_AUTODETECT === '0') return;
     if (this.stored().some((p) => p.kind === 'ollama' || p.id === 'ollama')) return;
     try {
-      const res = await fetch(`${OLLAMA_DEFAULT}/api/version`, { signal: AbortSignal.timeout(800) });
+      const res = await fetch(`${this.ollamaProbe}/api/version`, { signal: AbortSignal.timeout(800) });
       if (!res.ok) return;
       await res.body?.cancel();
-      this.auto = [{ id: 'ollama', kind: 'ollama', label: 'Ollama (detected)', base_url: `${OLLAMA_DEFAULT}/v1`, api_key_sealed: null, models_dir: null, enabled: true, context_window: null, source: 'auto' }];
-      this.ctx.log.info('Ollama detected at %s', OLLAMA_DEFAULT);
+      this.auto = [{ id: 'ollama', kind: 'ollama', label: 'Ollama (detected)', base_url: `${this.ollamaProbe}/v1`, api_key_sealed: null, models_dir: null, enabled: true, context_window: null, source: 'auto' }];
+      this.ctx.log.info('Ollama detected at %s', this.ollamaProbe);
     } catch {}
   }
 
@@ -197,7 +205,7 @@ export class ProvidersService {
     const apiKey = cfg.api_key_sealed ? this.secrets.open(cfg.api_key_sealed) : undefined;
     switch (cfg.kind) {
       case 'anthropic':
-        return new AnthropicProvider({ id: cfg.id, apiKey: apiKey ?? '', baseUrl: cfg.base_url ?? undefined });
+        return new AnthropicProvider({ id: cfg.id, apiKey: apiKey ?? '', baseUrl: cfg.base_url ?? undefined, idleTimeoutMs: this.idleTimeoutMs });
       case 'gguf':
         return new GgufProvider({ id: cfg.id, modelsDir: cfg.models_dir ?? '', contextSize: cfg.context_window ?? undefined, log: this.ctx.log });
       case 'ollama':
@@ -208,6 +216,7 @@ export class ProvidersService {
           apiKey,
           label: cfg.label ?? (cfg.kind === 'ollama' ? 'Ollama' : cfg.id === 'openai' ? 'the OpenAI-compatible provider' : `the provider "${cfg.id}"`),
           defaultContextWindow: cfg.context_window ?? undefined,
+          idleTimeoutMs: this.idleTimeoutMs,
         });
     }
   }

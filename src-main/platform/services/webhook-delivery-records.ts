@@ -142,10 +142,14 @@ export class DeliveryRecords {
     return { items: this.withAttempts(rows), total };
   }
 
-  /** Deletes finished deliveries older than `before` (µs) and events left without any delivery. */
-  prune(before: number): number {
+  /**
+   * Deletes finished deliveries older than `before` (µs), events left without any delivery, and
+   * the queue's rows of deliveries that gave up (the log already holds all they said).
+   */
+  prune(before: number, jobKind: string): number {
     const n = this.sql("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ?").run(before).changes;
     this.sql('DELETE FROM webhook_events WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)').run();
+    this.sql("DELETE FROM jobs WHERE kind = ? AND state = 'failed'").run(jobKind);
     return n;
   }
 

@@ -18,8 +18,8 @@ export const DELIVERY_CONCURRENCY = 16;
  * Deliveries in flight at once to one webhook. Due deliveries are always taken oldest event
  * first; a healthy receiver gets up to 8 at once (so a burst is delivered at the receiver's pace,
  * and two close events may arrive swapped: `timestamp` orders them); a receiver whose last attempt
- * failed gets one at a time, so a slow or dead receiver holds one of the 16 slots, never all, and
- * gets its backlog strictly in order once it is back. A failed delivery steps aside to its retry
+ * failed gets one at a time until it answers again, so a slow or dead receiver holds one of the 16
+ * slots, not all of them. A failed delivery steps aside to its retry
  * schedule and does not hold up later events (a receiver down for an hour gets its backlog when it
  * is back, not after the 17-hour schedule of the first event).
  */
@@ -85,7 +85,7 @@ export class WebhookDeliveryService {
       onGiveUp: (job, message, err) => this.recordFailure(job, resultOf(err, message), null),
     });
     this.ctx.events.on('execution.finished', this.onExecutionFinished);
-    const pruned = this.records.prune(nowMicros() - LOG_RETENTION_DAYS * 86_400_000_000);
+    const pruned = tx(this.ctx.db, () => this.records.prune(nowMicros() - LOG_RETENTION_DAYS * 86_400_000_000, DELIVERY_JOB));
     if (pruned) this.ctx.log.info({ pruned }, 'pruned old webhook deliveries');
   }
 
@@ -97,7 +97,7 @@ export class WebhookDeliveryService {
   private readonly onExecutionFinished = (e: ExecutionFinished): void => {
     if (!EXECUTION_EVENTS.includes(e?.type)) return;
     try {
-      this.publish(e.agentId, e.type, e.execution);
+      this.publish(e.agentId, e.type, e.execution, e.userId);
     } catch (err) {
       // The execution itself is stored; a fan-out that could not be written is logged, never thrown into the emitter.
       this.ctx.log.error({ err, agentId: e.agentId, type: e.type }, 'could not enqueue webhook deliveries');
@@ -107,11 +107,13 @@ export class WebhookDeliveryService {
   /**
    * Records one event and a delivery to every active, live webhook of the agent, all in one
    * transaction: an event is fanned out to all of them or to none. Returns the delivery ids.
+   * With `userId`, only that user's webhooks receive it: an execution's input is its caller's,
+   * never sent to another user's receiver.
    */
-  publish(agentId: number, type: string, data: unknown): number[] {
+  publish(agentId: number, type: string, data: unknown, userId?: number): number[] {
     const jobs = this.requireJobs();
     return tx(this.ctx.db, () => {
-      const hooks = this.webhooks.activeForAgent(agentId);
+      const hooks = this.webhooks.activeForAgent(agentId).filter((h) => userId === undefined || h.user_id === userId);
       if (!hooks.length) return [];
       const now = nowMicros();
       const eventId = this.records.insertEvent(newMessageId(), type, eventBody(type, now, data), now);
@@ -182,9 +184,7 @@ export class WebhookDeliveryService {
   }
 
   get(userId: number, rawWebhookId: string, rawDeliveryId: string): WebhookDelivery {
-    const h = this.webhooks.row(userId, rawWebhookId);
-    const item = this.findOf(h.id, rawDeliveryId);
-    return item;
+    return this.findOf(this.webhooks.row(userId, rawWebhookId).id, rawDeliveryId);
   }
 
   /**

@@ -1,21 +1,24 @@
 import { useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { AGENT_TYPES } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useAgents } from '../../stores/agents';
 import { AgentEditor } from './AgentEditor';
+import { RemoteAgentView } from './RemoteAgentView';
+import { SourceBadge } from './SourceBadge';
+import { listAgents, type SourceFilter } from './agent-source';
 import { TemplateList } from './TemplateList';
 
 export default function AgentsScreen() {
   const [tab, setTab] = useState<'agents' | 'templates'>('agents');
   const [q, setQ] = useState('');
   const [type, setType] = useState('');
+  const [source, setSource] = useState<SourceFilter>('');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Agent | null>(null);
   const upsert = useAgents((s) => s.upsert);
-  const list = useLoad(() => api.agents.list({ q: q.trim() || undefined, type: type || undefined, page, per_page: 24 }), [q, type, page]);
+  const list = useLoad(() => listAgents({ q: q.trim() || undefined, type: type || undefined, source, page, perPage: 24 }), [q, type, source, page]);
 
   return (
     <section className="screen" aria-labelledby="agents-title">
@@ -62,6 +65,23 @@ export default function AgentsScreen() {
             ))}
           </select>
         </label>
+        {tab === 'agents' ? (
+          <label className="field inline">
+            <span>Source</span>
+            <select
+              value={source}
+              data-testid="source-filter"
+              onChange={(e) => {
+                setSource(e.target.value as SourceFilter);
+                setPage(1);
+              }}
+            >
+              <option value="">All</option>
+              <option value="local">Local</option>
+              <option value="remote">Remote</option>
+            </select>
+          </label>
+        ) : null}
       </div>
       {tab === 'templates' ? (
         <TemplateList
@@ -74,8 +94,22 @@ export default function AgentsScreen() {
             void list.reload();
           }}
         />
+      ) : editing?.source === 'remote' ? (
+        <RemoteAgentView
+          agent={editing}
+          onClose={() => {
+            setEditing(null);
+            void list.reload();
+          }}
+          onImported={(copy) => {
+            // The copy opens in the editor at once: importing is usually done to change it.
+            setEditing(copy);
+            void list.reload();
+          }}
+        />
       ) : editing ? (
         <AgentEditor
+          key={editing.id}
           agent={editing}
           onClose={() => {
             setEditing(null);
@@ -85,17 +119,19 @@ export default function AgentsScreen() {
       ) : (
         <>
           <ErrorNote error={list.error} what="Agents" />
-          {list.data && !list.data.data.length ? <p className="muted">No agent matches. Create one from a template.</p> : null}
+          {list.data && !list.data.data.length ? (
+            <p className="muted">{source === 'remote' ? 'No remote agent matches. Connect a remote platform in Settings → Remote.' : 'No agent matches. Create one from a template.'}</p>
+          ) : null}
           <div className="grid-cards" data-testid="agent-cards">
             {list.data?.data.map((a) => (
-              <article key={a.id} className="card">
+              <article key={a.id} className="card" data-source={a.source}>
                 <h3>{a.title}</h3>
                 <p className="muted small">
-                  <span className="badge">{a.type}</span> {a.questions.length} question{a.questions.length === 1 ? '' : 's'}
+                  <span className="badge">{a.type}</span> <SourceBadge agent={a} /> {a.questions.length} question{a.questions.length === 1 ? '' : 's'}
                 </p>
                 <p>{a.description ?? <span className="muted">No description.</span>}</p>
                 <button type="button" className="btn btn-small" onClick={() => setEditing(a)}>
-                  Edit
+                  {a.source === 'remote' ? 'Open' : 'Edit'}
                 </button>
               </article>
             ))}

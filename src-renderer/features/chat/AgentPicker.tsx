@@ -1,9 +1,18 @@
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
+import { SourceBadge } from '../agents/SourceBadge';
+
+const option = (a: Agent) => (
+  <option key={a.id} value={a.id}>
+    {a.title} ({a.type}){a.source === 'remote' ? ' · remote' : ''}
+  </option>
+);
 
 export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent | null }) {
   const selectAgent = useChat((s) => s.selectAgent);
   const busy = useChat((s) => s.busy);
+  const remote = agents.filter((a) => a.source === 'remote');
+  const local = agents.filter((a) => a.source !== 'remote');
   return (
     <label className="field inline">
       <span>Agent</span>
@@ -16,12 +25,17 @@ export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent |
           if (next) selectAgent(next);
         }}
       >
-        {agents.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.title} ({a.type})
-          </option>
-        ))}
+        {/* Groups only when there is something to tell apart. */}
+        {remote.length ? (
+          <>
+            <optgroup label="Local agents">{local.map(option)}</optgroup>
+            <optgroup label="Remote agents">{remote.map(option)}</optgroup>
+          </>
+        ) : (
+          agents.map(option)
+        )}
       </select>
+      {agent ? <SourceBadge agent={agent} /> : null}
     </label>
   );
 }

@@ -7,6 +7,9 @@ import { SessionList } from './SessionList';
 import { TurnView } from './TurnView';
 import { Composer } from './Composer';
 import { ErrorNote } from '../../components/ErrorNote';
+import { RemoteBanner } from './RemoteBanner';
+import { useRemote } from '../settings/remote-store';
+import { isRemoteErrorCode } from '../settings/remote-api';
 
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
@@ -20,9 +23,16 @@ export function ChatScreen() {
     if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [turns]);
 
+  const last = turns[turns.length - 1];
+  const remoteFailure = last && isRemoteErrorCode(last.error?.code) ? last.key : null;
   useEffect(() => {
-    // Start on the first chat agent, so the screen is usable without a choice.
-    if (agentId === null && agents.length) selectAgent(agents.find((a) => a.type === 'chat') ?? agents[0]);
+    // A remote failure changes the connection's recorded state: re-read it for the banner.
+    if (remoteFailure) void useRemote.getState().load();
+  }, [remoteFailure]);
+
+  useEffect(() => {
+    // Start on the first local chat agent, so the screen is usable without a choice (and offline).
+    if (agentId === null && agents.length) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
   }, [agentId, agents, selectAgent]);
 
   return (
@@ -37,6 +47,7 @@ export function ChatScreen() {
         </header>
         {error ? <ErrorNote error={error} what="Agents" /> : null}
         {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
+        {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
         {agent ? <QuestionControls agent={agent} /> : null}
         <div
           className="turns"

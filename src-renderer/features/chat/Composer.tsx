@@ -4,6 +4,8 @@ import { useChat } from '../../stores/chat';
 import { missingAnswers } from './answers';
 import { pickFiles } from '../../components/pick-files';
 
+const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
 export function Composer({ agent }: { agent: Agent | null }) {
   const [text, setText] = useState('');
   const { send, stop, busy, attachments, attach, detach, answers } = useChat();
@@ -84,7 +86,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
             </button>
           ) : (
             <button type="submit" className="btn btn-primary" disabled={!canSend} data-testid="send">
-              Send <kbd>Ctrl+Enter</kbd>
+              Send <kbd>{MAC ? '⌘↵' : 'Ctrl+Enter'}</kbd>
             </button>
           )}
         </div>

@@ -4,6 +4,8 @@ import { formatCredits } from '../../components/format';
 import { useChat, type Turn } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
+import { RemoteLink } from '../settings/RemoteLink';
+import { isRemoteErrorCode } from '../settings/remote-api';
 
 export function TurnView({ turn, last }: { turn: Turn; last: boolean }) {
   const { regenerate, busy } = useChat();
@@ -43,6 +45,12 @@ export function TurnView({ turn, last }: { turn: Turn; last: boolean }) {
                 >
                   Open Settings → Providers
                 </a>
+              </>
+            ) : null}
+            {isRemoteErrorCode(turn.error.code) ? (
+              <>
+                {' '}
+                <RemoteLink />
               </>
             ) : null}
           </div>

@@ -22,7 +22,7 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
       {rows.map((r, i) => (
         <div className="row" key={i}>
           <input aria-label="Model name or pattern" className="grow" value={r.match} placeholder="e.g. gpt-4o or claude-*" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, match: e.target.value } : x)))} />
-          <select aria-label="Provider" value={r.provider} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, provider: e.target.value } : x)))}>
+          <select aria-label="Provider" style={{ minWidth: 200 }} value={r.provider} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, provider: e.target.value } : x)))}>
             <option value="">Choose…</option>
             {settings.providers.map((p) => (
               <option key={p.id} value={p.id}>

@@ -4,9 +4,11 @@ import { KeysPanel } from './KeysPanel';
 import { LocalhostPanel } from './LocalhostPanel';
 import { DataPanel } from './DataPanel';
 import { UsagePanel } from './UsagePanel';
+import { RemotePanel } from './RemotePanel';
 
 const TABS = [
   { id: 'providers', label: 'Providers' },
+  { id: 'remote', label: 'Remote' },
   { id: 'keys', label: 'API keys' },
   { id: 'localhost', label: 'Localhost API' },
   { id: 'data', label: 'Data folder' },
@@ -30,6 +32,7 @@ export default function SettingsScreen() {
       </div>
       <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
         {tab === 'providers' ? <ProvidersPanel /> : null}
+        {tab === 'remote' ? <RemotePanel /> : null}
         {tab === 'keys' ? <KeysPanel /> : null}
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}

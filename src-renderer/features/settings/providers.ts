@@ -16,9 +16,13 @@ export function toInput(p: ProviderView): ProviderInput {
   return { id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window };
 }
 
-/** Only providers saved in settings are written back; env and auto-detected ones are not ours to store. */
+/**
+ * The stored list to write back. PUT replaces the stored list, and env-seeded providers live in
+ * it too, so they are sent along (else adding one provider would drop them); auto-detected and
+ * run-time registered ones are not stored and are left out.
+ */
 export function savedInputs(list: ProviderView[]): ProviderInput[] {
-  return list.filter((p) => p.source === 'settings').map(toInput);
+  return list.filter((p) => p.source === 'settings' || p.source === 'env').map(toInput);
 }
 
 export function slugId(s: string): string {

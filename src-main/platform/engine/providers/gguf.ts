@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../log.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
@@ -10,8 +11,12 @@ export interface GgufOptions {
   modelsDir: string;
   /** Tokens of context per generation (default 4096, or less when the model was trained on less). */
   contextSize?: number;
+  /** CPU threads per generation; ggml's threads spin while waiting, so more than the idle cores slows everything down. */
+  threads?: number;
   log?: Logger;
 }
+
+const defaultThreads = () => Math.max(1, Math.min(8, os.availableParallelism() - 1));
 
 /** The GGUF file in `dir` that a model name means (`name` or `name.gguf`), or null. Never leaves `dir`. */
 export function ggufFileFor(dir: string, model: string): string | null {
@@ -105,7 +110,7 @@ export class GgufProvider implements ModelProvider {
       throw new ProviderError(`The local engine could not load ${path.basename(file)}: ${(err as Error).message}`, 'model_unavailable');
     }
     const trained = model.trainContextSize || 4096;
-    const context = await model.createContext({ contextSize: Math.min(this.opts.contextSize ?? 4096, trained) });
+    const context = await model.createContext({ contextSize: Math.min(this.opts.contextSize ?? 4096, trained), threads: this.opts.threads ?? defaultThreads() });
     try {
       const chat = new mod.LlamaChat({ contextSequence: context.getSequence() });
       const history: import('node-llama-cpp').ChatHistoryItem[] = [];

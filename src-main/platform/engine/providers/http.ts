@@ -65,7 +65,7 @@ export async function* sseBatches(res: Response, signal: AbortSignal, idleMs: nu
         if (signal.aborted || isAbort(err)) throw err;
         throw new ProviderError(`The connection to ${what} broke off mid-answer (${(err as Error).message}).`, 'provider_error');
       }
-      if (timedOut) throw new ProviderError(`${what} sent nothing for ${Math.round(idleMs / 1000)} s; gave up.`, 'provider_timeout');
+      if (timedOut) throw new ProviderError(`${what} sent nothing for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}; gave up.`, 'provider_timeout');
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (pending.length) {

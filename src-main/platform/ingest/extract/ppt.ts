@@ -62,6 +62,8 @@ export const extractPpt: Extractor = async (file, sink) => {
   const { texts, slides } = pptTexts(Buffer.from(entry.content as Uint8Array));
   const seen = new Set<string>();
   for (const t of texts) {
+    // PowerPoint ends paragraphs with CR and breaks lines with VT.
+    // eslint-disable-next-line no-control-regex
     const clean = t.replace(/[\r\u000b]/g, '\n').trim();
     if (!clean) {
       sink.text('\n\n');

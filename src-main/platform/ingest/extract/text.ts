@@ -36,7 +36,8 @@ export const extractText: Extractor = async (file, sink) => {
   } finally {
     fs.closeSync(fd);
   }
-  let { encoding, skip } = encodingOf(head);
+  const { skip, encoding: declared } = encodingOf(head);
+  let encoding = declared;
   if (looksBinary(head, encoding)) {
     const what = sniff(head);
     throw new UnreadableFileError(`The file is not text${what ? ` (it looks like ${what})` : ' (it holds binary data)'}; is its extension right?`);

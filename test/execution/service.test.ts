@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makePlatform } from '../api/helpers.js';
+import type { GenerateRequest, ModelProvider, ProviderEvent } from '../../src-main/platform/engine/providers/types.js';
+
+/** An in-memory provider, as issue 9's remote provider would plug in. */
+function scripted(id: string, chunks: string[]): ModelProvider & { seen: GenerateRequest[] } {
+  const seen: GenerateRequest[] = [];
+  return {
+    id,
+    seen,
+    async *stream(req): AsyncIterable<ProviderEvent> {
+      seen.push(req);
+      for (const c of chunks) {
+        await new Promise((r) => setTimeout(r, 2));
+        yield { type: 'text', text: c };
+      }
+      yield { type: 'usage', inputTokens: 1000, outputTokens: 1000 };
+    },
+  };
+}
+
+describe('executions service (the interface issues 7 and 9 call)', () => {
+  const p = makePlatform({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
+  afterAll(async () => {
+    await p.close();
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  });
+  const principal = { userId: 1, via: 'bridge' as const };
+  const body = { temperature: '1', model: 'gpt-5', tools: 'no-tools', messages: [{ role: 'user', content: 'hi' }] };
+
+  it('start() with an injected provider and per-call overrides yields the stream events, then the finished event fires', async () => {
+    const provider = scripted('injected', ['a', 'b', 'c']);
+    const finished: any[] = [];
+    p.events.on('execution.finished', (e) => finished.push(e));
+    const { execution, events } = await p.services.executions.start(principal, 1, body, { provider, overrides: { maxTokens: 7, stop: ['END'], temperature: 0.2 } });
+    expect(execution).toMatchObject({ status: 'starting', output: '', input: 'hi', credits: 0.01, template_id: 1 });
+    const seen: any[] = [];
+    for await (const e of events) seen.push(e);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed', output: '', error: null, credits: 0.018 });
+    expect(seen.slice(0, -1).map((e) => e.output).join('')).toBe('abc');
+    expect(seen.every((e) => !('input' in e))).toBe(true);
+    expect(provider.seen[0]).toMatchObject({ model: 'gpt-5', maxTokens: 7, stop: ['END'], temperature: 0.2 });
+    const stored = p.services.executions.get(1, execution.id);
+    expect(stored).toMatchObject({ status: 'succeeded', output: 'abc', credits: 0.018 });
+    expect(finished).toEqual([{ type: 'execution.succeeded', userId: 1, agentId: 1, execution: stored }]);
+  });
+
+  it('registered providers route by their own patterns; events can be read late without losing text', async () => {
+    const provider = scripted('remote', ['x', 'y']);
+    const off = p.services.providers.register(provider, { routes: ['gpt-5'] });
+    try {
+      const { execution, events } = await p.services.executions.start(principal, 1, body);
+      const done = await p.services.executions.waitFor(1, execution.id, 5000);
+      expect(done).toMatchObject({ status: 'succeeded', output: 'xy' });
+      const late: any[] = [];
+      for await (const e of events) late.push(e);
+      expect(late.slice(0, -1).map((e) => e.output).join('')).toBe('xy');
+      expect(late.at(-1).status).toBe('completed');
+      expect((await p.services.providers.view()).providers.some((v) => v.id === 'remote' && v.source === 'registered')).toBe(true);
+    } finally {
+      off();
+    }
+    expect(() => p.services.providers.resolve('gpt-5')).toThrow(/No provider is configured for model gpt-5/);
+  });
+
+  it('streamed text is written to the database while it streams (batched), so a crash keeps it', async () => {
+    const provider = scripted('slow', Array.from({ length: 30 }, (_, i) => `c${i} `));
+    (provider as any).stream = async function* (req: GenerateRequest) {
+      for (let i = 0; i < 30; i++) {
+        await new Promise((r) => setTimeout(r, 15));
+        if (req.signal.aborted) return;
+        yield { type: 'text', text: `c${i} ` } as ProviderEvent;
+      }
+    };
+    const { execution } = await p.services.executions.start(principal, 1, body, { provider });
+    await new Promise((r) => setTimeout(r, 300));
+    const row = p.db.prepare('SELECT status, output FROM executions WHERE id = ?').get(execution.id) as { status: string; output: string };
+    expect(row.status).toBe('running');
+    expect(row.output).toMatch(/^c0 c1 /);
+    expect(row.output.length).toBeLessThan('c0 '.length * 30);
+    const done = await p.services.executions.waitFor(1, execution.id, 5000);
+    expect(done.output.split(' ').filter(Boolean)).toHaveLength(30);
+  });
+
+  it('waitFor answers the current state when the time is up', async () => {
+    const hang: ModelProvider = {
+      id: 'hang',
+      async *stream(req) {
+        await new Promise<void>((r) => req.signal.addEventListener('abort', () => r()));
+        throw new DOMException('aborted', 'AbortError');
+      },
+    };
+    const { execution } = await p.services.executions.start(principal, 1, body, { provider: hang });
+    const t0 = Date.now();
+    const now = await p.services.executions.waitFor(1, execution.id, 200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+    expect(now.status).toBe('running');
+    const canceled = await p.services.executions.cancel(1, execution.id);
+    expect(canceled.status).toBe('canceled');
+  });
+
+  it('validation errors are thrown before anything is stored', async () => {
+    const before = (p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
+    await expect(p.services.executions.start(principal, 1, { ...body, messages: [{ role: 'system', content: 'x' }] })).rejects.toMatchObject({ status: 422 });
+    await expect(p.services.executions.start(principal, 999, body)).rejects.toMatchObject({ status: 404, message: 'Agent not found' });
+    expect((p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n).toBe(before);
+  });
+});
