@@ -79,6 +79,9 @@ describe('agents', () => {
     expect(hit.json.total).toBe(1);
     // Other query parameters are kept in the page URLs.
     expect(new URL(hit.json.first_page_url).searchParams.get('q')).toBe('zebra-QUOKKA');
+    // Case-insensitive beyond ASCII.
+    const accented = (await call(p, 'POST', '/api/agents', { body: { title: 'Été à Zürich' } })).json;
+    expect((await call(p, 'GET', `/api/agents?q=${encodeURIComponent('ÉTÉ À ZÜRICH')}`)).json.data.map((a: any) => a.id)).toEqual([accented.id]);
     const typed = await call(p, 'GET', '/api/agents?q=zebra-quokka&type=chat');
     expect(typed.json.total).toBe(0);
     expect422(await call(p, 'GET', '/api/agents?type=audio'), 'type', 'The selected type is invalid.');

@@ -119,6 +119,21 @@ describe('CORS', () => {
     expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(pre.headers.get('access-control-allow-headers')?.toLowerCase()).toMatch(/authorization/);
   });
+
+  it('origins and hosts allowed in Settings take effect at once', async () => {
+    const origin = 'https://tools.example';
+    const host = 'desk.example:8787';
+    expect((await call(p, 'GET', '/api/agents', { headers: { origin } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await call(p, 'GET', '/api/agents', { headers: { host } })).status).toBe(403);
+    p.services.settings.set('localhost.allowed_origins', [origin]);
+    p.services.settings.set('localhost.allowed_hosts', ['desk.example']);
+    expect((await call(p, 'GET', '/api/agents', { headers: { origin } })).headers.get('access-control-allow-origin')).toBe(origin);
+    expect((await call(p, 'GET', '/api/agents', { headers: { host } })).status).toBe(200);
+    p.services.settings.set('localhost.allowed_origins', []);
+    p.services.settings.set('localhost.allowed_hosts', []);
+    expect((await call(p, 'GET', '/api/agents', { headers: { origin } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await call(p, 'GET', '/api/agents', { headers: { host } })).status).toBe(403);
+  });
 });
 
 describe('x-workspace-id', () => {

@@ -131,6 +131,8 @@ describe('memory collections', () => {
     expectShapeC(r.json, 'collections', MESSAGES.listCollections);
     r.json.collections.forEach((c: any) => expectCollection(c, true));
     expect(r.json.meta).toEqual({ current_page: 1, last_page: 1, total: 5 });
+    // Newest first (CONTRACT.md "Memories and collections").
+    expect(r.json.collections.map((c: any) => c.name)).toEqual(['alphabet', 'Gamma', 'Beta', 'Alpha', 'Recipes']);
     const s = await call(p, 'GET', '/api/memory-collections?search=ALPHA');
     expect(s.json.collections.map((c: any) => c.name).sort()).toEqual(['Alpha', 'alphabet']);
     const paged = await call(p, 'GET', '/api/memory-collections?per_page=2&page=3');

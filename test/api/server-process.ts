@@ -9,9 +9,10 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = 'src-main/platform/cli.ts';
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
-/** Env for spawned servers: no renderer build on the shared cores, quiet logs. */
+/** Env for spawned servers: none of the caller's AGENT_DESK_* settings, no renderer build on the shared cores, quiet logs. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_LOG_LEVEL: 'warn', ...extra };
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AGENT_DESK_')));
+  return { ...env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_LOG_LEVEL: 'warn', ...extra };
 }
 
 export interface ServerProcess {

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, makePlatform } from './helpers.js';
+import { call, closePlatform, makePlatform } from './helpers.js';
 
 describe('platform smoke', () => {
   const p = makePlatform();
-  afterAll(() => p.close());
+  afterAll(() => closePlatform(p));
 
   it('serves the seeded chat agent with the spec questions', async () => {
     const r = await call(p, 'GET', '/api/agents/1');

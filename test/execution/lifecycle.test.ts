@@ -130,6 +130,28 @@ describe('provider discovery and stalls', () => {
     }
   });
 
+  it('a provider that accepts the connection but never answers fails with provider_timeout', async () => {
+    const net = await import('node:net');
+    const sockets: import('node:net').Socket[] = [];
+    const silent = net.createServer((sock) => {
+      sockets.push(sock);
+      sock.resume();
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}/v1`;
+    const p = makePlatform({ env: { AGENT_DESK_OPENAI_BASE_URL: url, AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S: '0.3' } });
+    try {
+      const r = await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: { ...chatBody('x'), wait_execution: true } });
+      expect(r.json.responses[0]).toMatchObject({ status: 'failed', error: { code: 'provider_timeout' } });
+      expect(r.json.responses[0].error.message).toMatch(/did not answer within 300 ms/);
+    } finally {
+      await p.close();
+      sockets.forEach((s) => s.destroy());
+      await new Promise<void>((r) => silent.close(() => r()));
+      fs.rmSync(p.dir, { recursive: true, force: true });
+    }
+  });
+
   it('the OpenAPI document describes the execution and settings routes', async () => {
     const p = makePlatform({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
     try {

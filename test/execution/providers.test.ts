@@ -144,7 +144,7 @@ describe('settings: providers (ext)', () => {
     expect(r.status).toBe(200);
     expect(r.json.search).toEqual({ searxng_url: 'http://127.0.0.1:8888', brave_has_api_key: true, configured: true });
     expect(r.text).not.toContain('brave-secret');
-    expect(env.p.services.providers.search()).toEqual({ searxngUrl: 'http://127.0.0.1:8888', braveApiKey: 'brave-secret' });
+    expect(env.p.services.providers.search()).toEqual({ searxngUrl: 'http://127.0.0.1:8888', braveApiKey: 'brave-secret', allowPrivateFetch: false });
     const kept = await call(env.p, 'PUT', '/api/settings/providers', { body: { search: { searxng_url: null } } });
     expect(kept.json.search).toEqual({ searxng_url: null, brave_has_api_key: true, configured: true });
   });

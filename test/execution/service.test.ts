@@ -88,7 +88,8 @@ describe('executions service (the interface issues 7 and 9 call)', () => {
       id: 'hang',
       async *stream(req) {
         await new Promise<void>((r) => req.signal.addEventListener('abort', () => r()));
-        throw new DOMException('aborted', 'AbortError');
+        if (req.signal.aborted) throw new DOMException('aborted', 'AbortError');
+        yield { type: 'text', text: 'never' };
       },
     };
     const { execution } = await p.services.executions.start(principal, 1, body, { provider: hang });

@@ -15,6 +15,10 @@ async function fakeWeb() {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ results: [{ title: 'Bee facts', url: 'http://example.test/bees', content: 'Honey bees visit two million flowers per pound of honey.' }] }));
     }
+    if (url.pathname === '/redirect') {
+      res.writeHead(302, { location: '/page' });
+      return res.end();
+    }
     if (url.pathname === '/page') {
       res.writeHead(200, { 'content-type': 'text/html' });
       return res.end('<html><head><title>Hives</title><script>var x=1</script></head><body><nav>menu</nav><main><h1>Hive care</h1><p>Inspect the hive every 7&nbsp;days.</p></main></body></html>');
@@ -92,7 +96,8 @@ describe('tools: web search and page fetch as function calls', () => {
   let web: Awaited<ReturnType<typeof fakeWeb>>;
   beforeAll(async () => {
     web = await fakeWeb();
-    env = await withFake({ reply: 'Bees are busy.' }, { AGENT_DESK_SEARXNG_URL: web.url });
+    // The test's pages live on 127.0.0.1, which the page fetcher refuses unless allowed.
+    env = await withFake({ reply: 'Bees are busy.' }, { AGENT_DESK_SEARXNG_URL: web.url, AGENT_DESK_FETCH_ALLOW_PRIVATE: '1' });
   });
   afterAll(async () => {
     await env.close();
@@ -124,6 +129,17 @@ describe('tools: web search and page fetch as function calls', () => {
     expect(tool.content).toContain('Inspect the hive every 7 days.');
     expect(tool.content).not.toContain('var x');
     expect(tool.content).not.toContain('menu');
+  });
+
+  it('by default the page fetcher refuses loopback and private addresses; allowed, it follows redirects', async () => {
+    const { fetchPage, isPrivateAddress } = await import('../../src-main/platform/engine/tools/web.js');
+    const signal = AbortSignal.timeout(5000);
+    expect(await fetchPage(`${web.url}/page`, signal)).toMatch(/cannot be fetched/);
+    expect(await fetchPage('http://localhost:9/x', signal)).toMatch(/cannot be fetched/);
+    expect(await fetchPage('file:///etc/passwd', signal)).toMatch(/Only http\(s\)/);
+    for (const ip of ['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.20.0.1', '169.254.169.254', '::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0']) expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '172.32.0.1']) expect(isPrivateAddress(ip), ip).toBe(false);
+    expect(await fetchPage(`${web.url}/redirect`, signal, { allowPrivate: true })).toContain('Inspect the hive every 7 days.');
   });
 
   it('readableText drops chrome and decodes entities', () => {

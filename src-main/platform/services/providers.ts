@@ -34,6 +34,8 @@ interface StoredSearch {
 export interface SearchConfig {
   searxngUrl: string | null;
   braveApiKey: string | null;
+  /** AGENT_DESK_FETCH_ALLOW_PRIVATE=1: fetch_page may reach loopback and private addresses */
+  allowPrivateFetch: boolean;
 }
 
 /**
@@ -249,7 +251,11 @@ export class ProvidersService {
 
   search(): SearchConfig {
     const s = this.settings.get<StoredSearch | null>('providers.search', null);
-    return { searxngUrl: s?.searxng_url ?? null, braveApiKey: s?.brave_key_sealed ? this.secrets.open(s.brave_key_sealed) : null };
+    return {
+      searxngUrl: s?.searxng_url ?? null,
+      braveApiKey: s?.brave_key_sealed ? this.secrets.open(s.brave_key_sealed) : null,
+      allowPrivateFetch: this.ctx.config.env.AGENT_DESK_FETCH_ALLOW_PRIVATE === '1',
+    };
   }
 
   view(): ProvidersSettings {

@@ -1,6 +1,6 @@
 import type { ChatMessage, GenerateRequest, ModelProvider, ProviderEvent, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches } from './http.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches, streamRequest } from './http.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -67,7 +67,7 @@ export class AnthropicProvider implements ModelProvider {
     if (req.temperature !== undefined) body.temperature = req.temperature;
     if (req.stop?.length) body.stop_sequences = req.stop;
     if (req.tools?.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
-    const res = await request(`${this.base}/v1/messages`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal: req.signal }, this.label);
+    const res = await streamRequest(`${this.base}/v1/messages`, { headers: this.headers(), body: JSON.stringify(body), signal: req.signal, idleMs: this.opts.idleTimeoutMs }, this.label);
     if (!res.ok) throw await httpFailure(res, this.label);
 
     let input = 0;

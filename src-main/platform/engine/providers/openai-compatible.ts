@@ -1,6 +1,6 @@
 import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ModelProvider, ProviderEvent, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches } from './http.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches, streamRequest } from './http.js';
 
 export interface OpenAICompatibleOptions {
   id: string;
@@ -61,7 +61,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
     if (req.stop?.length) body.stop = req.stop;
     if (req.tools?.length) body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
-    const res = await request(`${this.base}/chat/completions`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal: req.signal }, this.label);
+    const res = await streamRequest(`${this.base}/chat/completions`, { headers: this.headers(), body: JSON.stringify(body), signal: req.signal, idleMs: this.opts.idleTimeoutMs }, this.label);
     if (!res.ok) throw await httpFailure(res, this.label);
 
     const calls = new Map<number, ToolCall>();

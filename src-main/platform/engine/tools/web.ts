@@ -1,9 +1,13 @@
+import dns from 'node:dns/promises';
+import net from 'node:net';
 import type { ToolSpec } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
 
 export interface SearchBackend {
   searxngUrl: string | null;
   braveApiKey: string | null;
+  /** let fetch_page reach loopback and private addresses (off by default: a model must not probe the user's network) */
+  allowPrivateFetch?: boolean;
 }
 
 export interface SearchHit {
@@ -105,18 +109,75 @@ export function readableText(html: string): { title: string; text: string } {
   return { title: decodeEntities(title).replace(/\s+/g, ' '), text: decodeEntities(text) };
 }
 
-export async function fetchPage(url: string, signal: AbortSignal, maxChars = 12_000): Promise<string> {
+/** Loopback, private, link-local, unique-local and unspecified addresses. */
+export function isPrivateAddress(ip: string): boolean {
+  const v4 = ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  if (net.isIPv4(v4)) {
+    const [a, b] = v4.split('.').map(Number);
+    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  const x = ip.toLowerCase();
+  return x === '::1' || x === '::' || x.startsWith('fc') || x.startsWith('fd') || /^fe[89ab]/.test(x);
+}
+
+/** Why a URL may not be fetched (SSRF guard), or null. Each redirect hop is checked again. */
+async function refusal(u: URL, allowPrivate: boolean): Promise<string | null> {
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http(s) pages can be fetched: ${u.href}`;
+  if (allowPrivate) return null;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  let addrs: string[];
+  try {
+    addrs = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    return `The host ${host} could not be resolved.`;
+  }
+  return addrs.some(isPrivateAddress) ? `Pages on local or private network addresses (${host}) cannot be fetched.` : null;
+}
+
+const MAX_PAGE_BYTES = 2_000_000;
+
+async function readLimited(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= MAX_PAGE_BYTES) {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function fetchPage(url: string, signal: AbortSignal, opts: { maxChars?: number; allowPrivate?: boolean } = {}): Promise<string> {
+  const maxChars = opts.maxChars ?? 12_000;
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return `Not a valid URL: ${url}`;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http(s) pages can be fetched: ${url}`;
-  const res = await fetch(u, { signal: AbortSignal.any([signal, AbortSignal.timeout(15_000)]), redirect: 'follow', headers: { 'user-agent': 'AgentDesk/1.0 (+page fetcher)', accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' } });
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(15_000)]);
+  let res: Response | null = null;
+  for (let hop = 0; hop < 6; hop++) {
+    const refused = await refusal(u, opts.allowPrivate ?? false);
+    if (refused) return refused;
+    res = await fetch(u, { signal: timeout, redirect: 'manual', headers: { 'user-agent': 'AgentDesk/1.0 (+page fetcher)', accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' } });
+    const next = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    if (!next) break;
+    await res.body?.cancel();
+    u = new URL(next, u);
+    res = null;
+  }
+  if (!res) return 'Too many redirects.';
   if (!res.ok) return `The page answered ${res.status}.`;
   const type = res.headers.get('content-type') ?? '';
-  const raw = (await res.text()).slice(0, 2_000_000);
+  const raw = await readLimited(res);
   const { title, text } = /html/i.test(type) || /^\s*</.test(raw) ? readableText(raw) : { title: '', text: raw };
   const out = `${title ? `${title}\n\n` : ''}${text}`;
   return out.length > maxChars ? `${out.slice(0, maxChars)}\n[truncated]` : out;
@@ -135,7 +196,7 @@ export async function runWebTool(b: SearchBackend, tool: string, name: string, a
       const hits = await webSearch(b, String(a.query ?? ''), tool, signal);
       return hits.length ? hits.map((h, i) => `${i + 1}. ${h.title}\n${h.url}\n${h.snippet}`).join('\n\n') : 'No results.';
     }
-    if (name === 'fetch_page') return await fetchPage(String(a.url ?? ''), signal);
+    if (name === 'fetch_page') return await fetchPage(String(a.url ?? ''), signal, { allowPrivate: b.allowPrivateFetch });
     return `Unknown tool ${name}.`;
   } catch (err) {
     if (signal.aborted) throw err;
