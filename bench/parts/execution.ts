@@ -14,6 +14,7 @@ import { createPlatform } from '../../src-main/platform/platform.js';
 import { listen } from '../../src-main/platform/server.js';
 import { createLogger } from '../../src-main/platform/log.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { readSSE } from '../../test/fixtures/sse-reader.js';
 
 const KEY = 'bench-key-0123456789';
 
@@ -26,36 +27,23 @@ interface Timing {
 
 /** Reads an SSE stream; `extract` returns the text of one data payload. */
 async function readStream(res: Response, t0: number, extract: (data: string) => string | null): Promise<Timing> {
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
   let text = '';
   let firstToken = -1;
   let lastToken = -1;
   let final: any = null;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buf += dec.decode(value, { stream: true });
-    let i: number;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      if (!block.startsWith('data: ')) continue;
-      const data = block.slice(6);
-      const t = extract(data);
-      if (t) {
-        const now = performance.now() - t0;
-        if (firstToken < 0) firstToken = now;
-        lastToken = now;
-        text += t;
-      }
-      if (data !== '[DONE]') {
-        const j = JSON.parse(data);
-        if (j.status === 'completed' || j.status === 'failed') final = j;
-      }
+  await readSSE(res, (data) => {
+    const t = extract(data);
+    if (t) {
+      const now = performance.now() - t0;
+      if (firstToken < 0) firstToken = now;
+      lastToken = now;
+      text += t;
     }
-  }
+    if (data !== '[DONE]') {
+      const j = JSON.parse(data);
+      if (j.status === 'completed' || j.status === 'failed') final = j;
+    }
+  });
   return { firstToken, lastToken, text, final };
 }
 

@@ -20,6 +20,7 @@ import { createPlatform } from '../../src-main/platform/platform.js';
 import { listen } from '../../src-main/platform/server.js';
 import { createLogger } from '../../src-main/platform/log.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { readSSE } from '../../test/fixtures/sse-reader.js';
 
 const KEY = 'bench-key-openai-0123456789';
 const RUNS = 60;
@@ -38,27 +39,19 @@ async function timeStream(url: string, headers: Record<string, string>, body: un
   const t0 = performance.now();
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
   let text = '';
   let firstByte = -1;
   let firstContent = -1;
   let done = -1;
-  for (;;) {
-    const r = await reader.read();
-    if (r.done) break;
+  const onChunk = () => {
     if (firstByte < 0) firstByte = performance.now() - t0;
-    buf += dec.decode(r.value, { stream: true });
-    let i: number;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      if (!block.startsWith('data: ')) continue;
-      const data = block.slice(6);
+  };
+  await readSSE(
+    res,
+    (data) => {
       if (data === '[DONE]') {
         done = performance.now() - t0;
-        continue;
+        return;
       }
       const j = JSON.parse(data);
       if (format === 'execute' && j.status === 'completed') done = performance.now() - t0;
@@ -67,8 +60,9 @@ async function timeStream(url: string, headers: Record<string, string>, body: un
         if (firstContent < 0) firstContent = performance.now() - t0;
         text += c;
       }
-    }
-  }
+    },
+    { onChunk },
+  );
   if (done < 0) throw new Error(`${url}: the stream did not complete`);
   return { firstByte, firstContent, done, text };
 }

@@ -12,6 +12,7 @@ import { createPlatform } from '../../src-main/platform/platform.js';
 import { listen } from '../../src-main/platform/server.js';
 import { createLogger } from '../../src-main/platform/log.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { readSSE } from '../../test/fixtures/sse-reader.js';
 
 const REMOTE_KEY = 'bench-remote-key-0123456789';
 const LOCAL_KEY = 'bench-local-key-0123456789';
@@ -25,23 +26,13 @@ async function firstToken(url: string, key: string): Promise<{ ms: number; compl
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ stream: true, temperature: '0', model: 'gpt-4o-mini', tools: 'no-tools', messages: [{ role: 'user', content: 'Hi' }] }),
   });
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
   let ms = -1;
   let completed = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buf += dec.decode(value, { stream: true });
-    let i: number;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const ev = JSON.parse(buf.slice(6, i));
-      buf = buf.slice(i + 2);
-      if (ms < 0 && ev.status === 'running' && ev.output) ms = performance.now() - t0;
-      if (ev.status === 'completed') completed = true;
-    }
-  }
+  await readSSE(res, (data) => {
+    const ev = JSON.parse(data);
+    if (ms < 0 && ev.status === 'running' && ev.output) ms = performance.now() - t0;
+    if (ev.status === 'completed') completed = true;
+  });
   return { ms, completed };
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type DB } from './db/connection.js';
+import { acquireDataDirLock } from './db/data-dir-lock.js';
 import { migrate, latestVersion } from './db/migrate.js';
 import { snapshotBeforeMigrate } from './services/backup.js';
 import { resolveConfig, type PlatformConfig } from './config.js';
@@ -67,10 +68,17 @@ export interface Platform {
   secrets: SecretBox;
   services: Services;
   app: ReturnType<typeof createApp>;
+  /** Whether this process owns the data dir's background work (see db/data-dir-lock.ts). */
+  primary: boolean;
   /** Work to finish before the database closes (e.g. let running executions end or record them). */
   shutdownHooks: (() => Promise<void> | void)[];
   /** Runs the shutdown hooks, stops background work and closes the database. */
   close(): Promise<void>;
+  /**
+   * Drops the platform with no shutdown work at all, as the death of its process would (tests
+   * of crash recovery): timers stop, the database closes, the data dir lock is freed.
+   */
+  abandon(): void;
 }
 
 /** SQL helpers the services rely on. */
@@ -104,11 +112,13 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const config = resolveConfig(opts);
   const log = opts.logger ?? createLogger();
   const db = openDatabase(config.dataDir);
+  const lock = acquireDataDirLock(config.dataDir);
   try {
     registerFunctions(db);
     // Automatic backup of the old schema's data before any migration runs on it.
     migrate(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
   } catch (err) {
+    lock.release();
     db.close();
     throw err;
   }
@@ -132,6 +142,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     services,
     app: undefined as unknown as ReturnType<typeof createApp>,
     shutdownHooks: [],
+    primary: lock.primary,
     async close() {
       for (const hook of platform.shutdownHooks) {
         try {
@@ -147,16 +158,24 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
         } catch {}
         db.close();
       }
+      lock.release();
+    },
+    abandon() {
+      jobs.halt();
+      if (db.open) db.close();
+      lock.release();
     },
   };
-  services.files.useJobs(jobs, platform.shutdownHooks);
+  services.files.useJobs(jobs, platform.shutdownHooks, { reconcile: lock.primary });
   platform.app = createApp(platform, opts.app);
   services.webhookDeliveries.attach(jobs);
   platform.shutdownHooks.push(() => services.webhookDeliveries.stop());
   // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
-  services.executions.recover();
+  // A second process on the same data dir (keys, mcp) leaves both to the primary, whose work it would break.
+  if (lock.primary) services.executions.recover();
   platform.shutdownHooks.unshift(() => services.executions.shutdown(10_000));
-  jobs.start();
+  if (lock.primary) jobs.start();
+  else log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
   // Refresh the remote's agents in the background; offline, the cached list stays readable.
   if (services.remote.view().status !== 'unconfigured') void services.remote.sync().catch(() => {});
   return platform;

@@ -5,10 +5,12 @@ import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../
 import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
 import { z as zod } from 'zod';
 import { Execution, ExecutionEvent, ExecuteResponse } from '../../src-main/platform/contract/executions';
-import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileList, FileObject } from '../../src-main/platform/contract/files';
+import { SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
+import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
+import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { ApiError, errorFrom } from './errors';
 import { createSseParser } from './sse';
 import type { RawResponse, Transport } from './transport';
@@ -96,8 +98,15 @@ export function createClient(t: Transport) {
       get: (id: number) => get(Execution, `/api/agent-responses/${id}`),
       cancel: (id: number) => call(Execution, 'POST', `/api/agent-responses/${id}/cancel`),
     },
+    sessions: {
+      list: (q: Query = {}) => get(SessionPage, `/api/sessions${qs(q)}`),
+      get: (id: number) => get(SessionDetail, `/api/sessions/${id}`),
+      delete: (id: number) => call(SessionDeleted, 'DELETE', `/api/sessions/${id}`),
+    },
     files: {
+      /** One page; `status` and `q` are the server's ext filters (empty means any). */
       list: (q: Query = {}) => get(FileList, `/api/files${qs({ per_page: 100, ...q })}`),
+      get: (id: number) => get(FileDetail, `/api/files/${id}`),
       async upload(file: File, opts: { process?: boolean; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {}) {
         const form = new FormData();
         form.append('file', file, file.name);
@@ -139,6 +148,16 @@ export function createClient(t: Transport) {
       testProvider: (body: { id: string } | { provider: ProviderInput }) => call(ProviderTestResult, 'POST', '/api/settings/providers/test', body),
       localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
       saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
+    },
+    remote: {
+      settings: () => get(RemoteSettings, '/api/settings/remote'),
+      /** `api_key` omitted keeps the stored key, `null` removes it; the platform syncs the agents when it can. */
+      save: (body: { base_url?: string | null; api_key?: string | null }) => call(RemoteSettings, 'PUT', '/api/settings/remote', body),
+      test: () => call(RemoteTestResult, 'POST', '/api/settings/remote/test'),
+      /** 502 with the reason when the remote cannot be reached; the cached agents stay. */
+      sync: () => call(RemoteSyncResult, 'POST', '/api/remote/sync'),
+      /** Copies a remote agent into a new local one. */
+      importAgent: (id: number) => call(Agent, 'POST', `/api/agents/${id}/import`),
     },
     app: () => get(AppInfo, '/api/app'),
     usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),

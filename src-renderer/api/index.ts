@@ -7,5 +7,5 @@ export const api: Client = createClient(typeof window !== 'undefined' && window.
 
 export { ApiError, isAbort, messageOf } from './errors';
 export type { Execution, ExecutionEvent, ExecutionContext } from '../../src-main/platform/contract/executions';
-export type { FileObject } from '../../src-main/platform/contract/files';
+export type { FileObject, FileStatus } from '../../src-main/platform/contract/files';
 export type { WebhookDelivery } from '../../src-main/platform/contract/webhook-deliveries';

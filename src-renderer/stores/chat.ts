@@ -3,7 +3,7 @@ import type { Agent } from '../../src-main/platform/contract/agents';
 import { api, isAbort, messageOf, type ExecutionEvent } from '../api';
 import { ApiError } from '../api/errors';
 import { noteAuth } from './note-auth';
-import { loadSessions, saveSessions, upsertSession, type SessionMeta } from './sessions';
+import { dropLegacyIndex, SESSIONS_SHOWN, turnStatus, type Session } from './sessions';
 import { defaultAnswers, type Answers } from '../features/chat/answers';
 
 export interface Attachment {
@@ -30,7 +30,8 @@ interface ChatState {
   answers: Answers;
   rootId: number | null;
   turns: Turn[];
-  sessions: SessionMeta[];
+  sessions: Session[];
+  sessionsError: unknown;
   attachments: Attachment[];
   busy: boolean;
   loadingSession: boolean;
@@ -41,8 +42,9 @@ interface ChatState {
   regenerate(): Promise<void>;
   stop(): Promise<void>;
   newSession(): void;
+  loadSessions(): Promise<void>;
   openSession(rootId: number, agent?: Agent): Promise<void>;
-  forgetSession(rootId: number): void;
+  deleteSession(rootId: number): Promise<void>;
   attach(files: File[]): Promise<void>;
   detach(key: string): void;
 }
@@ -92,7 +94,11 @@ export const useChat = create<ChatState>((set, get) => {
         credits: e.credits ?? t.credits,
         error: e.error ?? null,
       });
-      if (t.responseId === null) remember(turnKey, e, text, rootBefore);
+      // The first event names the session (a new root starts one): show it in the list at once.
+      if (t.responseId === null) {
+        set({ rootId: e.root_id ?? e.id });
+        void get().loadSessions();
+      }
     };
     try {
       const last = await api.executions.stream(agentId, body, onEvent, controller.signal);
@@ -109,25 +115,8 @@ export const useChat = create<ChatState>((set, get) => {
       }
     } finally {
       set({ busy: false, controller: null });
+      void get().loadSessions();
     }
-  };
-
-  /** Files the first event of a turn into the session index (a new root starts a new session). */
-  const remember = (turnKey: string, e: ExecutionEvent, text: string, rootBefore: number | null) => {
-    const rootId = e.root_id ?? e.id;
-    const { agentId, turns, sessions, rootId: current } = get();
-    const idx = turns.findIndex((t) => t.key === turnKey);
-    const prior = turns.slice(0, idx).filter((t) => t.responseId !== null).map((t) => ({ responseId: t.responseId!, user: t.user }));
-    const meta: SessionMeta = {
-      rootId,
-      agentId: agentId!,
-      title: (turns[0]?.user || text).slice(0, 80),
-      updatedAt: new Date().toISOString(),
-      turns: [...prior, { responseId: e.id, user: text }],
-    };
-    const next = upsertSession(sessions, meta, rootBefore ?? current);
-    saveSessions(next);
-    set({ sessions: next, rootId });
   };
 
   return {
@@ -135,7 +124,8 @@ export const useChat = create<ChatState>((set, get) => {
     answers: {},
     rootId: null,
     turns: [],
-    sessions: loadSessions(),
+    sessions: [],
+    sessionsError: null,
     attachments: [],
     busy: false,
     loadingSession: false,
@@ -205,37 +195,55 @@ export const useChat = create<ChatState>((set, get) => {
       set({ turns: [], rootId: null });
     },
 
-    async openSession(rootId, agent) {
-      const meta = get().sessions.find((s) => s.rootId === rootId);
-      if (!meta) return;
-      get().controller?.abort();
-      set({ loadingSession: true, rootId, turns: [] });
-      const turns: Turn[] = [];
-      for (const t of meta.turns) {
-        try {
-          const e = await api.executions.get(t.responseId);
-          turns.push({
-            key: key(),
-            user: t.user || e.input || '',
-            attachments: [],
-            responseId: e.id,
-            output: e.output ?? '',
-            status: e.status === 'succeeded' || e.status === 'completed' ? 'succeeded' : e.status === 'failed' ? 'failed' : e.status === 'canceled' ? 'canceled' : 'running',
-            error: e.error ?? null,
-            credits: e.credits ?? null,
-          });
-        } catch (err) {
-          noteAuth(err);
-          turns.push({ key: key(), user: t.user, attachments: [], responseId: t.responseId, output: '', status: 'failed', error: { message: messageOf(err) }, credits: null });
-        }
+    async loadSessions() {
+      dropLegacyIndex();
+      try {
+        const page = await api.sessions.list({ per_page: SESSIONS_SHOWN });
+        set({ sessions: page.data, sessionsError: null });
+      } catch (err) {
+        noteAuth(err);
+        set({ sessionsError: err });
       }
-      set({ turns, loadingSession: false, agentId: meta.agentId, ...(agent && agent.id !== get().agentId ? { answers: savedAnswers(agent) } : {}) });
     },
 
-    forgetSession(rootId) {
-      const next = get().sessions.filter((s) => s.rootId !== rootId);
-      saveSessions(next);
-      set({ sessions: next, ...(get().rootId === rootId ? { rootId: null, turns: [] } : {}) });
+    async openSession(rootId, agent) {
+      get().controller?.abort();
+      set({ loadingSession: true, rootId, turns: [] });
+      try {
+        const s = await api.sessions.get(rootId);
+        // A session started from a history (regenerate) shows that history first.
+        const earlier: Turn[] = [];
+        for (const t of s.earlier) {
+          if (t.role === 'user') earlier.push({ key: key(), user: t.content, attachments: [], responseId: null, output: '', status: 'succeeded', error: null, credits: null });
+          else if (earlier.length) earlier[earlier.length - 1].output = t.content;
+        }
+        const turns: Turn[] = [...earlier, ...s.executions.map((e) => ({
+          key: key(),
+          user: e.input,
+          attachments: [],
+          responseId: e.id,
+          output: e.output,
+          status: turnStatus(e.status),
+          error: e.error,
+          credits: e.credits,
+        }))];
+        set({ turns, loadingSession: false, agentId: s.agent_id, ...(agent && agent.id !== get().agentId ? { answers: savedAnswers(agent) } : {}) });
+      } catch (err) {
+        noteAuth(err);
+        set({ loadingSession: false, rootId: null, turns: [], sessionsError: err });
+        void get().loadSessions();
+      }
+    },
+
+    async deleteSession(rootId) {
+      try {
+        await api.sessions.delete(rootId);
+        set({ sessionsError: null, ...(get().rootId === rootId ? { rootId: null, turns: [] } : {}) });
+      } catch (err) {
+        noteAuth(err);
+        set({ sessionsError: err });
+      }
+      await get().loadSessions();
     },
 
     async attach(files) {

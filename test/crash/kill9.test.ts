@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 import { prng, startServer, type ServerProcess } from './server-process.js';
+import { readSSE } from '../fixtures/sse-reader.js';
 
 const KEY = 'crash-key-0123456789abcdef';
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 5);
@@ -143,26 +144,16 @@ async function executionWorker(alive: () => boolean): Promise<void> {
       body: JSON.stringify({ stream: true, temperature: '0.5', model: 'gpt-4o-mini', tools: 'no-tools', messages: [{ role: 'user', content: 'hello' }] }),
     });
     expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    let buf = '';
     let exec: Exec | undefined;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buf += dec.decode(value, { stream: true });
-      let i: number;
-      while ((i = buf.indexOf('\n\n')) >= 0) {
-        const ev = JSON.parse(buf.slice(6, i));
-        buf = buf.slice(i + 2);
-        if (!exec) execs.set(ev.id, (exec = { completed: false, output: '' }));
-        if (ev.status === 'running') exec.output += ev.output;
-        if (ev.status === 'completed') {
-          exec.completed = true;
-          stats.acknowledged++;
-        }
+    await readSSE(res, (data) => {
+      const ev = JSON.parse(data);
+      if (!exec) execs.set(ev.id, (exec = { completed: false, output: '' }));
+      if (ev.status === 'running') exec.output += ev.output;
+      if (ev.status === 'completed') {
+        exec.completed = true;
+        stats.acknowledged++;
       }
-    }
+    });
   }
 }
 

@@ -114,7 +114,8 @@ describe('Agent Desk in a browser', () => {
     expect(await turn.locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
-    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: /^Show me streaming/ }).click();
+    // Regenerating branched a new session (newest first); the original one is kept as it was.
+    await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: /^Show me streaming/ }).first().click();
     const restored = page.locator('[data-testid="turn"]');
     await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(1);
     expect(await restored.first().locator('.msg-user').textContent()).toContain('Show me streaming');
@@ -352,4 +353,35 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: 10_000 });
     await shot(page, 'signed-out');
   }, 20_000);
+
+  it('lists sessions from the platform: one made in this browser shows up in another after login', async () => {
+    // serve prints one login link per start: restart it on the same data, then sign in from a
+    // second browser with its own profile (no cookie, no localStorage of the first).
+    const dataDir = serve.dataDir;
+    await serve.close({ keepData: true });
+    serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url }, 45_000, dataDir);
+    const second = await launchBrowser();
+    try {
+      const p2 = await second.context.newPage();
+      p2.on('dialog', (d) => void d.accept());
+      await p2.goto(serve.loginUrl);
+      await p2.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+      const list = p2.getByRole('complementary', { name: 'Sessions' });
+      const made = list.getByRole('button', { name: /^Show me streaming/ }).first();
+      await made.waitFor({ timeout: 10_000 });
+      expect(await list.getByRole('button', { name: /^What is the launch code of the e2e rocket\?/ }).count()).toBe(1);
+      await made.click();
+      // The regenerated session, continued by the stopped "Write a long text" turn.
+      const restored = p2.locator('[data-testid="turn"]');
+      await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(2);
+      expect(await restored.first().locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
+      expect(await restored.last().locator('.msg-user').textContent()).toContain('Write a long text');
+      // Deleting it there removes it from the platform.
+      const before = (await pageFetch(p2, 'GET', '/api/sessions')).json.total as number;
+      await list.locator('[data-testid="session"]').first().getByRole('button', { name: /^Delete session/ }).click();
+      await expect.poll(async () => (await pageFetch(p2, 'GET', '/api/sessions')).json.total, { timeout: 10_000 }).toBe(before - 1);
+    } finally {
+      await second.close();
+    }
+  }, 90_000);
 });

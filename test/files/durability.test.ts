@@ -17,7 +17,7 @@ describe('files durability', () => {
         a.db.prepare("INSERT INTO jobs(kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at) VALUES ('file.process', ?, 'running', 1, 1000, 0, 0, 0)").run(JSON.stringify({ fileId: up.json.id }));
         a.db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, 0, ?)').run(up.json.id, 'partial stale passage');
       })();
-      a.db.close(); // no shutdown: the process "died"
+      a.abandon(); // no shutdown: the process "died"
       const b = makePlatform({ dataDir: dir });
       try {
         await b.jobs.idle();

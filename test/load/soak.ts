@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { tempDir } from '../api/helpers.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startServer } from '../crash/server-process.js';
+import { readSSE } from '../fixtures/sse-reader.js';
 
 export interface SoakOptions {
   /** Work time of one round. */
@@ -71,22 +72,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
         body: JSON.stringify({ stream: true, temperature: '0.5', model: 'gpt-4o-mini', tools: 'no-tools', messages: [{ role: 'user', content: 'load' }] }),
       });
       if (res.status !== 200) throw new Error(`execute answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-      const reader = res.body!.getReader();
-      const dec = new TextDecoder();
-      let buf = '';
       let text = '';
       let last: any = null;
       let first = true;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buf += dec.decode(value, { stream: true });
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          if (!block.startsWith('data: ')) throw new Error(`bad SSE block ${JSON.stringify(block.slice(0, 80))}`);
-          const ev = JSON.parse(block.slice(6));
+      await readSSE(
+        res,
+        (data) => {
+          const ev = JSON.parse(data);
           if (first) {
             firstEvent.push(performance.now() - t0);
             executionIds.push(ev.id);
@@ -95,8 +87,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
           f.stream_events++;
           if (ev.status === 'running') text += ev.output;
           last = ev;
-        }
-      }
+        },
+        { strict: true },
+      );
       if (last?.status !== 'completed') throw new Error(`stream ended on ${JSON.stringify(last)?.slice(0, 200)}`);
       if (text !== reply) f.lost_events++;
       f.streams_completed++;

@@ -26,8 +26,21 @@ export const FileDetail = FileObject.extend({
 }).meta({ id: 'FileDetail' });
 export type FileDetail = z.infer<typeof FileDetail>;
 
+/** An empty query value (`?status=`, what an HTML form sends for "any") means "not given", as in Laravel. */
+const blankAsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+/**
+ * The spec's `page`, `per_page` (1..100), `order`, and two **ext** filters that keep the answer's
+ * shape (`{data}` only): `status` and `q`.
+ */
 export const FileListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   order: z.enum(['asc', 'desc']).optional().default('desc'),
+  status: z
+    .preprocess(blankAsAbsent, z.enum(FILE_STATUSES).optional())
+    .meta({ description: 'ext: only files with this processing status.' }),
+  q: z
+    .preprocess(blankAsAbsent, z.string().max(255).optional())
+    .meta({ description: 'ext: only files whose filename contains this text (case-insensitive).' }),
 });
 export type FileListQuery = z.infer<typeof FileListQuery>;
 export const FileList = z.object({ data: z.array(FileObject) });

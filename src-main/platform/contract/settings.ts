@@ -59,10 +59,19 @@ export const ProviderInput = z.object({
 });
 export type ProviderInput = z.infer<typeof ProviderInput>;
 
+/**
+ * A `providers` entry of PUT. With `kind`: a saved provider (it overrides an environment's or
+ * detected one of the same id). Without `kind`: `{id, enabled}` switching a provider that comes
+ * from the environment or auto-detection on or off, which stays what it is otherwise.
+ */
+export const ProviderSave = ProviderInput.extend({ kind: ProviderKind.optional() });
+export type ProviderSave = z.infer<typeof ProviderSave>;
+
 export const ProvidersUpdate = z
   .object({
+    /** the saved providers (replacing the saved list); environment and detected ones stay unless named */
     providers: z
-      .array(ProviderInput)
+      .array(ProviderSave)
       .max(50)
       .refine((l) => new Set(l.map((p) => p.id)).size === l.length, 'The providers must have distinct ids.')
       .optional(),

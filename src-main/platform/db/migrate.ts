@@ -25,6 +25,10 @@ export function latestVersion(list: Migration[] = migrations): number {
  */
 export function migrate(db: DB, opts: { target?: number; list?: Migration[]; beforeMigrate?: (from: number) => void } = {}): number {
   const list = [...(opts.list ?? migrations)].sort((a, b) => a.version - b.version);
+  // Numbers must run 1..N without gaps, or a database past the gap would skip a late-added one.
+  list.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`Migrations must be numbered 1..N without gaps; found version ${m.version} at position ${i + 1}.`);
+  });
   const known = latestVersion(list);
   const target = opts.target ?? known;
   const current = db.pragma('user_version', { simple: true }) as number;

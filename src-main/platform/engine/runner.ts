@@ -47,7 +47,7 @@ export interface RunDeps {
 }
 
 export interface RunSink {
-  /** the model is about to be called */
+  /** the model is about to be called: from here on the execution is charged (credits.ts) */
   running(provider: string): void;
   text(delta: string): void;
   context(used: ExecutionContext): void;
@@ -105,6 +105,8 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     deps.sources,
   );
   sink.context(built.used);
+  // Canceled while the context was built: the model is never called (nor charged for).
+  plan.signal.throwIfAborted();
   sink.running(provider.id);
 
   const messages: ChatMessage[] = [...built.messages];
@@ -155,6 +157,7 @@ async function runImage(plan: RunPlan, deps: RunDeps, sink: RunSink, provider: M
   }
   const prompt = [plan.agent.instructions.trim(), plan.query.trim()].filter(Boolean).join('\n\n');
   sink.context({ memories: [], passages: [] });
+  plan.signal.throwIfAborted();
   sink.running(provider.id);
   const img = await provider.generateImage({ model, prompt, size: plan.imageSize, signal: plan.signal });
   const ext = img.mime === 'image/jpeg' ? 'jpg' : img.mime === 'image/webp' ? 'webp' : img.mime === 'image/gif' ? 'gif' : 'png';

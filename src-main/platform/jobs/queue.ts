@@ -70,6 +70,9 @@ interface Kind {
  * background work"). Jobs found `running` at start belonged to a process that died: they run
  * again. Jobs of one `lane` run one at a time, oldest first.
  */
+/** How often an idle queue checks for jobs that another process added. */
+const IDLE_POLL_MS = 2_000;
+
 export class JobQueue {
   private readonly kinds = new Map<string, Kind>();
   private timer: NodeJS.Timeout | null = null;
@@ -119,11 +122,16 @@ export class JobQueue {
 
   /** Stops taking jobs and waits (up to `timeoutMs`) for the running ones; unfinished ones resume next start. */
   async stop(timeoutMs = 10_000): Promise<void> {
+    this.halt();
+    const all = Promise.allSettled([...this.inFlight]);
+    await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  /** Stops taking jobs at once, without waiting for the running ones. */
+  halt(): void {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const all = Promise.allSettled([...this.inFlight]);
-    await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
   /** Resolves when no job is due or running (tests and benchmarks). */
@@ -153,7 +161,8 @@ export class JobQueue {
   }
 
   private pump(): void {
-    if (this.stopping) return;
+    // A database closed under us (the process is going down) ends the queue quietly.
+    if (this.stopping || !this.db.open) return;
     this.pumping = true;
     try {
       do {
@@ -343,8 +352,14 @@ export class JobQueue {
     if (!kinds.length) return;
     const next = this.sql<string[], { t: number | null }>(`SELECT min(run_at) AS t FROM jobs WHERE state = 'pending' AND kind IN (${kinds.map(() => '?').join(',')})`)
       .get(...kinds)?.t;
-    if (next === null || next === undefined) return;
-    const delay = Math.min(Math.max(next - this.now(), 0), 60_000);
+    // Another process on the same data dir (npm run mcp, keys) may add jobs without waking us:
+    // an idle queue still looks every IDLE_POLL_MS.
+    if (next === null || next === undefined) {
+      this.timer = setTimeout(() => this.pump(), IDLE_POLL_MS);
+      this.timer.unref();
+      return;
+    }
+    const delay = Math.min(Math.max(next - this.now(), 0), IDLE_POLL_MS);
     // A job that is due but was not taken waits on a saturated kind or a busy lane: a finishing
     // job wakes the queue, so a slow poll is only a safety net here.
     this.timer = setTimeout(() => this.pump(), delay === 0 ? 250 : delay);

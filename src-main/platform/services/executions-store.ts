@@ -157,22 +157,38 @@ export class ExecutionsStore {
     this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null });
   }
 
-  private pending: { f: FinalRecord; done: (err?: unknown) => void }[] = [];
+  /**
+   * Writes final records, each followed by its `after` (the `execution.finished` fan-out) in the
+   * same transaction: a crash can never leave a terminal execution without its webhook events.
+   */
+  finishAll(list: { f: FinalRecord; after?: () => void }[]): void {
+    this.db
+      .transaction(() => {
+        for (const b of list) {
+          this.finish(b.f);
+          b.after?.();
+        }
+      })
+      .immediate();
+  }
+
+  private pending: { f: FinalRecord; after?: () => void; done: (err?: unknown) => void }[] = [];
 
   /**
    * Writes a final record together with the others that end in the same turn of the event loop:
    * one fsync'd commit for many (100 streams ending together cost one fsync, not 100).
+   * `after` runs inside that transaction, right after the record is written.
    */
-  finishSoon(f: FinalRecord): Promise<void> {
+  finishSoon(f: FinalRecord, after?: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ f, done: (err) => (err ? reject(err) : resolve()) });
+      this.pending.push({ f, after, done: (err) => (err ? reject(err) : resolve()) });
       if (this.pending.length > 1) return;
       setImmediate(() => {
         const batch = this.pending;
         this.pending = [];
         let error: unknown = null;
         try {
-          if (this.open) this.db.transaction(() => batch.forEach((b) => this.finish(b.f))).immediate();
+          if (this.open) this.finishAll(batch);
         } catch (err) {
           error = err;
         }

@@ -16,11 +16,19 @@
  *   get(userId, id)                → Execution (404 `Agent response not found`)
  *   waitFor(userId, id, timeoutMs) → Execution once terminal, or the current state at the timeout
  *   cancel(userId, id)             → Execution (`canceled`); 409 when it had already finished
+ *   listSessions(userId, query)    → Page<Session>: ext GET /api/sessions, newest activity first
+ *   session(userId, id)            → SessionDetail: the session and its executions in order (404 `Session not found`)
+ *   deleteSession(userId, id)      → { id, deleted: true }; 409 while one of its executions runs
  *   p.services.providers.register(provider, { routes: ['remote:*'] }) makes a provider routable.
  *
  * When an execution ends `succeeded` or `failed`, the platform event
  *   events.emit('execution.finished', { type: 'execution.succeeded' | 'execution.failed', userId, agentId, execution })
- * fires with the GET shape (webhook deliveries listen to it).
+ * fires with the GET shape (webhook deliveries listen to it), synchronously inside the transaction
+ * that writes the terminal record: a listener's writes commit with it (better-sqlite3 nests them as
+ * savepoints) and a crash loses neither. Listeners must be synchronous about their writes.
+ *
+ * Credits: the base shows at `starting`; an execution that ends before the model was called
+ * (model_unavailable, unsupported, tool_unavailable, canceled early…) ends with 0.
  */
 import type { ServiceContext, Principal } from './context.js';
 import { parseId } from './context.js';
@@ -33,6 +41,9 @@ import type { MemoriesService } from './memories.js';
 import type { ProvidersService } from './providers.js';
 import { executionCredits } from './credits.js';
 import { ExecutionsStore, toExecution, type ExecutionRow } from './executions-store.js';
+import { SessionsStore, earlierTurns } from './executions-sessions.js';
+import type { Session, SessionDetail, SessionListQuery } from '../contract/sessions.js';
+import type { Page } from './context.js';
 import { LiveExecution } from './executions-live.js';
 import { continueTranscript, normalizeRequest, promptFromAnswers } from './executions-validate.js';
 import { runExecution, type Overrides } from '../engine/runner.js';
@@ -80,8 +91,18 @@ export interface FinishedEvent {
 const FLUSH_MS = 100;
 const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
 
+/**
+ * Credits of an execution interrupted by a shutdown or crash: 0 if the model was never called
+ * (no provider recorded, never `running`), else the formula on the text it had produced.
+ */
+function interruptedCredits(r: ExecutionRow): number {
+  if (r.provider === null && r.status !== 'running') return 0;
+  return executionCredits(r.input_tokens, r.output_tokens || (r.output ? countTokensSync(r.output) : 0));
+}
+
 export class ExecutionsService {
   private readonly store: ExecutionsStore;
+  private readonly sessions: SessionsStore;
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
   private closing = false;
@@ -98,6 +119,7 @@ export class ExecutionsService {
     },
   ) {
     this.store = new ExecutionsStore(ctx.db);
+    this.sessions = new SessionsStore(ctx.db);
     this.files = deps.files ?? null;
   }
 
@@ -121,13 +143,16 @@ export class ExecutionsService {
    */
   recover(): number {
     const rows = this.store.unfinished().filter((r) => !this.live.has(r.id));
-    for (const r of rows) {
-      this.store.finish({
-        id: r.id, status: 'failed', output: r.output, errorMessage: INTERRUPTED, errorCode: 'interrupted', credits: r.credits ?? executionCredits(0, 0),
-        inputTokens: r.input_tokens, outputTokens: r.output_tokens, outputFileId: r.output_file_id, provider: null, now: nowMicros(),
-      });
-      this.emitFinished(r.id, r.user_id, r.agent_id, 'failed');
-    }
+    // One transaction for all: each terminal record commits together with its webhook fan-out.
+    this.store.finishAll(
+      rows.map((r) => ({
+        f: {
+          id: r.id, status: 'failed', output: r.output, errorMessage: INTERRUPTED, errorCode: 'interrupted', credits: interruptedCredits(r),
+          inputTokens: r.input_tokens, outputTokens: r.output_tokens, outputFileId: r.output_file_id, provider: null, now: nowMicros(),
+        },
+        after: () => this.emitFinished(r.id, r.user_id, r.agent_id, 'failed'),
+      })),
+    );
     if (rows.length) this.ctx.log.warn({ count: rows.length }, 'executions interrupted by the previous shutdown were marked failed');
     return rows.length;
   }
@@ -290,13 +315,18 @@ export class ExecutionsService {
     live.flushTimer = null;
     // A run that ended early still charges the text it produced (estimated: no usage was reported).
     if (status !== 'succeeded' && result.outputTokens === 0 && live.output) result.outputTokens = countTokensSync(live.output);
-    live.credits = executionCredits(result.inputTokens, result.outputTokens);
+    // Nothing is charged for work never done: a run that ended before the model was called costs 0.
+    live.credits = live.provider !== null ? executionCredits(result.inputTokens, result.outputTokens) : 0;
     if (this.store.open) {
+      const terminal = status === 'succeeded' || status === 'failed' ? status : null;
       try {
-        await this.store.finishSoon({
-          id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
-          inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
-        });
+        await this.store.finishSoon(
+          {
+            id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
+            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
+          },
+          terminal ? () => this.emitFinished(live.id, live.userId, live.agentId, terminal) : undefined,
+        );
       } catch (err) {
         this.ctx.log.error({ err, execution: live.id }, 'could not store the end of an execution');
       }
@@ -304,17 +334,24 @@ export class ExecutionsService {
     live.status = status;
     this.live.delete(live.id);
     live.notify();
-    if ((status === 'succeeded' || status === 'failed') && this.store.open) this.emitFinished(live.id, live.userId, live.agentId, status);
   }
 
+  /**
+   * Runs inside the transaction that writes the terminal record, so the fan-out commits with it.
+   * Each listener gets its own savepoint: one that throws is rolled back alone and logged; it can
+   * never undo the execution's terminal record nor another listener's writes.
+   */
   private emitFinished(id: number, userId: number, agentId: number, status: 'succeeded' | 'failed'): void {
     const row = this.store.row(id, userId);
     if (!row) return;
     const event: FinishedEvent = { type: status === 'succeeded' ? 'execution.succeeded' : 'execution.failed', userId, agentId, execution: toExecution(row) };
-    try {
-      this.ctx.events.emit('execution.finished', event);
-    } catch (err) {
-      this.ctx.log.error({ err, execution: id }, 'an execution.finished listener failed');
+    // rawListeners keeps `once` semantics (its wrapper removes itself when called).
+    for (const listener of this.ctx.events.rawListeners('execution.finished') as ((e: FinishedEvent) => void)[]) {
+      try {
+        this.ctx.db.transaction(() => listener(event))();
+      } catch (err) {
+        this.ctx.log.error({ err, execution: id }, 'an execution.finished listener failed');
+      }
     }
   }
 
@@ -327,7 +364,11 @@ export class ExecutionsService {
 
   /** The stored execution; while it runs, with the output streamed so far. */
   get(userId: number, rawId: string | number): Execution {
-    const row = this.rowOf(userId, rawId);
+    return this.withLive(this.rowOf(userId, rawId));
+  }
+
+  /** The stored execution with a running one's live state over it (status, output so far). */
+  private withLive(row: ExecutionRow): Execution {
     const live = this.live.get(row.id);
     const e = toExecution(row);
     if (live && !live.terminal) {
@@ -336,6 +377,34 @@ export class ExecutionsService {
       if (live.context) e.context = live.context;
     }
     return e;
+  }
+
+  listSessions(userId: number, q: SessionListQuery): Page<Session> {
+    return this.sessions.page(userId, q);
+  }
+
+  private sessionOf(userId: number, rawId: string | number): Session {
+    const id = parseId(rawId);
+    const s = id ? this.sessions.one(userId, id) : null;
+    if (!s) throw new NotFoundError('Session not found');
+    return s;
+  }
+
+  session(userId: number, rawId: string | number): SessionDetail {
+    const s = this.sessionOf(userId, rawId);
+    const rows = this.sessions.executions(userId, s.id);
+    return { ...s, earlier: earlierTurns(rows[0]?.turns ?? '[]'), executions: rows.map((r) => this.withLive(r)) };
+  }
+
+  /** Removes a session's executions. Refused while one runs: its end would be written to nothing. */
+  deleteSession(userId: number, rawId: string | number): { id: number; deleted: true } {
+    const s = this.sessionOf(userId, rawId);
+    this.ctx.db.transaction(() => {
+      const rows = this.sessions.executions(userId, s.id);
+      if (rows.some((r) => this.live.has(r.id))) throw new ConflictError('This session has an execution running; cancel it or let it finish, then delete the session.');
+      this.sessions.delete(userId, s.id);
+    }).immediate();
+    return { id: s.id, deleted: true };
   }
 
   /** Token counts so far (final once terminal): the OpenAI-compatible `usage`. */

@@ -41,17 +41,28 @@ export function ftsQuery(text: string): string | null {
  * (unless nothing rarer is left). Counts are bounded walks; a common verdict is cached for a while.
  */
 const COMMON = 5000;
+
+type RankedRow = Omit<PassageHit, 'filename'>;
 const CACHE_MS = 5 * 60_000;
 
 class Searcher {
   private readonly df = new Map<string, { n: number; at: number }>();
   private readonly countStmt;
   private readonly eligibleStmt;
+  private readonly rankedStmt;
 
   constructor(private readonly db: DB) {
     this.countStmt = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM file_passages_fts WHERE file_passages_fts MATCH ? LIMIT ?)');
     this.eligibleStmt = db.prepare<[string], { id: number; filename: string }>(
       "SELECT id, filename FROM files WHERE id IN (SELECT value FROM json_each(?)) AND status = 'completed'",
+    );
+    // Ranked first, joined after: only the best `limit` passages are read from the table, not
+    // every match (the join would otherwise fetch each match's text before the sort).
+    // The fkey column has weight 0: which file a passage is in must not change its rank.
+    this.rankedStmt = db.prepare<[string, number], RankedRow>(
+      `SELECT p.file_id, p.id AS passage_id, p.ordinal, p.text, r.rank
+       FROM (SELECT rowid, bm25(file_passages_fts, 1.0, 0.0) AS rank FROM file_passages_fts WHERE file_passages_fts MATCH ? ORDER BY rank LIMIT ?) r
+       JOIN file_passages p ON p.id = r.rowid ORDER BY r.rank`,
     );
   }
 
@@ -77,17 +88,20 @@ class Searcher {
     if (!files.size) return [];
     const counted = terms.map((t) => ({ t, n: this.docCount(t) })).filter((x) => x.n > 0);
     if (!counted.length) return [];
-    let kept = counted.filter((x) => x.n <= COMMON);
-    if (!kept.length) kept = counted.sort((a, b) => a.n - b.n).slice(0, 2);
-    const match = `fkey : (${[...files.keys()].map((id) => `"f${id}"`).join(' OR ')}) AND text : (${kept.map((x) => quote(x.t)).join(' OR ')})`;
-    // The fkey column has weight 0: which file a passage is in must not change its rank.
-    const rows = this.db
-      .prepare<[string, number], Omit<PassageHit, 'filename'>>(
-        `SELECT p.file_id, p.id AS passage_id, p.ordinal, p.text, bm25(file_passages_fts, 1.0, 0.0) AS rank
-         FROM file_passages_fts JOIN file_passages p ON p.id = file_passages_fts.rowid
-         WHERE file_passages_fts MATCH ? ORDER BY rank LIMIT ?`,
-      )
-      .all(match, n);
+    const scope = `fkey : (${[...files.keys()].map((id) => `"f${id}"`).join(' OR ')})`;
+    const rare = counted.filter((x) => x.n <= COMMON);
+    let rows: RankedRow[];
+    if (rare.length) rows = this.rankedStmt.all(`${scope} AND text : (${rare.map((x) => quote(x.t)).join(' OR ')})`, n);
+    else {
+      // Only common words: their OR matches most passages of the files, and bm25 scores every
+      // match. Passages holding both of the two rarest come first (same bm25 scores), then the OR fills up.
+      const two = counted.sort((a, b) => a.n - b.n).slice(0, 2).map((x) => quote(x.t));
+      rows = this.rankedStmt.all(`${scope} AND text : (${two.join(' AND ')})`, n);
+      if (rows.length < n && two.length > 1) {
+        const seen = new Set(rows.map((r) => r.passage_id));
+        for (const r of this.rankedStmt.all(`${scope} AND text : (${two.join(' OR ')})`, n)) if (rows.length < n && !seen.has(r.passage_id)) rows.push(r);
+      }
+    }
     return rows.map((h) => ({ file_id: h.file_id, filename: files.get(h.file_id) ?? '', passage_id: h.passage_id, ordinal: h.ordinal, text: h.text, rank: h.rank }));
   }
 }

@@ -71,6 +71,8 @@ export function checkExtension(filename: string): { ext: string; kind: string } 
   return { ext, kind };
 }
 
+type ListParams = { workspaceId: number; status: FileStatus | null; q: string | null; limit: number; offset: number };
+
 const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
 
 /**
@@ -85,6 +87,7 @@ export class FilesService {
   private readonly insertStmt;
   private readonly linkedStmt;
   private readonly linkedRowsStmt;
+  private readonly listStmts;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -102,20 +105,30 @@ export class FilesService {
     this.linkedRowsStmt = db.prepare<[number], FileRow>(
       'SELECT f.* FROM agent_files a JOIN files f ON f.id = a.file_id WHERE a.agent_id = ? ORDER BY a.created_at, f.id',
     );
+    const listSql = (dir: 'ASC' | 'DESC') =>
+      `SELECT * FROM files WHERE workspace_id = @workspaceId AND (@status IS NULL OR status = @status) AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
+       ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
+    this.listStmts = { asc: db.prepare<ListParams, FileRow>(listSql('ASC')), desc: db.prepare<ListParams, FileRow>(listSql('DESC')) };
     this.processing = new FileProcessing(ctx, this.store);
   }
 
   /** Registers the processing job and reconciles disk and rows; called once the job queue exists. */
-  useJobs(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[]): void {
+  useJobs(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[], opts: { reconcile?: boolean } = {}): void {
     this.processing.attach(jobs, shutdownHooks);
-    this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
+    // Only the data dir's primary process cleans stray temp files: another one may be writing them.
+    if (opts.reconcile !== false) this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
   }
 
+  /**
+   * A page of the workspace's files by `created_at` (then id, so equal times page stably), with
+   * the ext filters: `status`, and `q` as a case-insensitive substring of the filename (instr, not
+   * LIKE, so `%` and `_` in a name are plain characters).
+   */
   list(workspaceId: number, q: FileListQuery): FileObject[] {
-    const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-    return this.ctx.db
-      .prepare<[number, number, number], FileRow>(`SELECT * FROM files WHERE workspace_id = ? ORDER BY created_at ${dir}, id ${dir} LIMIT ? OFFSET ?`)
-      .all(workspaceId, q.per_page, offsetOf(q.page, q.per_page))
+    // Filenames are stored NFC (cleanFilename), so the needle is too: "é" typed either way matches.
+    const needle = q.q ? q.q.normalize('NFC').toLowerCase() : null;
+    return this.listStmts[q.order === 'asc' ? 'asc' : 'desc']
+      .all({ workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) })
       .map(toFile);
   }
 

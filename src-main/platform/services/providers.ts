@@ -4,7 +4,7 @@ import type { ServiceContext } from './context.js';
 import type { SettingsService } from './settings.js';
 import type { SecretBox } from './secrets.js';
 import { ValidationError } from './errors.js';
-import type { ProviderInput, ProviderKind, ProvidersSettings, ProvidersUpdate, ProviderTestResult, ProviderView, RouteRule } from '../contract/settings.js';
+import type { ProviderInput, ProviderKind, ProviderSave, ProvidersSettings, ProvidersUpdate, ProviderTestResult, ProviderView, RouteRule } from '../contract/settings.js';
 import type { ModelProvider } from '../engine/providers/types.js';
 import { ProviderError } from '../engine/providers/types.js';
 import { OpenAICompatibleProvider } from '../engine/providers/openai-compatible.js';
@@ -91,6 +91,8 @@ function ollamaV1(url: string): string {
  */
 export class ProvidersService {
   private auto: StoredProvider[] = [];
+  /** What the environment configures this run (restored when a saved override is removed). */
+  private envSeeds: StoredProvider[] = [];
   private readonly registered = new Map<string, { provider: ModelProvider; routes: string[] }>();
   private readonly instances = new Map<string, { sig: string; provider: ModelProvider }>();
   /** Resolves when the start-up Ollama probe has finished (tests and Settings may await it). */
@@ -134,6 +136,7 @@ export class ProvidersService {
     }
     if (env.AGENT_DESK_OLLAMA_URL) seeds.push({ ...base, id: 'ollama', kind: 'ollama', base_url: ollamaV1(env.AGENT_DESK_OLLAMA_URL) });
     if (env.AGENT_DESK_MODELS_DIR) seeds.push({ ...base, id: 'local', kind: 'gguf', models_dir: path.resolve(env.AGENT_DESK_MODELS_DIR) });
+    this.envSeeds = seeds;
     const list = this.stored();
     let changed = false;
     for (const s of seeds) {
@@ -173,9 +176,15 @@ export class ProvidersService {
     } catch {}
   }
 
+  /** Ids of environment or detected providers the user switched off (their config is not theirs to edit). */
+  private disabledIds(): string[] {
+    return this.settings.get<string[]>('providers.disabled', []);
+  }
+
   private all(): StoredProvider[] {
     const list = this.stored();
-    return [...list, ...this.auto.filter((a) => !list.some((p) => p.id === a.id))];
+    const off = new Set(this.disabledIds());
+    return [...list, ...this.auto.filter((a) => !list.some((p) => p.id === a.id))].map((p) => (p.source !== 'settings' && off.has(p.id) ? { ...p, enabled: false } : p));
   }
 
   /** Registers a provider at run time (e.g. issue 9's remote platform); `routes` are match patterns tried first. Returns an unregister function. */
@@ -300,15 +309,13 @@ export class ProvidersService {
     };
   }
 
-  /** PUT: the given lists replace the stored ones; an omitted api_key keeps the stored key. */
+  /**
+   * PUT: `providers` replaces the saved providers; an omitted api_key keeps the stored key.
+   * Environment and detected providers stay unless an entry with a `kind` names their id (a saved
+   * override); `{id, enabled}` without `kind` switches one of them on or off.
+   */
   update(body: ProvidersUpdate): ProvidersSettings {
-    if (body.providers) {
-      const prev = this.stored();
-      this.settings.set(
-        'providers.list',
-        body.providers.map((p) => this.fromInput(p, prev.find((x) => x.id === p.id))),
-      );
-    }
+    if (body.providers) this.saveList(body.providers);
     if (body.routes) this.settings.set('providers.routes', body.routes);
     if (body.default_model !== undefined) this.settings.set('providers.default_model', body.default_model);
     if (body.search) {
@@ -321,6 +328,36 @@ export class ProvidersService {
       });
     }
     return this.view();
+  }
+
+  private saveList(inputs: ProviderSave[]): void {
+    const prev = this.stored();
+    const envKept = [...prev.filter((p) => p.source === 'env'), ...this.envSeeds.filter((s) => !prev.some((p) => p.id === s.id && p.source === 'env'))];
+    const outside = new Map([...this.auto, ...envKept].map((p) => [p.id, p]));
+    const off = new Set(this.disabledIds());
+    const saved: StoredProvider[] = [];
+    inputs.forEach((p, i) => {
+      if (p.kind !== undefined) {
+        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id)));
+        off.delete(p.id);
+        return;
+      }
+      const only = Object.keys(p).every((k) => k === 'id' || k === 'enabled');
+      if (!outside.has(p.id) || !only) {
+        throw ValidationError.field(
+          `providers.${i}.kind`,
+          outside.has(p.id)
+            ? `The kind field is required to change the provider "${p.id}" (without it, only enabled may be given).`
+            : `The kind field is required: "${p.id}" is not a provider from the environment or auto-detection.`,
+        );
+      }
+      if (p.enabled === false) off.add(p.id);
+      else if (p.enabled === true) off.delete(p.id);
+    });
+    this.ctx.db.transaction(() => {
+      this.settings.set('providers.list', [...envKept.filter((e) => !saved.some((s) => s.id === e.id)), ...saved]);
+      this.settings.set('providers.disabled', [...off]);
+    })();
   }
 
   /** Reachability and model list of a saved provider, or of one given whole before saving. */

@@ -1,22 +1,30 @@
 import { useEffect, useState } from 'react';
+import type { FileStatus } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { pickFiles } from '../../components/pick-files';
 import { useUploads } from '../../stores/uploads';
 import { UploadList } from './UploadList';
 import { FileTable } from './FileTable';
 
+const STATUSES: FileStatus[] = ['waiting', 'in_progress', 'completed', 'failed'];
+/** Typing pauses this long before the name search goes to the server (one request per pause, not per key). */
+const SEARCH_DEBOUNCE_MS = 250;
+
 export default function FilesScreen() {
-  const { files, filesError, loadFiles, upload, loaded } = useUploads();
-  const [filter, setFilter] = useState('');
-  const [status, setStatus] = useState('');
+  const { files, filesError, loadFiles, upload, loaded, filter, setFilter, hasMore, loadMore, loadingMore } = useUploads();
+  const [name, setName] = useState(filter.q);
 
   useEffect(() => {
     void loadFiles();
   }, [loadFiles]);
 
-  const needle = filter.trim().toLowerCase();
-  const shown = files.filter((f) => (!needle || f.filename.toLowerCase().includes(needle)) && (!status || f.status === status));
-  const statuses = [...new Set(files.map((f) => f.status))].sort();
+  useEffect(() => {
+    if (name === filter.q) return;
+    const t = setTimeout(() => void setFilter({ q: name }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [name, filter.q, setFilter]);
+
+  const filtered = !!filter.status || !!filter.q.trim();
 
   return (
     <section className="screen" aria-labelledby="files-title">
@@ -37,24 +45,32 @@ export default function FilesScreen() {
       <UploadList />
       <div className="row" style={{ margin: '16px 0 8px' }}>
         <label className="sr-only" htmlFor="file-filter">
-          Filter files
+          Search files by name
         </label>
-        <input id="file-filter" type="search" className="grow" placeholder="Filter by name (press /)" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input id="file-filter" type="search" className="grow" placeholder="Search by name (press /)" maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
         <label className="field inline">
           <span>Status</span>
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <select data-testid="file-status-filter" value={filter.status} onChange={(e) => void setFilter({ status: e.target.value as FileStatus | '' })}>
             <option value="">Any</option>
-            {statuses.map((s) => (
+            {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {s.replace('_', ' ')}
               </option>
             ))}
           </select>
         </label>
       </div>
       <ErrorNote error={filesError} what="Files" />
-      {loaded && !filesError && !files.length ? <p className="muted">No files yet.</p> : null}
-      {shown.length ? <FileTable files={shown} /> : null}
+      {loaded && !filesError && !files.length ? <p className="muted">{filtered ? 'No files match.' : 'No files yet.'}</p> : null}
+      {files.length ? <FileTable files={files} /> : null}
+      {hasMore ? (
+        <div className="row" style={{ marginTop: 8 }}>
+          <span className="muted small">{files.length} shown</span>
+          <button type="button" className="btn btn-small" disabled={loadingMore} onClick={() => void loadMore()}>
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { StatusBadge } from './StatusBadge';
 
 /** Uploads of this session: bytes sent, then the platform's processing status until it settles. */
 export function UploadList() {
-  const { uploads, files, clearFinished } = useUploads();
+  const { uploads, uploaded, files, clearFinished } = useUploads();
   if (!uploads.length) return null;
   return (
     <div className="card" style={{ marginTop: 12 }} aria-label="Uploads">
@@ -19,7 +19,7 @@ export function UploadList() {
       <table className="table" style={{ border: 0 }}>
         <tbody>
           {uploads.map((u) => {
-            const file = u.fileId !== null ? files.find((f) => f.id === u.fileId) : undefined;
+            const file = u.fileId !== null ? (files.find((f) => f.id === u.fileId) ?? uploaded[u.fileId]) : undefined;
             const pct = u.size ? Math.min(100, Math.round((u.sent / u.size) * 100)) : u.phase === 'uploading' ? 0 : 100;
             return (
               <tr key={u.key} data-testid="upload-row" data-name={u.name} data-status={u.phase === 'failed' ? 'failed' : (file?.status ?? u.phase)}>

@@ -64,15 +64,19 @@ export function ProvidersPanel() {
             <button type="button" className="btn btn-small" onClick={() => void test(p.id)}>
               Test connection
             </button>
+            {p.source !== 'registered' ? (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => void save({ providers: p.source === 'settings' ? savedInputs(data.providers).map((x) => (x.id === p.id ? { ...x, enabled: !p.enabled } : x)) : [...savedInputs(data.providers), { id: p.id, enabled: !p.enabled }] }, p.enabled ? 'Provider disabled.' : 'Provider enabled.')}
+              >
+                {p.enabled ? 'Disable' : 'Enable'}
+              </button>
+            ) : null}
             {p.source === 'settings' ? (
-              <>
-                <button type="button" className="btn btn-small" onClick={() => void save({ providers: savedInputs(data.providers).map((x) => (x.id === p.id ? { ...x, enabled: !p.enabled } : x)) }, p.enabled ? 'Provider disabled.' : 'Provider enabled.')}>
-                  {p.enabled ? 'Disable' : 'Enable'}
-                </button>
-                <button type="button" className="btn btn-small" onClick={() => confirm(`Remove ${providerLabel(p)}?`) && void save({ providers: savedInputs(data.providers).filter((x) => x.id !== p.id) }, 'Provider removed.')}>
-                  Remove
-                </button>
-              </>
+              <button type="button" className="btn btn-small" onClick={() => confirm(`Remove ${providerLabel(p)}?`) && void save({ providers: savedInputs(data.providers).filter((x) => x.id !== p.id) }, 'Provider removed.')}>
+                Remove
+              </button>
             ) : null}
             {tests[p.id] ? (
               <span className="small" role="status">

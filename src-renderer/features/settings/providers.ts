@@ -17,12 +17,11 @@ export function toInput(p: ProviderView): ProviderInput {
 }
 
 /**
- * The stored list to write back. PUT replaces the stored list, and env-seeded providers live in
- * it too, so they are sent along (else adding one provider would drop them); auto-detected and
- * run-time registered ones are not stored and are left out.
+ * The saved list to write back (PUT replaces the saved providers only; the environment's and
+ * detected ones stay on the platform without being sent).
  */
 export function savedInputs(list: ProviderView[]): ProviderInput[] {
-  return list.filter((p) => p.source === 'settings' || p.source === 'env').map(toInput);
+  return list.filter((p) => p.source === 'settings').map(toInput);
 }
 
 export function slugId(s: string): string {

@@ -11,12 +11,13 @@ export interface ServeProcess {
   loginUrl: string;
   dataDir: string;
   output(): string;
-  close(): Promise<void>;
+  /** Stops serve and removes its data dir (`keepData`: leaves it, to start serve on it again). */
+  close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Starts the API the way `npm run serve` does, on a free port and a fresh data dir, and waits for its login link. */
-export async function startServe(env: Record<string, string>, timeoutMs = 45_000): Promise<ServeProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-data-'));
+export async function startServe(env: Record<string, string>, timeoutMs = 45_000, existingDataDir?: string): Promise<ServeProcess> {
+  const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-data-'));
   const child: ChildProcess = spawn('npx', ['tsx', 'src-main/platform/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     // The renderer is built by the test setup; serve must not start a second build.
@@ -28,7 +29,7 @@ export async function startServe(env: Record<string, string>, timeoutMs = 45_000
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
 
-  const close = async () => {
+  const close = async (opts: { keepData?: boolean } = {}) => {
     if (child.exitCode === null && child.pid) {
       const exited = new Promise((r) => child.once('exit', r));
       try {
@@ -42,7 +43,7 @@ export async function startServe(env: Record<string, string>, timeoutMs = 45_000
       await exited;
       clearTimeout(t);
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!opts.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {

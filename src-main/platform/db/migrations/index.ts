@@ -1,9 +1,12 @@
 import type { Migration } from '../migrate.js';
 import { m001Core } from './001_core.js';
-import { m004WebhookDeliveries } from './004_webhook_deliveries.js';
 import { m002Files } from './002_files.js';
 import { m003Executions } from './003_executions.js';
-import { m006RemoteAgents } from './006_remote_agents.js';
+import { m004WebhookDeliveries } from './004_webhook_deliveries.js';
+import { m005RemoteAgents } from './005_remote_agents.js';
 
-/** Every migration, one per file, numbered. Append only: never edit one that has shipped. */
-export const migrations: Migration[] = [m001Core, m002Files, m006RemoteAgents, m004WebhookDeliveries, m003Executions];
+/**
+ * Every migration, one per file, numbered without gaps. Append only: never edit one that has
+ * shipped, and never number a new one below the newest (a database at version N skips it).
+ */
+export const migrations: Migration[] = [m001Core, m002Files, m003Executions, m004WebhookDeliveries, m005RemoteAgents];

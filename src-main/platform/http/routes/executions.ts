@@ -4,6 +4,8 @@ import { createRouter, errorResponses, notFound, ok, bearer } from '../router.js
 import { IdPath, ErrorBody } from '../../contract/common.js';
 import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent } from '../../contract/executions.js';
 import { sseResponse } from '../sse.js';
+import { shapeB } from '../pagination.js';
+import { SessionDeleted, SessionDetail, SessionListQuery, SessionPage } from '../../contract/sessions.js';
 
 /** How long `wait_execution` holds the request before answering the current state (CONTRACT.md). */
 export const WAIT_MS = 100_000;
@@ -70,6 +72,47 @@ export function executionRoutes(p: Platform) {
       responses: { ...ok(Execution), ...notFound('Agent response'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'Already finished' }, ...errorResponses },
     }),
     async (c) => c.json(await executions.cancel(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  const sessionTags = ['Sessions'];
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions',
+      tags: sessionTags,
+      security: bearer,
+      summary: "List the caller's chat sessions, newest activity first (ext)",
+      description: 'A session is the executions sharing a `root_id`; its `id` is that root_id. `agent_id` keeps one agent\'s sessions.',
+      request: { query: SessionListQuery },
+      responses: { ...ok(SessionPage), ...errorResponses },
+    }),
+    (c) => c.json(shapeB(c, executions.listSessions(c.get('principal').userId, c.req.valid('query'))), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions/{id}',
+      tags: sessionTags,
+      security: bearer,
+      summary: 'A session with its executions in order (ext)',
+      request: { params: IdPath },
+      responses: { ...ok(SessionDetail), ...notFound('Session'), ...errorResponses },
+    }),
+    (c) => c.json(executions.session(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/sessions/{id}',
+      tags: sessionTags,
+      security: bearer,
+      summary: 'Delete a session and its executions (ext); 409 while one runs',
+      request: { params: IdPath },
+      responses: { ...ok(SessionDeleted), ...notFound('Session'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'An execution of it is running' }, ...errorResponses },
+    }),
+    (c) => c.json(executions.deleteSession(c.get('principal').userId, c.req.valid('param').id), 200),
   );
 
   return r;

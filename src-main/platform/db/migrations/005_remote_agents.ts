@@ -4,8 +4,8 @@ import type { Migration } from '../migrate.js';
  * Agents of a remote platform are cached as local rows (source = 'remote'), so their ids come
  * from the same sequence as local agents and can never collide with them.
  */
-export const m006RemoteAgents: Migration = {
-  version: 6,
+export const m005RemoteAgents: Migration = {
+  version: 5,
   name: 'remote agents',
   up(db) {
     db.exec(`

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { pageQuery, queryInt, shapeB } from './common.js';
+import { Execution } from './executions.js';
+
+/**
+ * ext: chat sessions, i.e. the executions sharing a `root_id` (CONTRACT.md "Execution"), listed
+ * by the platform so every client (the app in Electron or any browser) sees the same list.
+ */
+export const Session = z
+  .object({
+    /** the session's root_id (the id of its first execution) */
+    id: z.number().int(),
+    /** the agent (template_id) of its first execution */
+    agent_id: z.number().int(),
+    /** the first user message, whitespace collapsed, at most 80 characters */
+    title: z.string(),
+    /** how many executions it holds */
+    turns: z.number().int(),
+    /** the status of its latest execution */
+    last_status: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Session' });
+export type Session = z.infer<typeof Session>;
+
+export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
+
+/** Newest activity first; `agent_id` keeps the sessions of one agent. */
+export const SessionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
+  agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
+});
+export type SessionListQuery = z.infer<typeof SessionListQuery>;
+
+/**
+ * One session with its executions in order, each the GET /api/agent-responses/{id} shape.
+ * `earlier`: the conversation its first request was sent with before its last user message (a
+ * session started from a given history, e.g. the app's "regenerate"); empty for most sessions.
+ */
+export const SessionDetail = Session.extend({
+  earlier: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+  executions: z.array(Execution),
+}).meta({ id: 'SessionDetail' });
+export type SessionDetail = z.infer<typeof SessionDetail>;
+
+export const SessionDeleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'SessionDeleted' });
