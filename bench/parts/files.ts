@@ -7,7 +7,8 @@
  *    stripping the tags of word/document.xml.
  *  - A 200 MB upload over real HTTP to the server run as a child process: MB/s (and its ratio
  *    to a bare Node server that discards the bytes) and the server's peak RSS growth (target < 64 MB).
- *  - Full-text retrieval over 1,000,000 passages: p99 of searchPassages (target <= 20 ms).
+ *  - Full-text retrieval over 1,000,000 passages: p99 of searchPassages scoped to 5 and to 50
+ *    files (target <= 20 ms for both).
  *  - GET /api/agents p99 while a 100 MB file is processing (target < 50 ms), and its ratio to idle.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -269,15 +270,18 @@ async function retrievalFigures(dir: string, f: Figures): Promise<void> {
       const q = query();
       few.push(await time(() => p.services.files.searchPassages(files, q, 8)));
     }
-    for (let i = 0; i < 100; i++) {
+    // 300, not 100: the slow tail (queries of only common words) is under 1% of queries, and
+    // the p99 of 100 samples is just the second worst.
+    for (let i = 0; i < 300; i++) {
       const files = pick(50);
       const q = query();
       many.push(await time(() => p.services.files.searchPassages(files, q, 8)));
     }
     f['fts_p50_ms_5_files'] = pct(few, 50);
     f['fts_p99_ms_5_files'] = pct(few, 99);
+    f['fts_p50_ms_50_files'] = pct(many, 50);
     f['fts_p99_ms_50_files'] = pct(many, 99);
-    f['fts_p99_under_20ms'] = pct(few, 99) <= 20;
+    f['fts_p99_under_20ms'] = pct(few, 99) <= 20 && pct(many, 99) <= 20;
   } finally {
     await p.close();
   }
@@ -295,8 +299,9 @@ const part: BenchPart = {
         await fn(dir, f);
         process.stderr.write(`  files: ${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s ${JSON.stringify(f)}\n`);
       };
-      // AGENT_DESK_BENCH_FILES=retrieval,pdf runs only those steps (while tuning one of them).
-      const only = (process.env.AGENT_DESK_BENCH_FILES ?? '').split(',').filter(Boolean);
+      // AGENT_DESK_BENCH_FILES=retrieval,pdf (or FILES_BENCH_ONLY=...) runs only those steps
+      // (while tuning one of them: loading the million passages alone takes a minute or two).
+      const only = (process.env.AGENT_DESK_BENCH_FILES ?? process.env.FILES_BENCH_ONLY ?? '').split(',').filter(Boolean);
       const steps: [string, (dir: string, f: Figures) => Promise<void>][] = [
         ['pdf', pdfFigures],
         ['docx', docxFigures],

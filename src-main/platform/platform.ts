@@ -173,7 +173,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
   // A second process on the same data dir (keys, mcp) leaves both to the primary, whose work it would break.
   if (lock.primary) services.executions.recover();
-  platform.shutdownHooks.unshift(() => services.executions.shutdown(10_000));
+  platform.shutdownHooks.unshift(() => services.executions.shutdown(10_000, { othersToo: lock.primary }));
   if (lock.primary) jobs.start();
   else log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
   // Refresh the remote's agents in the background; offline, the cached list stays readable.

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { acquireDataDirLock } from '../../src-main/platform/db/data-dir-lock.js';
 import { makePlatform, tempDir } from '../api/helpers.js';
+import { call, chatBody, poll, withFake } from '../execution/helpers.js';
 
 const dirs: string[] = [];
 const dir = () => {
@@ -84,4 +85,25 @@ describe('data dir lock: one process owns the background work', () => {
     expect(last.primary).toBe(true);
     last.release();
   });
+
+  it("closing a secondary never fails the primary's running executions", async () => {
+    const { p: primary, fake, close } = await withFake({ reply: 'slow answer in many small words for the lock test', delayMs: 60 });
+    try {
+      const started = await call(primary, 'POST', '/api/agents/1/execute', { body: chatBody('Take your time') });
+      const id = started.json.responses[0].id;
+      await poll(primary, id, (e) => e.status === 'running');
+      const secondary = makePlatform({ dataDir: primary.dir, env: primary.config.env });
+      expect(secondary.primary).toBe(false);
+      await secondary.close();
+      // The stored row, not the live view: an over-eager recovery would have failed it there.
+      const stored = primary.db.prepare('SELECT status, error_code FROM executions WHERE id = ?').get(id) as { status: string };
+      expect(stored.status).not.toBe('failed');
+      const done = await poll(primary, id, (e) => e.status !== 'running', 20_000);
+      expect(done.status).toBe('succeeded');
+      expect(done.output).toBe('slow answer in many small words for the lock test');
+    } finally {
+      await close();
+      await fake.close().catch(() => {});
+    }
+  }, 30_000);
 });

@@ -141,8 +141,8 @@ export class ExecutionsService {
    * Executions left `starting`/`running` by a process that died are failed with a clear reason
    * (run once at start-up, after every listener is attached).
    */
-  recover(): number {
-    const rows = this.store.unfinished().filter((r) => !this.live.has(r.id));
+  recover(only?: Set<number>): number {
+    const rows = this.store.unfinished().filter((r) => !this.live.has(r.id) && (!only || only.has(r.id)));
     // One transaction for all: each terminal record commits together with its webhook fan-out.
     this.store.finishAll(
       rows.map((r) => ({
@@ -157,9 +157,14 @@ export class ExecutionsService {
     return rows.length;
   }
 
-  /** Shutdown: no new executions; running ones get `graceMs` to finish, the rest are failed and stored. */
-  async shutdown(graceMs = 10_000): Promise<void> {
+  /**
+   * Shutdown: no new executions; running ones get `graceMs` to finish, the rest are failed and
+   * stored. `othersToo: false` (a second process on the data dir) touches only this process's
+   * own executions, never the ones another process is running.
+   */
+  async shutdown(graceMs = 10_000, opts: { othersToo?: boolean } = {}): Promise<void> {
     this.closing = true;
+    const mine = new Set(this.live.keys());
     const all = () => Promise.allSettled([...this.running]);
     const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
     if (this.running.size) await Promise.race([all(), timer(graceMs)]);
@@ -175,7 +180,7 @@ export class ExecutionsService {
       l.status = 'failed';
       l.notify();
     }
-    this.recover();
+    this.recover(opts.othersToo === false ? mine : undefined);
     this.store.close();
   }
 
