@@ -151,6 +151,16 @@ describe('Agent Desk in a browser', () => {
       await page.locator(`[data-testid="file-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 5_000 });
     }
     await shot(page, 'files');
+    // The name search and the status filter are answered by the server.
+    const rows = page.locator('[data-testid="file-row"]');
+    await page.fill('#file-filter', 'TABLE');
+    await expect.poll(async () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))), { timeout: 5_000 }).toEqual(['table.csv']);
+    await page.fill('#file-filter', '');
+    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('file-status-filter').selectOption('failed');
+    await page.getByText('No files match.').waitFor({ timeout: 5_000 });
+    await page.getByTestId('file-status-filter').selectOption('');
+    await page.locator('[data-testid="file-row"][data-name="notes.txt"]').waitFor({ timeout: 5_000 });
     // Link two of them to the Document Q&A agent.
     const agents = (await pageFetch(page, 'GET', '/api/agents?per_page=100')).json.data as any[];
     const qa = agents.find((a) => a.title === 'Document Q&A') ?? agents[0];

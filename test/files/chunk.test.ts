@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chunkText, Chunker } from '../../src-main/platform/ingest/chunk.js';
+import { chunkText, Chunker, lastSentenceEnd } from '../../src-main/platform/ingest/chunk.js';
 import { ftsQuery } from '../../src-main/platform/services/files-search.js';
 
 describe('chunker', () => {
@@ -46,5 +46,23 @@ describe('fts query', () => {
     expect(ftsQuery('What is the "price" of NEAR(apples)?')).toBe('"price" OR "near" OR "apples"');
     expect(ftsQuery('the and of')).toBe('"the" OR "and" OR "of"');
     expect(ftsQuery('***')).toBeNull();
+  });
+});
+
+describe('chunker on text without sentence ends', () => {
+  it('splits a long run with no sentence end in linear time (it used to backtrack for minutes)', () => {
+    const line = `32999104d797 é ${'x'.repeat(1999)}\n`;
+    const text = line.repeat(120); // ~240 KB, not one sentence end
+    // No timing assertion: the quadratic version never finished within the test's timeout.
+    const passages = chunkText(text);
+    expect(passages.length).toBeGreaterThan(100);
+    expect(passages.join('').replace(/\s/g, '').length).toBeGreaterThanOrEqual(text.replace(/\s/g, '').length);
+  });
+
+  it('lastSentenceEnd finds the text after the last end mark and white space', () => {
+    expect(lastSentenceEnd('One. Two! Three')).toBe('One. Two! '.length);
+    expect(lastSentenceEnd('no end at all')).toBeNull();
+    expect(lastSentenceEnd('end.')).toBeNull();
+    expect(lastSentenceEnd('漢字。 次')).toBe(4);
   });
 });

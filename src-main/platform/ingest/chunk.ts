@@ -12,6 +12,18 @@ export interface ChunkOptions {
 
 const SENTENCE_END = /(?<=[.!?;:。！？])\s+/u;
 
+const ENDS = new Set(['.', '!', '?', '。', '！', '？']);
+
+/**
+ * Where the text after its last sentence end (an end mark, then white space) begins, or null.
+ * A backwards scan: linear even on long runs with no sentence end at all, where a regex like
+ * /[\s\S]*[.!?]\s/ backtracks quadratically (an 84 KB line of code or base64 took minutes).
+ */
+export function lastSentenceEnd(s: string): number | null {
+  for (let i = s.length - 2; i >= 0; i--) if (ENDS.has(s[i]) && /\s/.test(s[i + 1])) return i + 2;
+  return null;
+}
+
 /** Normalizes line endings and blank space without changing words. */
 export function normalizeText(s: string): string {
   return s
@@ -50,8 +62,8 @@ export class Chunker {
       this.pending = this.pending.slice(cut + 2);
     }
     if (this.pending.length > this.max * 4) {
-      const m = /[\s\S]*[.!?。！？]\s/u.exec(this.pending.slice(0, this.pending.length - this.max));
-      const at = m ? m[0].length : this.pending.length - this.max;
+      const head = this.pending.slice(0, this.pending.length - this.max);
+      const at = lastSentenceEnd(head) ?? head.length;
       this.paragraph(this.pending.slice(0, at));
       this.pending = this.pending.slice(at);
     }
