@@ -58,6 +58,7 @@ export async function receiveUpload(
   let tmpPath: string | null = null;
   let file: IncomingFile | null = null;
   let writing: Promise<void> | null = null;
+  let sink: fs.WriteStream | null = null;
   let failure: unknown = null;
   const source = Readable.fromWeb(req.body as any);
 
@@ -102,7 +103,8 @@ export async function receiveUpload(
         cb(null, chunk);
       },
     });
-    writing = pipeline(stream, meter, fs.createWriteStream(path, { flags: 'wx', mode: 0o600, flush: true })).then(
+    sink = fs.createWriteStream(path, { flags: 'wx', mode: 0o600, flush: true });
+    writing = pipeline(stream, meter, sink).then(
       () => {
         if (!(stream as any).truncated) file = { tmpPath: path, filename, bytes, sha256: hash.digest('hex') };
       },
@@ -131,6 +133,9 @@ export async function receiveUpload(
     if (!file) throw fileRequired();
     return { file, fields };
   } catch (err) {
+    // A write stream destroyed while still opening creates its file afterwards: wait for its close.
+    const w = sink as fs.WriteStream | null;
+    if (w && !w.closed) await new Promise<void>((r) => w.once('close', () => r()));
     if (tmpPath) fs.rmSync(tmpPath, { force: true });
     throw err;
   } finally {
