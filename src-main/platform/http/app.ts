@@ -47,17 +47,9 @@ export function createApp(p: Platform, opts: AppOptions = {}) {
     app.use(prefix, async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : auth(c, next)));
   }
 
-  app.route('/api', agentRoutes(p));
-  app.route('/api', memoryRoutes(p));
-  app.route('/api', webhookRoutes(p));
-  app.route('/api', webhookDeliveryRoutes(p));
-  app.route('/api', keyRoutes(p));
-  app.route('/api', exportRoutes(p));
-  app.route('/api', fileRoutes(p));
-  app.route('/api', appSettingsRoutes(p));
-  app.route('/api', remoteRoutes(p));
-  app.route('/api', executionRoutes(p));
-  app.route('/api', settingsRoutes(p));
+  // One router per resource, all under /api.
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes];
+  for (const routes of apiRouters) app.route('/api', routes(p));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));
 
