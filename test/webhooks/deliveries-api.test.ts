@@ -2,18 +2,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
-import { closedPort, startReceiver, type Receiver } from './receiver.js';
+import { closedPort, receiverPool } from './receiver.js';
 import { createWebhook, deliveriesOf, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
-const receivers: Receiver[] = [];
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const pool = receiverPool();
+const receiver = pool.receiver;
+afterEach(() => pool.closeAll());
 
 describe('delivery log, redeliver and test (ext)', () => {
   const p = fastPlatform();

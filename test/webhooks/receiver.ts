@@ -85,3 +85,16 @@ export async function closedPort(): Promise<number> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Receivers a test file starts, all closed by `closeAll` (call it in afterEach). */
+export function receiverPool() {
+  const started: Receiver[] = [];
+  return {
+    async receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+      const r = await startReceiver(...args);
+      started.push(r);
+      return r;
+    },
+    closeAll: () => Promise.all(started.splice(0).map((r) => r.close())).then(() => undefined),
+  };
+}
