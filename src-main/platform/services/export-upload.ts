@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { PayloadTooLargeError, PlatformError, ValidationError } from './errors.js';
+import { discardPartial } from './partial-file.js';
 
 const archiveRequired = () => ValidationError.field('archive', 'The archive field is required (a multipart upload of an export .tar).');
 
@@ -35,6 +36,7 @@ export async function receiveArchive(req: { body: ReadableStream<Uint8Array> | n
   let failure: unknown = null;
   let got = false;
   let writing: Promise<void> | null = null;
+  let sink: fs.WriteStream | null = null;
   const source = Readable.fromWeb(req.body as any);
   const fail = (err: unknown) => {
     failure ??= err;
@@ -49,7 +51,8 @@ export async function receiveArchive(req: { body: ReadableStream<Uint8Array> | n
     }
     // Deferred: busboy still touches the part's stream right after emitting 'limit'; destroying it synchronously throws inside busboy.
     stream.on('limit', () => queueMicrotask(() => fail(new PayloadTooLargeError(`The archive must not be greater than ${Math.round(maxBytes / (1024 * 1024))} MB.`))));
-    writing = pipeline(stream, fs.createWriteStream(dest, { flags: 'wx', mode: 0o600 })).then(
+    sink = fs.createWriteStream(dest, { flags: 'wx', mode: 0o600 });
+    writing = pipeline(stream, sink).then(
       () => {
         if (!(stream as any).truncated) got = true;
       },
@@ -70,7 +73,7 @@ export async function receiveArchive(req: { body: ReadableStream<Uint8Array> | n
     if (!got) throw archiveRequired();
     return dest;
   } catch (err) {
-    fs.rmSync(dest, { force: true });
+    await discardPartial(sink, dest);
     throw err;
   }
 }

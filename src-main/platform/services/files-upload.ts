@@ -4,6 +4,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { PayloadTooLargeError, PlatformError, ValidationError } from './errors.js';
+import { discardPartial } from './partial-file.js';
 import type { FileStore } from './files-store.js';
 import { checkExtension, cleanFilename, type IncomingFile } from './files.js';
 
@@ -133,10 +134,7 @@ export async function receiveUpload(
     if (!file) throw fileRequired();
     return { file, fields };
   } catch (err) {
-    // A write stream destroyed while still opening creates its file afterwards: wait for its close.
-    const w = sink as fs.WriteStream | null;
-    if (w && !w.closed) await new Promise<void>((r) => w.once('close', () => r()));
-    if (tmpPath) fs.rmSync(tmpPath, { force: true });
+    await discardPartial(sink, tmpPath);
     throw err;
   } finally {
     req.signal?.removeEventListener('abort', onAbort);
