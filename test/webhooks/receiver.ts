@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -27,7 +28,15 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200,
   const waiters: (() => void)[] = [];
   let open = 0;
   const stats = { maxConcurrent: 0 };
+  // Each receiver's URLs carry its own token: a retry of another test's event that reaches a
+  // reused port is refused (410), never counted here.
+  const token = crypto.randomBytes(6).toString('hex');
   const server = http.createServer((req, res) => {
+    if (!req.url?.includes(token)) {
+      req.resume();
+      res.writeHead(410).end();
+      return;
+    }
     open++;
     stats.maxConcurrent = Math.max(stats.maxConcurrent, open);
     res.on('close', () => open--);
@@ -51,7 +60,7 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200,
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://127.0.0.1:${port}/hook-${token}`,
     port,
     received,
     get maxConcurrent() {
