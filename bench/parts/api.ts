@@ -17,9 +17,9 @@ import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlatform } from '../../src-main/platform/platform.js';
-import { listen } from '../../src-main/platform/server.js';
-import { createLogger } from '../../src-main/platform/log.js';
-import { nowMicros } from '../../src-main/platform/time.js';
+import { listen } from '../../src-main/platform/transports/http/server.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { nowMicros } from '../../src-main/platform/kernel/time.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const AUTOCANNON = path.join(ROOT, 'node_modules/.bin/autocannon');

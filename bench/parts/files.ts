@@ -26,8 +26,8 @@ import { extractWord } from '../../src-main/platform/ingest/extract/word.js';
 import { Chunker } from '../../src-main/platform/ingest/chunk.js';
 import type { ExtractionInput, Extractor } from '../../src-main/platform/ingest/types.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
-import { createLogger } from '../../src-main/platform/log.js';
-import { nowMicros } from '../../src-main/platform/time.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { nowMicros } from '../../src-main/platform/kernel/time.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'bench-key-files-0123456789';
@@ -107,7 +107,7 @@ function rssKb(pid: number): number {
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/platform/cli.ts'), 'serve', '--port', '0', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/platform/cli/main.ts'), 'serve', '--port', '0', '--data-dir', dataDir], {
       cwd: ROOT,
       env: { ...process.env, AGENT_DESK_API_KEY: KEY, AGENT_DESK_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'inherit'],

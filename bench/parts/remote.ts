@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchPart, Figures } from '../run.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
-import { listen } from '../../src-main/platform/server.js';
-import { createLogger } from '../../src-main/platform/log.js';
+import { listen } from '../../src-main/platform/transports/http/server.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
 import { readSSE } from '../../test/fixtures/sse-reader.js';
 

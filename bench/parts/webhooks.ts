@@ -15,9 +15,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPlatform, type Platform } from '../../src-main/platform/platform.js';
-import { createLogger } from '../../src-main/platform/log.js';
-import { signedHeaders, newMessageId } from '../../src-main/platform/services/webhook-signing.js';
-import { PER_WEBHOOK_CONCURRENCY } from '../../src-main/platform/services/webhook-delivery.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { signedHeaders, newMessageId } from '../../src-main/platform/modules/webhooks/signing.js';
+import { PER_WEBHOOK_CONCURRENCY } from '../../src-main/platform/modules/webhooks/delivery.js';
 import type { Figures } from '../run.js';
 
 /** Events in the throughput backlog (env BENCH_WEBHOOK_EVENTS to change). */

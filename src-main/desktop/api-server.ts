@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Platform } from '../platform/platform.js';
-import { listen, type RunningServer } from '../platform/server.js';
-import { readLocalhostSettings, LOCALHOST_SETTINGS_EVENT } from '../platform/http/routes/app-settings.js';
+import { listen, type RunningServer } from '../platform/transports/http/server.js';
+import { readLocalhostSettings, LOCALHOST_SETTINGS_EVENT } from '../platform/modules/app/routes.js';
 
 export const API_HOST = '127.0.0.1';
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog, IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import type { Platform } from '../platform/platform.js';
-import type { Principal } from '../platform/services/context.js';
-import { DEFAULT_USER_ID } from '../platform/services/users.js';
-import { contentTypeOf } from '../platform/http/static.js';
+import type { Principal } from '../platform/kernel/context.js';
+import { DEFAULT_USER_ID } from '../platform/modules/access/users.js';
+import { contentTypeOf } from '../platform/transports/http/static.js';
 import type { AppInfo, BridgeRequest, BridgeResponse, PickedFile } from '../../src-preload/api.js';
 import { CHANNELS, type StreamControl, type StreamMessage } from './channels.js';
 

@@ -1,5 +1,5 @@
 import { safeStorage, type SafeStorage } from 'electron';
-import { plainBox, type SecretBox } from '../platform/services/secrets.js';
+import { plainBox, type SecretBox } from '../platform/kernel/secrets.js';
 
 const PREFIX = 'safe:';
 

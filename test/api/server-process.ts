@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = 'src-main/platform/cli.ts';
+const CLI = 'src-main/platform/cli/main.ts';
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 /** Env for spawned servers: none of the caller's AGENT_DESK_* settings, no renderer build on the shared cores, quiet logs. */

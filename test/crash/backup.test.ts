@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { openDatabase } from '../../src-main/platform/db/connection.js';
 import { latestVersion, migrate } from '../../src-main/platform/db/migrate.js';
-import { backupDataDir, snapshotBeforeMigrate } from '../../src-main/platform/services/backup.js';
-import { indexTar, readEntry } from '../../src-main/platform/services/export-tar.js';
+import { backupDataDir, snapshotBeforeMigrate } from '../../src-main/platform/modules/archive/backup.js';
+import { indexTar, readEntry } from '../../src-main/platform/modules/archive/tar.js';
 import { runCli, upload } from './data-safety-helpers.js';
 
 const dirs: string[] = [];
@@ -148,12 +148,12 @@ describe('npm run backup', () => {
     dirs.push(p.dir);
     await call(p, 'POST', '/api/memories', { body: { memory: 'cli backup' } });
     await p.close();
-    const r = runCli('src-main/platform/backup-cli.ts', ['backup', '--data-dir', p.dir]);
+    const r = runCli('src-main/platform/cli/backup.ts', ['backup', '--data-dir', p.dir]);
     expect(r.status, r.stderr).toBe(0);
     const made = backupsOf(p.dir).filter((f) => f.endsWith('.tar'));
     expect(made).toHaveLength(1);
     expect(r.stdout).toContain(path.join(p.dir, 'backups', made[0]));
-    const bad = runCli('src-main/platform/backup-cli.ts', ['backup', '--data-dir', path.join(p.dir, 'nope')]);
+    const bad = runCli('src-main/platform/cli/backup.ts', ['backup', '--data-dir', path.join(p.dir, 'nope')]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/No Agent Desk database/);
   });

@@ -25,7 +25,7 @@ export interface ServerProcess {
  * (`node --import tsx`, not the tsx launcher, which would leave a child alive after kill -9).
  */
 export async function startServer(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/platform/cli.ts'), 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/platform/cli/main.ts'), 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     env: { ...process.env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_LOG_LEVEL: 'warn', AGENT_DESK_OLLAMA_AUTODETECT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

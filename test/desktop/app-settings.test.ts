@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
-import { UsageService } from '../../src-main/platform/services/usage.js';
-import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/http/routes/app-settings.js';
-import { executionCredits, fileCredits } from '../../src-main/platform/services/credits.js';
+import { UsageService } from '../../src-main/platform/modules/app/usage.js';
+import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/modules/app/routes.js';
+import { executionCredits, fileCredits } from '../../src-main/platform/modules/executions/credits.js';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
 const DAY = 86_400_000;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform, tempDir, BASE } from '../api/helpers.js';
-import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/http/session.js';
-import { mountStatic, ensureRendererBuilt, safeJoin } from '../../src-main/platform/http/static.js';
+import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/transports/http/session.js';
+import { mountStatic, ensureRendererBuilt, safeJoin } from '../../src-main/platform/transports/http/static.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
 const INDEX = '<!doctype html><html><head><title>Agent Desk UI</title></head><body><div id="root"></div></body></html>';
@@ -227,7 +227,7 @@ describe('npm run serve (real HTTP)', () => {
   it('prints the listening line first, then a login URL that signs the browser in once', async () => {
     dataDir = tempDir();
     const tsx = path.resolve('node_modules/tsx/dist/cli.mjs');
-    child = spawn(process.execPath, [tsx, 'src-main/platform/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+    child = spawn(process.execPath, [tsx, 'src-main/platform/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
       cwd: path.resolve('.'),
       env: { ...process.env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_API_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

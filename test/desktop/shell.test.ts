@@ -13,7 +13,7 @@ import { safeStorageBox } from '../../src-main/desktop/secrets.js';
 import { buildMenuTemplate } from '../../src-main/desktop/menu.js';
 import { ApiServer } from '../../src-main/desktop/api-server.js';
 import { CHANNELS } from '../../src-main/desktop/channels.js';
-import { defaultDataDir } from '../../src-main/platform/config.js';
+import { defaultDataDir } from '../../src-main/platform/kernel/config.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
 
 vi.mock('electron', async () => (await import('./fake-electron.js')).fakeElectron);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, parseSSE, poll, withFake } from './helpers.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { KEY, makePlatform } from '../api/helpers.js';
 import fs from 'node:fs';
 

@@ -86,7 +86,7 @@ describe('execution lifecycle across shutdown and restart', () => {
 
 describe('provider discovery and stalls', () => {
   it('detects an Ollama at the probe address in the background and routes other names to it', async () => {
-    const { ProvidersService } = await import('../../src-main/platform/services/providers.js');
+    const { ProvidersService } = await import('../../src-main/platform/modules/providers/service.js');
     const fake = await startFakeOpenAI({ reply: 'hi' });
     const p = makePlatform({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
     try {

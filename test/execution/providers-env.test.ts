@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, withFake } from './helpers.js';
-import { ProvidersService } from '../../src-main/platform/services/providers.js';
+import { ProvidersService } from '../../src-main/platform/modules/providers/service.js';
 import { closePlatform, makePlatform } from '../api/helpers.js';
 
 describe('saving providers keeps the environment', () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, parseSSE, withFake } from './helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.js';
-import { matches } from '../../src-main/platform/services/providers.js';
-import type { SecretBox } from '../../src-main/platform/services/secrets.js';
+import { matches } from '../../src-main/platform/modules/providers/service.js';
+import type { SecretBox } from '../../src-main/platform/kernel/secrets.js';
 
 /** A box that really transforms, so a test can tell sealed from plain. */
 const rot: SecretBox = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { upload } from './helpers.js';
-import { createLogger } from '../../src-main/platform/log.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
 
 describe('files durability', () => {
   it('processing interrupted by a crash resumes at the next start', async () => {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, makePlatform } from '../api/helpers.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
 const stored = (dir: string) => fs.readdirSync(path.join(dir, 'files')).filter((n) => n !== 'tmp');

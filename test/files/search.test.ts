@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
-import { nowMicros } from '../../src-main/platform/time.js';
+import { nowMicros } from '../../src-main/platform/kernel/time.js';
 
 describe('searchPassages over many files', () => {
   const p = makePlatform();

@@ -16,7 +16,7 @@ describe('MCP over stdio (npm run mcp)', () => {
   beforeAll(async () => {
     const transport = new StdioClientTransport({
       command: 'npx',
-      args: ['tsx', 'src-main/platform/mcp-stdio.ts', '--data-dir', dir],
+      args: ['tsx', 'src-main/platform/cli/mcp-stdio.ts', '--data-dir', dir],
       cwd: process.cwd(),
       env: { ...(process.env as Record<string, string>), AGENT_DESK_LOG_LEVEL: 'info' },
       stderr: 'pipe',

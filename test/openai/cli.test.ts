@@ -16,7 +16,7 @@ describe('npm run serve: the OpenAI-compatible API of a headless server', () => 
   beforeAll(async () => {
     fake = await startFakeOpenAI({ reply: 'Served headless.' });
     // One node process (tsx as a loader), so SIGTERM reaches the server itself and nothing outlives the test.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src-main/platform/cli.ts', 'serve', '--port', '0', '--data-dir', dir], {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src-main/platform/cli/main.ts', 'serve', '--port', '0', '--data-dir', dir], {
       cwd: process.cwd(),
       env: { ...process.env, AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { openAIErrorShape } from '../../src-main/platform/openai/errors.js';
-import { errorResponse } from '../../src-main/platform/http/errors.js';
-import { createLogger } from '../../src-main/platform/log.js';
-import { PlatformError } from '../../src-main/platform/services/errors.js';
+import { openAIErrorShape } from '../../src-main/platform/transports/openai/errors.js';
+import { errorResponse } from '../../src-main/platform/transports/http/errors.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { PlatformError } from '../../src-main/platform/kernel/errors.js';
 
 /** The /v1 error mapping on its own, for faults no real request can trigger on purpose. */
 describe('openAIErrorShape', () => {

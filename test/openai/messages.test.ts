@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toEngineMessages } from '../../src-main/platform/openai/messages.js';
-import { OpenAIError } from '../../src-main/platform/openai/errors.js';
+import { toEngineMessages } from '../../src-main/platform/transports/openai/messages.js';
+import { OpenAIError } from '../../src-main/platform/transports/openai/errors.js';
 
 describe('OpenAI messages → the engine conversation', () => {
   it('joins every system and developer message, in order, into one developer message first', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { KEY, makePlatform } from '../api/helpers.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, KEY, makePlatform } from '../api/helpers.js';
 import { chatBody, parseSSE, poll } from '../execution/helpers.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
 const REMOTE_KEY = 'remote-secret-key-4f1c2a';

@@ -3,9 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import { makePlatform, tempDir } from '../api/helpers.js';
-import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/http/session.js';
-import { mountStatic } from '../../src-main/platform/http/static.js';
-import { listen, type RunningServer } from '../../src-main/platform/server.js';
+import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/transports/http/session.js';
+import { mountStatic } from '../../src-main/platform/transports/http/static.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
 
 export type TestPlatform = Platform & { dir: string; browser: BrowserSessions; uiDir: string; setPort(n: number): void };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY } from '../api/helpers.js';
-import type { RunningServer } from '../../src-main/platform/server.js';
+import type { RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { rawHttp, serveOn, servePlatform, statusOf, stop } from './helpers.js';
 
 const p = servePlatform({ allowedOrigins: ['http://localhost:5173'] });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY } from '../api/helpers.js';
-import type { RunningServer } from '../../src-main/platform/server.js';
+import type { RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { rawHttp, serveOn, servePlatform, statusOf, stop } from './helpers.js';
 
 const LIMIT = 64 * 1024;

@@ -3,7 +3,7 @@
  * works once; the cookie cannot be ridden by another site to change data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src-main/platform/server.js';
+import type { RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { serveOn, servePlatform, stop } from './helpers.js';
 
 const p = servePlatform();

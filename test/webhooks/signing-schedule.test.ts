@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { signatureOf, signedHeaders, newMessageId } from '../../src-main/platform/services/webhook-signing.js';
-import { newSecret } from '../../src-main/platform/services/webhooks.js';
-import { backoff, deliverySettings, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, JITTER } from '../../src-main/platform/services/webhook-schedule.js';
+import { signatureOf, signedHeaders, newMessageId } from '../../src-main/platform/modules/webhooks/signing.js';
+import { newSecret } from '../../src-main/platform/modules/webhooks/service.js';
+import { backoff, deliverySettings, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, JITTER } from '../../src-main/platform/modules/webhooks/retry-schedule.js';
 
 describe('Standard Webhooks signing', () => {
   it('matches the standardwebhooks package, which verifies it', () => {

@@ -1,7 +1,7 @@
 import type { ChatMessage } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
 import type { ExecutionContext } from '../contract/executions.js';
-import type { Turn } from '../services/executions-store.js';
+import type { Turn } from '../modules/executions/store.js';
 
 /** Where context comes from; the platform wires memories and files, tests pass fakes. */
 export interface ContextSources {

@@ -5,7 +5,7 @@ import { ProviderError } from './providers/types.js';
 import { buildContext, countTokensSync, type ContextSources } from './context.js';
 import { contextWindowOf } from './models.js';
 import { runWebTool, searchConfigured, toolSpecs, type SearchBackend } from './tools/web.js';
-import type { Turn } from '../services/executions-store.js';
+import type { Turn } from '../modules/executions/store.js';
 
 /** Per-call generation settings (issue 7 passes an OpenAI request's own through). */
 export interface Overrides {

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/connection.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 
 export interface Job<P = any> {
   id: number;

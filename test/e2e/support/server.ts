@@ -18,7 +18,7 @@ export interface ServeProcess {
 /** Starts the API the way `npm run serve` does, on a free port and a fresh data dir, and waits for its login link. */
 export async function startServe(env: Record<string, string>, timeoutMs = 45_000, existingDataDir?: string): Promise<ServeProcess> {
   const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-data-'));
-  const child: ChildProcess = spawn('npx', ['tsx', 'src-main/platform/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child: ChildProcess = spawn('npx', ['tsx', 'src-main/platform/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     // The renderer is built by the test setup; serve must not start a second build.
     env: { ...process.env, ...env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_LOG_LEVEL: 'warn' },

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
 import { ProviderError } from './types.js';
 import { AsyncQueue } from '../async-queue.js';

@@ -1,0 +1,58 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Platform } from '../../platform.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { Agent, AgentCreate, AgentDeleted, AgentListQuery, AgentPage, AgentUpdate, ResourceListQuery, ResourcePage } from '../../contract/agents.js';
+import { IdPath } from '../../contract/common.js';
+import { shapeA, shapeB } from '../../transports/http/pagination.js';
+
+const tags = ['Agents'];
+
+export function agentRoutes(p: Platform) {
+  const r = createRouter();
+  const { agents, templates, users } = p.services;
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/resources', tags: ['Templates'], security: bearer, summary: 'List templates', request: { query: ResourceListQuery }, responses: { ...ok(ResourcePage), ...errorResponses } }),
+    (c) => c.json(shapeA(templates.list(c.req.valid('query'))), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/agents', tags, security: bearer, summary: 'List agents', request: { query: AgentListQuery }, responses: { ...ok(AgentPage), ...errorResponses } }),
+    (c) => c.json(shapeB(c, agents.list(c.get('principal').userId, c.req.valid('query'))), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'get', path: '/agents/{id}', tags, security: bearer, summary: 'Get an agent', request: { params: IdPath }, responses: { ...ok(Agent), ...notFound('Agent'), ...errorResponses } }),
+    (c) => c.json(agents.get(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/agents',
+      tags,
+      security: bearer,
+      summary: 'Create an agent (ext), optionally from a template_id',
+      request: jsonBodyOf(AgentCreate),
+      responses: { 201: { content: { 'application/json': { schema: Agent } }, description: 'Created' }, ...errorResponses },
+    }),
+    (c) => {
+      const { userId } = c.get('principal');
+      const ws = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
+      return c.json(agents.create(userId, ws, c.req.valid('json')), 201);
+    },
+  );
+
+  r.openapi(
+    createRoute({ method: 'patch', path: '/agents/{id}', tags, security: bearer, summary: 'Update an agent (ext)', request: { params: IdPath, ...jsonBodyOf(AgentUpdate) }, responses: { ...ok(Agent), ...notFound('Agent'), ...errorResponses } }),
+    (c) => c.json(agents.update(c.get('principal').userId, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  r.openapi(
+    createRoute({ method: 'delete', path: '/agents/{id}', tags, security: bearer, summary: 'Delete an agent (ext)', request: { params: IdPath }, responses: { ...ok(AgentDeleted), ...notFound('Agent'), ...errorResponses } }),
+    (c) => c.json(agents.delete(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  return r;
+}
+

@@ -1,0 +1,215 @@
+import type { ServiceContext, Page } from '../../kernel/context.js';
+import { offsetOf, parseId } from '../../kernel/context.js';
+import { NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { Agent, AgentCreate, AgentUpdate, Question } from '../../contract/agents.js';
+import { isoMicros, nowMicros } from '../../kernel/time.js';
+import type { TemplatesService } from './templates.js';
+
+interface AgentRow {
+  id: number;
+  workspace_id: number;
+  template_id: string | null;
+  title: string;
+  description: string | null;
+  long_description: string | null;
+  visibility: string;
+  slug: string;
+  active: number;
+  type: Agent['type'];
+  questions: string;
+  instructions: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+  source: 'local' | 'remote';
+  remote_id: number | null;
+  remote_synced_at: number | null;
+  share_context: number;
+}
+
+export function toAgent(r: AgentRow): Agent {
+  return {
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    long_description: r.long_description,
+    workspace_id: r.workspace_id,
+    visibility: r.visibility,
+    slug: r.slug,
+    active: r.active,
+    type: r.type,
+    questions: JSON.parse(r.questions) as Question[],
+    created_at: isoMicros(r.created_at),
+    updated_at: isoMicros(r.updated_at),
+    created_by: r.created_by,
+    instructions: r.instructions,
+    source: r.source,
+    share_context: r.share_context === 1,
+  };
+}
+
+export function slugify(title: string): string {
+  const s = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return s || 'agent';
+}
+
+/** Agents visible to a user are those of the workspaces the user belongs to. */
+const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
+const SEARCH = `(@q IS NULL OR instr(casefold(title), @q) > 0 OR instr(casefold(coalesce(description, '')), @q) > 0 OR instr(casefold(coalesce(long_description, '')), @q) > 0)`;
+
+/** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+export class AgentsService {
+  private readonly byId;
+  private readonly listStmt;
+  private readonly countStmt;
+  private readonly versionOf;
+  /**
+   * get() is the hot read (every execution, GET /api/agents/{id}): agents mapped from their rows,
+   * reused while the row's updated_at is unchanged. Every write to an agent sets updated_at to a
+   * new nowMicros(), so a changed row never matches; a deleted one is not found by versionOf.
+   */
+  private readonly cache = new Map<number, { version: number; agent: Agent }>();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly templates: TemplatesService,
+  ) {
+    this.byId = ctx.db.prepare<{ id: number; userId: number }, AgentRow>(`SELECT * FROM agents WHERE id = @id AND ${VISIBLE}`);
+    const where = `${VISIBLE} AND (@type IS NULL OR type = @type) AND ${SEARCH}`;
+    this.listStmt = ctx.db.prepare<Record<string, unknown>, AgentRow>(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`);
+    this.countStmt = ctx.db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${where}`);
+    this.versionOf = ctx.db
+      .prepare<[number, number], number>('SELECT updated_at FROM agents WHERE id = ? AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = agents.workspace_id AND m.user_id = ?)')
+      .pluck();
+  }
+
+  list(userId: number, q: { page: number; per_page: number; q?: string; type?: string }): Page<Agent> {
+    const params = { userId, type: q.type ?? null, q: q.q ? q.q.toLowerCase() : null };
+    const total = this.countStmt.get(params)!.n;
+    const items = this.listStmt.all({ ...params, limit: q.per_page, offset: offsetOf(q.page, q.per_page) }).map(toAgent);
+    return { items, total, page: q.page, perPage: q.per_page };
+  }
+
+  /** The agent (frozen: shared through the cache), or 404 `Agent not found`. */
+  get(userId: number, rawId: string | number): Agent {
+    const id = parseId(rawId);
+    const version = id ? this.versionOf.get(id, userId) : undefined;
+    if (!id || version === undefined) throw new NotFoundError('Agent not found');
+    const hit = this.cache.get(id);
+    if (hit && hit.version === version) return hit.agent;
+    const row = this.row(userId, id);
+    const agent = deepFreeze(toAgent(row));
+    if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(id, { version: row.updated_at, agent });
+    return agent;
+  }
+
+  row(userId: number, rawId: string | number): AgentRow {
+    const id = parseId(rawId);
+    const row = id ? this.byId.get({ id, userId }) : undefined;
+    if (!row) throw new NotFoundError('Agent not found');
+    return row;
+  }
+
+  /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
+  findBySlug(userId: number, slug: string): Agent | null {
+    const row = this.ctx.db.prepare<{ slug: string; userId: number }, AgentRow>(`SELECT * FROM agents WHERE slug = @slug AND ${VISIBLE}`).get({ slug, userId });
+    return row ? toAgent(row) : null;
+  }
+
+  private uniqueSlug(base: string, exceptId?: number): string {
+    const taken = this.ctx.db.prepare<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
+    let slug = base;
+    for (let n = 2; taken.get(slug, exceptId ?? 0); n++) slug = `${base}-${n}`;
+    return slug;
+  }
+
+  create(userId: number, workspaceId: number, body: AgentCreate): Agent {
+    const tpl = body.template_id !== undefined ? this.templates.find(body.template_id) : null;
+    if (body.template_id !== undefined && !tpl) throw ValidationError.field('template_id', 'The selected template id is invalid.');
+    const title = body.title ?? tpl?.title;
+    if (!title) throw ValidationError.field('title', 'The title field is required.');
+    if (body.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ?').get(body.slug)) {
+      throw ValidationError.field('slug', 'The slug has already been taken.');
+    }
+    const now = nowMicros();
+    const id = Number(
+      this.ctx.db
+        .prepare(
+          `INSERT INTO agents(workspace_id, template_id, title, description, long_description, visibility, slug, active, type, questions, instructions, created_by, created_at, updated_at)
+           VALUES (@workspace_id, @template_id, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @created_by, @now, @now)`,
+        )
+        .run({
+          workspace_id: workspaceId,
+          template_id: tpl?.id ?? null,
+          title,
+          description: body.description !== undefined ? body.description : (tpl?.description ?? null),
+          long_description: body.long_description !== undefined ? body.long_description : (tpl?.long_description ?? null),
+          visibility: body.visibility ?? 'public',
+          slug: body.slug ?? this.uniqueSlug(slugify(title)),
+          active: body.active ?? 1,
+          type: body.type ?? tpl?.type ?? 'chat',
+          questions: JSON.stringify(body.questions ?? tpl?.questions ?? []),
+          instructions: body.instructions ?? tpl?.instructions ?? '',
+          created_by: userId,
+          now,
+        }).lastInsertRowid,
+    );
+    return this.get(userId, id);
+  }
+
+  update(userId: number, rawId: string, body: AgentUpdate): Agent {
+    const row = this.row(userId, rawId);
+    if (row.source === 'remote' && Object.keys(body).some((k) => k !== 'share_context' && (body as Record<string, unknown>)[k] !== undefined)) {
+      throw ValidationError.field('id', 'A remote agent is edited on its own platform; import it to change it here (only share_context can be set).');
+    }
+    if (body.slug && body.slug !== row.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ? AND id != ?').get(body.slug, row.id)) {
+      throw ValidationError.field('slug', 'The slug has already been taken.');
+    }
+    const next = {
+      title: body.title ?? row.title,
+      description: body.description !== undefined ? body.description : row.description,
+      long_description: body.long_description !== undefined ? body.long_description : row.long_description,
+      visibility: body.visibility ?? row.visibility,
+      slug: body.slug ?? row.slug,
+      active: body.active ?? row.active,
+      type: body.type ?? row.type,
+      questions: body.questions ? JSON.stringify(body.questions) : row.questions,
+      instructions: body.instructions ?? row.instructions,
+      share_context: body.share_context === undefined ? row.share_context : body.share_context ? 1 : 0,
+    };
+    this.ctx.db
+      .prepare(
+        `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, slug=@slug,
+         active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, updated_at=@now WHERE id=@id`,
+      )
+      .run({ ...next, now: nowMicros(), id: row.id });
+    return this.get(userId, row.id);
+  }
+
+  delete(userId: number, rawId: string): { id: number; deleted: boolean } {
+    const row = this.row(userId, rawId);
+    this.ctx.events.emit('agent.deleting', row.id);
+    this.ctx.db.prepare('DELETE FROM agents WHERE id = ?').run(row.id);
+    return { id: row.id, deleted: true };
+  }
+
+  seed(userId: number, workspaceId: number, agents: (AgentCreate & { title: string })[]): void {
+    for (const a of agents) this.create(userId, workspaceId, a);
+  }
+}

@@ -1,0 +1,235 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DB } from '../../db/connection.js';
+import { BadArchiveError, copyEntryTo, indexTar, readEntry, type TarIndexEntry } from './tar.js';
+import { columnsOf, EXPORT_FORMAT, EXPORT_VERSION, hasTable, TABLE_NAMES, type ExportScope, type ExportTables, type Row } from './service.js';
+import { nowMicros } from '../../kernel/time.js';
+
+export type ImportResult = Record<keyof ExportTables, number>;
+
+const MAX_ENTRIES = 500_000;
+const MAX_JSON_BYTES = 256 * 1024 * 1024;
+const ENTRY_NAME = /^(?:(manifest|agents|memory_collections|memories|webhooks|files|file_passages|agent_files)\.json|files\/([1-9]\d{0,15}))$/;
+
+const bad = (message: string) => new BadArchiveError(message);
+
+function parseRows(name: string, buf: Buffer): Row[] {
+  let v: unknown;
+  try {
+    v = JSON.parse(buf.toString('utf8'));
+  } catch {
+    throw bad(`The archive is damaged (${name} is not JSON).`);
+  }
+  if (!Array.isArray(v)) throw bad(`The archive is damaged (${name} is not a list).`);
+  for (const row of v) {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw bad(`The archive is damaged (${name} holds a value that is not a row).`);
+    for (const [k, x] of Object.entries(row)) {
+      if (x !== null && !['string', 'number', 'boolean'].includes(typeof x)) throw bad(`The archive is damaged (${name}: column ${k} is not a plain value).`);
+    }
+  }
+  return v as Row[];
+}
+
+const posInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+function requireIds(name: string, rows: Row[], ...cols: string[]): void {
+  for (const r of rows) for (const c of cols) if (!posInt(r[c])) throw bad(`The archive is damaged (${name}: ${c} is not a positive integer).`);
+}
+
+function requireRefs(name: string, rows: Row[], col: string, known: Set<number>): void {
+  for (const r of rows) if (!known.has(Number(r[col]))) throw bad(`The archive is damaged (${name}: ${col} ${String(r[col])} names nothing in the archive).`);
+}
+
+const isHttpUrl = (s: unknown) => {
+  try {
+    const u = new URL(String(s));
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+  } catch {
+    return false;
+  }
+};
+
+/** Reads and checks the whole archive before anything is written: refs, file sizes and hashes. */
+function readArchive(fd: number, size: number): { tables: ExportTables; fileEntries: Map<number, TarIndexEntry> } {
+  const entries = indexTar(fd, size, { maxEntries: MAX_ENTRIES });
+  const byName = new Map<string, TarIndexEntry>();
+  for (const e of entries) {
+    if (!ENTRY_NAME.test(e.name)) continue; // anything else is not ours to read, and never becomes a path
+    if (byName.has(e.name)) throw bad(`The archive is damaged (${e.name} appears twice).`);
+    byName.set(e.name, e);
+  }
+  const manifestEntry = byName.get('manifest.json');
+  if (!manifestEntry) throw bad('This is not an Agent Desk export (no manifest.json).');
+  let manifest: any;
+  try {
+    manifest = JSON.parse(readEntry(fd, manifestEntry).toString('utf8'));
+  } catch {
+    throw bad('The archive is damaged (manifest.json is not JSON).');
+  }
+  if (manifest?.format !== EXPORT_FORMAT) throw bad('This is not an Agent Desk export (unknown format).');
+  if (manifest.version !== EXPORT_VERSION) throw bad(`This export has format version ${String(manifest.version)}; this Agent Desk reads version ${EXPORT_VERSION}.`);
+  const tables = {} as ExportTables;
+  for (const t of TABLE_NAMES) {
+    const e = byName.get(`${t}.json`);
+    if (e && e.size > MAX_JSON_BYTES) throw bad(`The archive's ${t}.json is too large to import.`);
+    tables[t] = e ? parseRows(`${t}.json`, readEntry(fd, e)) : [];
+  }
+  requireIds('agents', tables.agents, 'id');
+  requireIds('memory_collections', tables.memory_collections, 'id');
+  requireIds('memories', tables.memories, 'id', 'collection_id');
+  requireIds('webhooks', tables.webhooks, 'id', 'agent_id');
+  requireIds('files', tables.files, 'id');
+  requireIds('file_passages', tables.file_passages, 'file_id');
+  requireIds('agent_files', tables.agent_files, 'agent_id', 'file_id');
+  const ids = (rows: Row[]) => new Set(rows.map((r) => Number(r.id)));
+  const agentIds = ids(tables.agents);
+  const fileIds = ids(tables.files);
+  requireRefs('memories', tables.memories, 'collection_id', ids(tables.memory_collections));
+  requireRefs('webhooks', tables.webhooks, 'agent_id', agentIds);
+  requireRefs('file_passages', tables.file_passages, 'file_id', fileIds);
+  requireRefs('agent_files', tables.agent_files, 'agent_id', agentIds);
+  requireRefs('agent_files', tables.agent_files, 'file_id', fileIds);
+  for (const w of tables.webhooks) if (!isHttpUrl(w.url)) throw bad('The archive holds a webhook whose url is not http(s).');
+  for (const c of tables.memory_collections) if (typeof c.name !== 'string' || !c.name.trim()) throw bad('The archive holds a collection without a name.');
+  const fileEntries = new Map<number, TarIndexEntry>();
+  for (const f of tables.files) {
+    const e = byName.get(`files/${Number(f.id)}`);
+    if (!e) throw bad(`The archive is damaged (the bytes of file ${Number(f.id)} are missing).`);
+    if (typeof f.bytes === 'number' && f.bytes !== e.size) throw bad(`The archive is damaged (file ${Number(f.id)} has ${e.size} bytes, its row says ${f.bytes}).`);
+    fileEntries.set(Number(f.id), e);
+  }
+  return { tables, fileEntries };
+}
+
+/**
+ * Imports an export archive (a tar on disk) into the caller's user and workspace, as new rows
+ * with new ids. All or nothing: the rows go in one transaction; file bytes are copied and hash-
+ * checked first, then renamed to their new ids inside that transaction (a crash can leave only
+ * unreferenced bytes, never a row without its bytes). A damaged or hostile archive is refused
+ * with a reason (BadArchiveError) and changes nothing.
+ */
+export function importArchive(db: DB, dataDir: string, scope: ExportScope, archive: string): ImportResult {
+  const fd = fs.openSync(archive, 'r');
+  const tmpDir = path.join(dataDir, 'files', 'tmp');
+  const temps = new Map<number, string>();
+  const renamed: string[] = [];
+  try {
+    const { tables, fileEntries } = readArchive(fd, fs.fstatSync(fd).size);
+    if (tables.files.length && !hasTable(db, 'files')) throw bad('This Agent Desk cannot store files yet; the archive holds some.');
+    fs.mkdirSync(tmpDir, { recursive: true });
+    for (const f of tables.files) {
+      const tmp = path.join(tmpDir, `${crypto.randomUUID()}.import.part`);
+      temps.set(Number(f.id), tmp);
+      const sha = copyEntryTo(fd, fileEntries.get(Number(f.id))!, tmp);
+      if (typeof f.sha256 === 'string' && f.sha256 !== sha) throw bad(`The archive is damaged (file ${Number(f.id)} does not match its checksum).`);
+    }
+    let result: ImportResult;
+    try {
+      result = db.transaction(() => writeRows(db, dataDir, scope, tables, temps, renamed)).immediate();
+    } catch (err) {
+      for (const f of renamed) fs.rmSync(f, { force: true });
+      if (err instanceof Error && err.name === 'SqliteError') throw bad(`The archive holds data this Agent Desk cannot store (${err.message}).`);
+      throw err;
+    }
+    syncDir(path.join(dataDir, 'files'));
+    return result;
+  } finally {
+    fs.closeSync(fd);
+    for (const t of temps.values()) fs.rmSync(t, { force: true });
+  }
+}
+
+function syncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Not every platform can fsync a directory; the renames are still atomic.
+  }
+}
+
+function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[]): ImportResult {
+  const now = nowMicros();
+  const insert = makeInserter(db);
+  const count = {} as ImportResult;
+  for (const n of TABLE_NAMES) count[n] = 0;
+
+  // Collections merge by name (the default one, or any the user already has).
+  const collectionId = new Map<number, number>();
+  const byName = db.prepare<[number, string], { id: number }>('SELECT id FROM memory_collections WHERE user_id = ? AND name = ?');
+  for (const c of t.memory_collections) {
+    const existing = byName.get(scope.userId, String(c.name));
+    if (existing) collectionId.set(Number(c.id), existing.id);
+    else {
+      collectionId.set(Number(c.id), insert('memory_collections', c, { user_id: scope.userId }));
+      count.memory_collections++;
+    }
+  }
+
+  const agentId = new Map<number, number>();
+  const slugTaken = db.prepare<[string], { id: number }>('SELECT id FROM agents WHERE slug = ?');
+  const templateExists = db.prepare<[string], { id: string }>('SELECT id FROM templates WHERE id = ?');
+  for (const a of t.agents) {
+    const base = typeof a.slug === 'string' && a.slug ? a.slug : 'agent';
+    let slug = base;
+    for (let n = 2; slugTaken.get(slug); n++) slug = `${base}-${n}`;
+    const template = typeof a.template_id === 'string' && templateExists.get(a.template_id) ? a.template_id : null;
+    agentId.set(Number(a.id), insert('agents', a, { workspace_id: scope.workspaceId, created_by: scope.userId, slug, template_id: template, source: 'local', remote_id: null, remote_synced_at: null }));
+    count.agents++;
+  }
+
+  for (const m of t.memories) {
+    insert('memories', m, { user_id: scope.userId, collection_id: collectionId.get(Number(m.collection_id))! });
+    count.memories++;
+  }
+
+  for (const w of t.webhooks) {
+    insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, deleted_at: null });
+    count.webhooks++;
+  }
+
+  const fileId = new Map<number, number>();
+  for (const f of t.files) {
+    const status = f.status === 'in_progress' ? 'waiting' : f.status; // its processing did not travel with it
+    const id = insert('files', f, { workspace_id: scope.workspaceId, user_id: scope.userId, status });
+    fileId.set(Number(f.id), id);
+    const dest = path.join(dataDir, 'files', String(id));
+    if (fs.existsSync(dest)) throw bad(`Stored bytes already exist for file ${id}; refusing to overwrite them.`);
+    fs.renameSync(temps.get(Number(f.id))!, dest);
+    renamed.push(dest);
+    count.files++;
+  }
+  for (const p of t.file_passages) {
+    insert('file_passages', p, { file_id: fileId.get(Number(p.file_id))! });
+    count.file_passages++;
+  }
+  for (const l of t.agent_files) {
+    insert('agent_files', l, { agent_id: agentId.get(Number(l.agent_id))!, file_id: fileId.get(Number(l.file_id))!, created_at: l.created_at ?? now });
+    count.agent_files++;
+  }
+  return count;
+}
+
+/** Inserts a row with the target table's own columns (new id), the overrides winning. */
+function makeInserter(db: DB) {
+  const cols = new Map<string, string[]>();
+  return (table: string, row: Row, overrides: Row): number => {
+    let known = cols.get(table);
+    if (!known) cols.set(table, (known = columnsOf(db, table)));
+    const values: Row = {};
+    for (const c of known) {
+      if (c === 'id') continue;
+      const v = c in overrides ? overrides[c] : row[c];
+      if (v === undefined) continue;
+      values[c] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    }
+    const names = Object.keys(values);
+    const sql = `INSERT INTO "${table}"(${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+    return Number(db.prepare(sql).run(...names.map((n) => values[n])).lastInsertRowid);
+  };
+}

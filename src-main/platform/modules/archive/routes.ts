@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Platform } from '../../platform.js';
+import { createRouter, errorResponses, ok, bearer } from '../../transports/http/router.js';
+import { ErrorBody } from '../../contract/common.js';
+import { exportStream } from './service.js';
+import { importArchive } from './import.js';
+import { receiveArchive } from './upload.js';
+import { BadArchiveError } from './tar.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { stamp } from './backup.js';
+
+const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
+const ImportUpload = z.object({ archive: z.string().meta({ format: 'binary' }) }).meta({ id: 'ImportUpload' });
+const ImportResult = z
+  .object({
+    message: z.string(),
+    imported: z.object({
+      agents: z.number().int(),
+      memory_collections: z.number().int(),
+      memories: z.number().int(),
+      webhooks: z.number().int(),
+      files: z.number().int(),
+      file_passages: z.number().int(),
+      agent_files: z.number().int(),
+    }),
+  })
+  .meta({ id: 'ImportResult' });
+
+/**
+ * ext: a workspace as one archive. `GET /api/export` streams a tar of the workspace's agents,
+ * files (with bytes), and the caller's collections, memories and webhooks; `POST /api/import`
+ * takes that tar as a multipart `archive` and adds it all as new rows.
+ */
+export function exportRoutes(p: Platform) {
+  const r = createRouter();
+  const { users } = p.services;
+  const tags = ['Export'];
+
+  r.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/export',
+    tags,
+    security: bearer,
+    summary: 'Export the workspace as a tar archive (ext)',
+    request: { headers: workspaceHeader },
+    responses: { 200: { content: { 'application/x-tar': { schema: z.string().meta({ format: 'binary' }) } }, description: 'The archive' }, ...errorResponses },
+  });
+  r.get('/export', (c) => {
+    const userId = c.get('principal').userId;
+    const workspaceId = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
+    return new Response(exportStream(p.db, p.config.dataDir, { userId, workspaceId }), {
+      status: 200,
+      headers: {
+        'content-type': 'application/x-tar',
+        'content-disposition': `attachment; filename="agent-desk-export-${stamp()}.tar"`,
+        'cache-control': 'no-store',
+      },
+    });
+  });
+
+  // Streamed to disk by busboy (never parsed into memory by a validator): plain Hono, described to OpenAPI.
+  r.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/import',
+    tags,
+    security: bearer,
+    summary: 'Import an export archive into this workspace (ext); all or nothing',
+    request: { headers: workspaceHeader, body: { content: { 'multipart/form-data': { schema: ImportUpload } }, required: true } },
+    responses: { ...ok(ImportResult), 413: { content: { 'application/json': { schema: ErrorBody } }, description: 'The archive is over the upload limit' }, ...errorResponses },
+  });
+  r.post('/import', async (c) => {
+    const userId = c.get('principal').userId;
+    const workspaceId = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
+    const tmp = await receiveArchive(c.req.raw, path.join(p.config.dataDir, 'files', 'tmp'), p.config.maxUploadBytes);
+    try {
+      const imported = importArchive(p.db, p.config.dataDir, { userId, workspaceId }, tmp);
+      return c.json({ message: 'Import completed', imported }, 200);
+    } catch (err) {
+      if (err instanceof BadArchiveError) throw ValidationError.field('archive', err.message);
+      throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  });
+
+  return r;
+}

@@ -1,0 +1,96 @@
+import type { ExecutionContext, ExecutionEvent, ExecutionStatus } from '../../contract/executions.js';
+import { isoMicros, nowMicros } from '../../kernel/time.js';
+
+export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'failed', 'canceled']);
+
+/**
+ * The in-memory state of a running execution. Its whole output so far is kept, so a subscriber
+ * that starts late (or reads slowly) gets everything: each event carries the text since that
+ * subscriber's previous event, deltas coalescing while it was busy.
+ */
+export class LiveExecution {
+  status: ExecutionStatus = 'starting';
+  output = '';
+  error: { message: string; code: string } | null = null;
+  credits: number;
+  updatedAt: number;
+  provider: string | null = null;
+  /** the memories and passages the model was given (stored with the final record) */
+  context: ExecutionContext | null = null;
+  readonly abort = new AbortController();
+  /** why it was aborted: a user's cancel, or shutdown */
+  abortReason: 'cancel' | 'shutdown' | null = null;
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+  private waiters: (() => void)[] = [];
+  /** DB write batching: the flush timer, when one is pending */
+  flushTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly id: number,
+    readonly agentId: number,
+    readonly userId: number,
+    readonly rootId: number,
+    readonly createdAt: number,
+    baseCredits: number,
+  ) {
+    this.credits = baseCredits;
+    this.updatedAt = createdAt;
+    this.done = new Promise((r) => (this.resolveDone = r));
+  }
+
+  get terminal(): boolean {
+    return TERMINAL.has(this.status);
+  }
+
+  /** Wakes every subscriber waiting for news. */
+  notify(): void {
+    this.updatedAt = nowMicros();
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+    if (this.terminal) this.resolveDone();
+  }
+
+  private changed(): Promise<void> {
+    return new Promise((r) => this.waiters.push(r));
+  }
+
+  private event(status: string, output: string, final: boolean): ExecutionEvent {
+    return {
+      id: this.id,
+      status,
+      output,
+      error: final ? this.error : null,
+      credits: final ? this.credits : null,
+      root_id: this.rootId,
+      created_at: isoMicros(this.createdAt),
+      updated_at: isoMicros(this.updatedAt),
+      template_id: this.agentId,
+    };
+  }
+
+  /**
+   * Stream events: a first `running` event at once (the client learns the id), `running` events
+   * with the text since the previous one, then one final event: `completed` (empty output, numeric
+   * credits), `failed` or `canceled` (with `error`).
+   */
+  async *events(): AsyncGenerator<ExecutionEvent> {
+    let sent = 0;
+    let first = true;
+    for (;;) {
+      const wait = this.terminal ? null : this.changed();
+      const out = this.output;
+      if (out.length > sent || first) {
+        yield this.event('running', out.slice(sent), false);
+        sent = out.length;
+        first = false;
+      }
+      if (!wait) {
+        yield this.event(this.status === 'succeeded' ? 'completed' : this.status, '', true);
+        return;
+      }
+      await wait;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Platform } from '../../platform.js';
+import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
+import { IdPath, ErrorBody } from '../../contract/common.js';
+import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent } from '../../contract/executions.js';
+import { sseResponse } from '../../transports/http/sse.js';
+import { shapeB } from '../../transports/http/pagination.js';
+import { SessionDeleted, SessionDetail, SessionListQuery, SessionPage } from '../../contract/sessions.js';
+
+/** How long `wait_execution` holds the request before answering the current state (CONTRACT.md). */
+export const WAIT_MS = 100_000;
+
+export function executionRoutes(p: Platform) {
+  const r = createRouter();
+  const { executions } = p.services;
+  const tags = ['Execution'];
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/agents/{id}/execute',
+      tags,
+      security: bearer,
+      summary: 'Execute an agent',
+      description:
+        'Answers may come in `answers` or at the top level (`answers` wins). `stream: true` answers Server-Sent Events: `data: <execution without input>` per event, ' +
+        '`running` events carry the text since the previous event, the last one is `completed` (or `failed` with `error`). Otherwise answers at once with status ' +
+        '`starting`, or, with `wait_execution`/`waitExecution` (body or query), when the execution has ended (up to 100 s).',
+      request: { params: IdPath, query: ExecuteQuery, body: { content: { 'application/json': { schema: ExecuteBody } }, required: false } },
+      responses: {
+        200: {
+          description: 'The execution (JSON), or its event stream',
+          content: { 'application/json': { schema: ExecuteResponse }, 'text/event-stream': { schema: ExecutionEvent } },
+        },
+        ...notFound('Agent'),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json') ?? {};
+      const q = c.req.valid('query');
+      const principal = c.get('principal');
+      const { execution, events } = await executions.start(principal, c.req.valid('param').id, body);
+      if (body.stream ?? q.stream ?? false) return sseResponse(events) as any;
+      const wait = body.wait_execution ?? body.waitExecution ?? q.wait_execution ?? q.waitExecution ?? false;
+      const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS) : execution;
+      return c.json({ template_id: String(execution.template_id), responses: [result] }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/agent-responses/{id}',
+      tags,
+      security: bearer,
+      summary: 'Get an agent response (with ext `context`: the memories and passages the model was given)',
+      request: { params: AgentResponsePath },
+      responses: { ...ok(Execution), ...notFound('Agent response'), ...errorResponses },
+    }),
+    (c) => c.json(executions.get(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/agent-responses/{id}/cancel',
+      tags,
+      security: bearer,
+      summary: 'Cancel a running execution (ext)',
+      request: { params: AgentResponsePath },
+      responses: { ...ok(Execution), ...notFound('Agent response'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'Already finished' }, ...errorResponses },
+    }),
+    async (c) => c.json(await executions.cancel(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  const sessionTags = ['Sessions'];
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions',
+      tags: sessionTags,
+      security: bearer,
+      summary: "List the caller's chat sessions, newest activity first (ext)",
+      description: 'A session is the executions sharing a `root_id`; its `id` is that root_id. `agent_id` keeps one agent\'s sessions.',
+      request: { query: SessionListQuery },
+      responses: { ...ok(SessionPage), ...errorResponses },
+    }),
+    (c) => c.json(shapeB(c, executions.listSessions(c.get('principal').userId, c.req.valid('query'))), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/sessions/{id}',
+      tags: sessionTags,
+      security: bearer,
+      summary: 'A session with its executions in order (ext)',
+      request: { params: IdPath },
+      responses: { ...ok(SessionDetail), ...notFound('Session'), ...errorResponses },
+    }),
+    (c) => c.json(executions.session(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/sessions/{id}',
+      tags: sessionTags,
+      security: bearer,
+      summary: 'Delete a session and its executions (ext); 409 while one runs',
+      request: { params: IdPath },
+      responses: { ...ok(SessionDeleted), ...notFound('Session'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'An execution of it is running' }, ...errorResponses },
+    }),
+    (c) => c.json(executions.deleteSession(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  return r;
+}

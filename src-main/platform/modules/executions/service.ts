@@ -1,0 +1,444 @@
+/**
+ * Executions: the public service behind POST /api/agents/{id}/execute and /api/agent-responses,
+ * also called by the OpenAI-compatible/MCP layer (issue 7) and the remote platform (issue 9).
+ *
+ *   const { execution, events } = await p.services.executions.start(principal, agentIdOrAgent, body, opts?)
+ *     - validates `body` (ExecuteBody: answers in `answers` or top level, messages, file_ids, root_id)
+ *       and throws ValidationError (422) / NotFoundError (404 `Agent not found`) before anything runs;
+ *     - stores the execution (`starting`, base credits) and runs it in the background: a client
+ *       that goes away loses nothing;
+ *     - `execution` is the GET shape (with `input`); `events` is an AsyncIterable of stream events
+ *       (the execution without `input`): `running` events whose `output` is the text since the
+ *       previous event, then one final `completed` (empty output, numeric credits) | `failed` |
+ *       `canceled` event with `error`. Iterating is optional; stopping early does not stop the run.
+ *     - opts.provider: a ModelProvider to use instead of routing the model name;
+ *       opts.overrides: { maxTokens, stop, temperature } for this call.
+ *   get(userId, id)                → Execution (404 `Agent response not found`)
+ *   waitFor(userId, id, timeoutMs) → Execution once terminal, or the current state at the timeout
+ *   cancel(userId, id)             → Execution (`canceled`); 409 when it had already finished
+ *   listSessions(userId, query)    → Page<Session>: ext GET /api/sessions, newest activity first
+ *   session(userId, id)            → SessionDetail: the session and its executions in order (404 `Session not found`)
+ *   deleteSession(userId, id)      → { id, deleted: true }; 409 while one of its executions runs
+ *   p.services.providers.register(provider, { routes: ['remote:*'] }) makes a provider routable.
+ *
+ * When an execution ends `succeeded` or `failed`, the platform event
+ *   events.emit('execution.finished', { type: 'execution.succeeded' | 'execution.failed', userId, agentId, execution })
+ * fires with the GET shape (webhook deliveries listen to it), synchronously inside the transaction
+ * that writes the terminal record: a listener's writes commit with it (better-sqlite3 nests them as
+ * savepoints) and a crash loses neither. Listeners must be synchronous about their writes.
+ *
+ * Credits: the base shows at `starting`; an execution that ends before the model was called
+ * (model_unavailable, unsupported, tool_unavailable, canceled early…) ends with 0.
+ */
+import type { ServiceContext, Principal } from '../../kernel/context.js';
+import { parseId } from '../../kernel/context.js';
+import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
+import type { Agent } from '../../contract/agents.js';
+import { ExecuteBody, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
+import { laravelErrors } from '../../contract/messages.js';
+import type { AgentsService } from '../agents/service.js';
+import type { MemoriesService } from '../memories/service.js';
+import type { ProvidersService } from '../providers/service.js';
+import { executionCredits } from './credits.js';
+import { ExecutionsStore, toExecution, type ExecutionRow } from './store.js';
+import { SessionsStore, earlierTurns } from './sessions.js';
+import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
+import type { Page } from '../../kernel/context.js';
+import { LiveExecution } from './live.js';
+import { continueTranscript, normalizeRequest, promptFromAnswers } from './validate.js';
+import { runExecution, type Overrides } from '../../engine/runner.js';
+import type { ModelProvider } from '../../engine/providers/types.js';
+import { ProviderError, isAbort } from '../../engine/providers/types.js';
+import type { ContextSources } from '../../engine/context.js';
+import { countTokensSync, tokenCounter } from '../../engine/context.js';
+import { nowMicros } from '../../kernel/time.js';
+
+export type { ExecutionEvent, Execution };
+
+/** The part of the files service executions use (context passages, attachments, generated images). */
+export interface ExecutionFiles {
+  /** true when the user can see the file */
+  exists(userId: number, fileId: number): boolean;
+  searchPassages(fileIds: number[], query: string, limit: number): { file_id: number; filename?: string | null; text: string }[];
+  linkedFileIds(agentId: number): number[];
+  createFromBuffer(workspaceId: number, filename: string, bytes: Buffer, opts?: { userId?: number }): { id: number; filename: string };
+}
+
+export interface StartOptions {
+  /**
+   * The steering questions (model, temperature, tools) may go unanswered: for callers whose protocol
+   * carries its own settings (the OpenAI-compatible API, MCP). The model then comes from
+   * `overrides.model` or the default model; no tool runs.
+   */
+  steeringOptional?: boolean;
+  provider?: ModelProvider;
+  overrides?: Overrides;
+}
+
+export interface Started {
+  execution: Execution;
+  events: AsyncIterable<ExecutionEvent>;
+}
+
+export interface FinishedEvent {
+  type: 'execution.succeeded' | 'execution.failed';
+  userId: number;
+  agentId: number;
+  execution: Execution;
+}
+
+/** How often streamed output is written to the database (batched so throughput holds). */
+const FLUSH_MS = 100;
+const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
+
+/**
+ * Credits of an execution interrupted by a shutdown or crash: 0 if the model was never called
+ * (no provider recorded, never `running`), else the formula on the text it had produced.
+ */
+function interruptedCredits(r: ExecutionRow): number {
+  if (r.provider === null && r.status !== 'running') return 0;
+  return executionCredits(r.input_tokens, r.output_tokens || (r.output ? countTokensSync(r.output) : 0));
+}
+
+export class ExecutionsService {
+  private readonly store: ExecutionsStore;
+  private readonly sessions: SessionsStore;
+  private readonly live = new Map<number, LiveExecution>();
+  private readonly running = new Set<Promise<void>>();
+  private closing = false;
+  private files: ExecutionFiles | null = null;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly deps: {
+      agents: AgentsService;
+      memories: MemoriesService;
+      providers: ProvidersService;
+      files?: ExecutionFiles | null;
+      remoteRunner?: typeof runExecution;
+    },
+  ) {
+    this.store = new ExecutionsStore(ctx.db);
+    this.sessions = new SessionsStore(ctx.db);
+    this.files = deps.files ?? null;
+  }
+
+  /** Wires the files service (context passages, file_ids, generated images) once it exists. */
+  useFiles(files: ExecutionFiles): void {
+    this.files = files;
+  }
+
+  private sources(): ContextSources {
+    const files = this.files;
+    return {
+      memories: (userId, text, limit) => this.deps.memories.relevant(userId, text, limit),
+      passages: (ids, query, limit) => (files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : []),
+      linkedFileIds: (agentId) => (files ? files.linkedFileIds(agentId) : []),
+    };
+  }
+
+  /**
+   * Executions left `starting`/`running` by a process that died are failed with a clear reason
+   * (run once at start-up, after every listener is attached).
+   */
+  recover(only?: Set<number>): number {
+    const rows = this.store.unfinished().filter((r) => !this.live.has(r.id) && (!only || only.has(r.id)));
+    // One transaction for all: each terminal record commits together with its webhook fan-out.
+    this.store.finishAll(
+      rows.map((r) => ({
+        f: {
+          id: r.id, status: 'failed', output: r.output, errorMessage: INTERRUPTED, errorCode: 'interrupted', credits: interruptedCredits(r),
+          inputTokens: r.input_tokens, outputTokens: r.output_tokens, outputFileId: r.output_file_id, provider: null, now: nowMicros(),
+        },
+        after: () => this.emitFinished(r.id, r.user_id, r.agent_id, 'failed'),
+      })),
+    );
+    if (rows.length) this.ctx.log.warn({ count: rows.length }, 'executions interrupted by the previous shutdown were marked failed');
+    return rows.length;
+  }
+
+  /**
+   * Shutdown: no new executions; running ones get `graceMs` to finish, the rest are failed and
+   * stored. `othersToo: false` (a second process on the data dir) touches only this process's
+   * own executions, never the ones another process is running.
+   */
+  async shutdown(graceMs = 10_000, opts: { othersToo?: boolean } = {}): Promise<void> {
+    this.closing = true;
+    const mine = new Set(this.live.keys());
+    const all = () => Promise.allSettled([...this.running]);
+    const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+    if (this.running.size) await Promise.race([all(), timer(graceMs)]);
+    for (const l of this.live.values()) {
+      l.abortReason = 'shutdown';
+      l.abort.abort();
+    }
+    if (this.running.size) await Promise.race([all(), timer(2000)]);
+    // Runs that ignored the abort too: record them failed now, and end their streams.
+    for (const l of [...this.live.values()]) {
+      this.live.delete(l.id);
+      l.error = { message: INTERRUPTED, code: 'interrupted' };
+      l.status = 'failed';
+      l.notify();
+    }
+    this.recover(opts.othersToo === false ? mine : undefined);
+    this.store.close();
+  }
+
+  private agentOf(userId: number, agent: number | string | Agent): Agent {
+    return typeof agent === 'object' ? agent : this.deps.agents.get(userId, agent);
+  }
+
+  async start(principal: Principal, agentRef: number | string | Agent, rawBody: unknown, opts: StartOptions = {}): Promise<Started> {
+    if (this.closing) throw new PlatformError(503, 'Agent Desk is shutting down; try again when it is back.', 'shutting_down');
+    const userId = principal.userId;
+    const agent = this.agentOf(userId, agentRef);
+    const parsed = ExecuteBody.safeParse(rawBody ?? {});
+    if (!parsed.success) throw new ValidationError(laravelErrors(parsed.error.issues, rawBody));
+    const req = normalizeRequest(agent, parsed.data, { steeringOptional: opts.steeringOptional });
+    const model = opts.overrides?.model ?? req.model;
+
+    const errors: Record<string, string[]> = {};
+    req.fileIds.forEach((id, i) => {
+      if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+    });
+    let rootId: number | null = null;
+    if (req.rootId !== null) {
+      const root = this.store.row(req.rootId, userId);
+      if (!root) errors.root_id = ['The selected root id is invalid.'];
+      else rootId = root.root_id ?? root.id;
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+
+    const transcript = rootId !== null ? this.store.transcript(rootId, userId) : [];
+    const isChat = agent.type === 'chat';
+    const textPrompt = isChat ? '' : promptFromAnswers(agent, req.answers);
+    const { conversation, added } = isChat || req.turns.length ? continueTranscript(transcript, req.turns) : { conversation: [...transcript], added: [] as typeof req.turns };
+    if (!isChat) {
+      // A text agent's task is its answers: they form the user turn.
+      const userTurn = { role: 'user' as const, content: textPrompt || 'Go ahead.' };
+      if (!added.length || added[added.length - 1].role !== 'user') {
+        conversation.push(userTurn);
+        added.push(userTurn);
+      }
+    }
+    const lastUser = [...added].reverse().find((t) => t.role === 'user')?.content ?? '';
+    // `input`: what the user asked: a chat's last user message, other agents' answers as JSON.
+    const input = isChat ? lastUser : JSON.stringify(req.answers);
+    const base = executionCredits(0, 0);
+    const now = nowMicros();
+    const id = this.store.insert({
+      agentId: agent.id, userId, rootId, input, credits: base, model, answers: JSON.stringify(req.answers),
+      turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
+    });
+    const live = new LiveExecution(id, agent.id, userId, rootId ?? id, now, base);
+    this.live.set(id, live);
+    void tokenCounter();
+
+    const run = this.run(live, {
+      executionId: id,
+      agent,
+      userId,
+      model,
+      developer: req.developer,
+      conversation,
+      query: isChat ? lastUser : textPrompt,
+      fileIds: req.fileIds,
+      temperature: req.temperature,
+      tool: req.tool,
+      imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
+      provider: opts.provider,
+      overrides: opts.overrides ?? {},
+      signal: live.abort.signal,
+      answers: req.answers,
+    }, agent.source === 'remote');
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+    const execution = toExecution(this.store.row(id, userId)!);
+    return { execution, events: { [Symbol.asyncIterator]: () => live.events() } };
+  }
+
+  private scheduleFlush(live: LiveExecution): void {
+    if (live.flushTimer) return;
+    live.flushTimer = setTimeout(() => {
+      live.flushTimer = null;
+      if (!live.terminal && this.store.open) this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt);
+    }, FLUSH_MS);
+    live.flushTimer.unref();
+  }
+
+  private async run(live: LiveExecution, plan: Parameters<typeof runExecution>[0], remote = false): Promise<void> {
+    // A remote agent runs on its own platform (issue 9); everything around the run is the same.
+    const runner = remote && this.deps.remoteRunner ? this.deps.remoteRunner : runExecution;
+    let status: ExecutionStatus = 'succeeded';
+    let result = { inputTokens: 0, outputTokens: 0, outputFileId: null as number | null };
+    // Let start() answer first: the stream's first event is then sent before any model work.
+    await new Promise((r) => setImmediate(r));
+    try {
+      result = await runner(
+        plan,
+        {
+          resolve: (m) => this.deps.providers.resolve(m),
+          defaultModel: () => this.deps.providers.defaultModel(),
+          sources: this.sources(),
+          search: () => this.deps.providers.search(),
+          saveImage: (ws, userId, filename, bytes) => {
+            if (!this.files) throw new ProviderError('Generated images cannot be stored: the files service is not available.', 'unsupported');
+            return this.files.createFromBuffer(ws, filename, bytes, { userId });
+          },
+        },
+        {
+          running: (provider) => {
+            live.status = 'running';
+            live.provider = provider;
+            live.notify();
+            this.scheduleFlush(live);
+          },
+          text: (delta) => {
+            live.output += delta;
+            live.notify();
+            this.scheduleFlush(live);
+          },
+          context: (used: ExecutionContext) => {
+            live.context = used;
+          },
+        },
+      );
+    } catch (err) {
+      if (live.abort.signal.aborted || isAbort(err)) {
+        status = live.abortReason === 'shutdown' ? 'failed' : 'canceled';
+        live.error = live.abortReason === 'shutdown' ? { message: INTERRUPTED, code: 'interrupted' } : { message: 'The execution was canceled.', code: 'canceled' };
+      } else if (err instanceof ProviderError) {
+        status = 'failed';
+        live.error = { message: err.message, code: err.code };
+      } else {
+        status = 'failed';
+        this.ctx.log.error({ err, execution: live.id }, 'execution failed unexpectedly');
+        live.error = { message: `The execution failed: ${(err as Error)?.message ?? String(err)}`, code: 'internal_error' };
+      }
+    }
+    if (live.flushTimer) clearTimeout(live.flushTimer);
+    live.flushTimer = null;
+    // A run that ended early still charges the text it produced (estimated: no usage was reported).
+    if (status !== 'succeeded' && result.outputTokens === 0 && live.output) result.outputTokens = countTokensSync(live.output);
+    // Nothing is charged for work never done: a run that ended before the model was called costs 0.
+    live.credits = live.provider !== null ? executionCredits(result.inputTokens, result.outputTokens) : 0;
+    if (this.store.open) {
+      const terminal = status === 'succeeded' || status === 'failed' ? status : null;
+      try {
+        await this.store.finishSoon(
+          {
+            id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
+            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
+          },
+          terminal ? () => this.emitFinished(live.id, live.userId, live.agentId, terminal) : undefined,
+        );
+      } catch (err) {
+        this.ctx.log.error({ err, execution: live.id }, 'could not store the end of an execution');
+      }
+    }
+    live.status = status;
+    this.live.delete(live.id);
+    live.notify();
+  }
+
+  /**
+   * Runs inside the transaction that writes the terminal record, so the fan-out commits with it.
+   * Each listener gets its own savepoint: one that throws is rolled back alone and logged; it can
+   * never undo the execution's terminal record nor another listener's writes.
+   */
+  private emitFinished(id: number, userId: number, agentId: number, status: 'succeeded' | 'failed'): void {
+    const row = this.store.row(id, userId);
+    if (!row) return;
+    const event: FinishedEvent = { type: status === 'succeeded' ? 'execution.succeeded' : 'execution.failed', userId, agentId, execution: toExecution(row) };
+    // rawListeners keeps `once` semantics (its wrapper removes itself when called).
+    for (const listener of this.ctx.events.rawListeners('execution.finished') as ((e: FinishedEvent) => void)[]) {
+      try {
+        this.ctx.db.transaction(() => listener(event))();
+      } catch (err) {
+        this.ctx.log.error({ err, execution: id }, 'an execution.finished listener failed');
+      }
+    }
+  }
+
+  private rowOf(userId: number, rawId: string | number): ExecutionRow {
+    const id = parseId(rawId);
+    const row = id ? this.store.row(id, userId) : undefined;
+    if (!row) throw new NotFoundError('Agent response not found');
+    return row;
+  }
+
+  /** The stored execution; while it runs, with the output streamed so far. */
+  get(userId: number, rawId: string | number): Execution {
+    return this.withLive(this.rowOf(userId, rawId));
+  }
+
+  /** The stored execution with a running one's live state over it (status, output so far). */
+  private withLive(row: ExecutionRow): Execution {
+    const live = this.live.get(row.id);
+    const e = toExecution(row);
+    if (live && !live.terminal) {
+      e.status = live.status;
+      e.output = live.output;
+      if (live.context) e.context = live.context;
+    }
+    return e;
+  }
+
+  listSessions(userId: number, q: SessionListQuery): Page<Session> {
+    return this.sessions.page(userId, q);
+  }
+
+  private sessionOf(userId: number, rawId: string | number): Session {
+    const id = parseId(rawId);
+    const s = id ? this.sessions.one(userId, id) : null;
+    if (!s) throw new NotFoundError('Session not found');
+    return s;
+  }
+
+  session(userId: number, rawId: string | number): SessionDetail {
+    const s = this.sessionOf(userId, rawId);
+    const rows = this.sessions.executions(userId, s.id);
+    return { ...s, earlier: earlierTurns(rows[0]?.turns ?? '[]'), executions: rows.map((r) => this.withLive(r)) };
+  }
+
+  /** Removes a session's executions. Refused while one runs: its end would be written to nothing. */
+  deleteSession(userId: number, rawId: string | number): { id: number; deleted: true } {
+    const s = this.sessionOf(userId, rawId);
+    this.ctx.db.transaction(() => {
+      const rows = this.sessions.executions(userId, s.id);
+      if (rows.some((r) => this.live.has(r.id))) throw new ConflictError('This session has an execution running; cancel it or let it finish, then delete the session.');
+      this.sessions.delete(userId, s.id);
+    }).immediate();
+    return { id: s.id, deleted: true };
+  }
+
+  /** Token counts so far (final once terminal): the OpenAI-compatible `usage`. */
+  tokens(userId: number, rawId: string | number): { inputTokens: number; outputTokens: number } {
+    const row = this.rowOf(userId, rawId);
+    return { inputTokens: row.input_tokens, outputTokens: row.output_tokens };
+  }
+
+  async waitFor(userId: number, rawId: string | number, timeoutMs = 100_000): Promise<Execution> {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    if (live) {
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([live.done, new Promise<void>((r) => (t = setTimeout(r, timeoutMs)))]);
+      clearTimeout(t);
+    }
+    return this.get(userId, row.id);
+  }
+
+  async cancel(userId: number, rawId: string | number): Promise<Execution> {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    if (!live) {
+      if (row.status === 'canceled') return toExecution(row);
+      throw new ConflictError(`The execution has already ${row.status === 'succeeded' ? 'succeeded' : 'ended'}; there is nothing to cancel.`);
+    }
+    live.abortReason = 'cancel';
+    live.abort.abort();
+    await live.done;
+    return this.get(userId, row.id);
+  }
+}

@@ -1,0 +1,213 @@
+import Database from 'better-sqlite3';
+import type { DB } from '../../db/connection.js';
+import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
+import { isoMicros } from '../../kernel/time.js';
+
+export interface ExecutionRow {
+  id: number;
+  agent_id: number;
+  user_id: number;
+  root_id: number | null;
+  status: ExecutionStatus;
+  input: string;
+  output: string;
+  error_message: string | null;
+  error_code: string | null;
+  credits: number | null;
+  model: string | null;
+  provider: string | null;
+  answers: string;
+  turns: string;
+  file_ids: string;
+  context: string;
+  output_file_id: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export function toExecution(r: ExecutionRow): Execution {
+  const ctx = JSON.parse(r.context || '{}') as Partial<ExecutionContext>;
+  return {
+    id: r.id,
+    status: r.status,
+    input: r.input,
+    output: r.output,
+    error: r.error_message !== null ? { message: r.error_message, code: r.error_code ?? 'error' } : null,
+    credits: r.credits,
+    root_id: r.root_id ?? r.id,
+    created_at: isoMicros(r.created_at),
+    updated_at: isoMicros(r.updated_at),
+    template_id: r.agent_id,
+    model: r.model,
+    context: { memories: ctx.memories ?? [], passages: ctx.passages ?? [] },
+  };
+}
+
+export interface FinalRecord {
+  id: number;
+  status: ExecutionStatus;
+  output: string;
+  errorMessage: string | null;
+  errorCode: string | null;
+  credits: number;
+  inputTokens: number;
+  outputTokens: number;
+  outputFileId: number | null;
+  provider: string | null;
+  context?: ExecutionContext | null;
+  now: number;
+}
+
+export interface NewExecution {
+  agentId: number;
+  userId: number;
+  rootId: number | null;
+  input: string;
+  credits: number;
+  model: string | null;
+  answers: string;
+  turns: string;
+  fileIds: string;
+  now: number;
+}
+
+/**
+ * Prepared statements of the executions table; one place for its SQL.
+ *
+ * Two connections to the same WAL database: accepting an execution and its streamed progress
+ * go through a second connection with `synchronous = NORMAL` (a commit is in the WAL, safe from
+ * a crash or kill -9, without waiting for an fsync that costs ~10 ms here and would block the
+ * event loop 10 times a second per running stream); the final record goes through the
+ * platform's `synchronous = FULL` connection, so results also survive a power cut. After a power
+ * cut only a running execution's last streamed text can be missing, and such executions are
+ * marked failed at the next start anyway.
+ */
+export class ExecutionsStore {
+  private readonly fast: DB;
+  private readonly insertStmt;
+  private readonly setRootStmt;
+  private readonly byIdStmt;
+  private readonly progressStmt;
+  private readonly finishStmt;
+  private readonly sessionStmt;
+  private readonly liveStmt;
+
+  constructor(private readonly db: DB) {
+    // An in-memory database cannot be shared: fall back to the one connection.
+    this.fast = db.memory ? db : new Database(db.name);
+    if (this.fast !== db) {
+      this.fast.pragma('journal_mode = WAL');
+      this.fast.pragma('synchronous = NORMAL');
+      this.fast.pragma('busy_timeout = 5000');
+    }
+    const fast = this.fast;
+    this.insertStmt = fast.prepare(
+      `INSERT INTO executions(agent_id, user_id, root_id, status, input, output, credits, model, answers, turns, file_ids, created_at, updated_at)
+       VALUES (@agentId, @userId, @rootId, 'starting', @input, '', @credits, @model, @answers, @turns, @fileIds, @now, @now)`,
+    );
+    this.setRootStmt = fast.prepare('UPDATE executions SET root_id = id WHERE id = ?');
+    this.byIdStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
+    this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
+    this.finishStmt = db.prepare(
+      `UPDATE executions SET status = @status, output = @output, error_message = @errorMessage, error_code = @errorCode, credits = @credits, context = coalesce(@context, context),
+       input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), updated_at = @now, finished_at = @now
+       WHERE id = @id`,
+    );
+    this.sessionStmt = db.prepare<[number, number], Pick<ExecutionRow, 'id' | 'turns' | 'output'>>(
+      `SELECT id, turns, output FROM executions WHERE root_id = ? AND user_id = ? AND status = 'succeeded' ORDER BY id`,
+    );
+    this.liveStmt = db.prepare<[], ExecutionRow>(`SELECT * FROM executions WHERE status IN ('starting','running')`);
+  }
+
+  get open(): boolean {
+    return this.db.open && this.fast.open;
+  }
+
+  /** Closes the second connection (the platform closes its own). */
+  close(): void {
+    if (this.fast !== this.db && this.fast.open) this.fast.close();
+  }
+
+  /** Inserts a `starting` execution; a new session's root is the execution itself. */
+  insert(e: NewExecution): number {
+    return this.fast.transaction(() => {
+      const id = Number(this.insertStmt.run(e).lastInsertRowid);
+      if (e.rootId === null) this.setRootStmt.run(id);
+      return id;
+    }).immediate();
+  }
+
+  row(id: number, userId: number): ExecutionRow | undefined {
+    return this.byIdStmt.get(id, userId);
+  }
+
+  progress(id: number, status: ExecutionStatus, output: string, provider: string | null, now: number): void {
+    this.progressStmt.run({ id, status, output, provider, now });
+  }
+
+  finish(f: FinalRecord): void {
+    this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null });
+  }
+
+  /**
+   * Writes final records, each followed by its `after` (the `execution.finished` fan-out) in the
+   * same transaction: a crash can never leave a terminal execution without its webhook events.
+   */
+  finishAll(list: { f: FinalRecord; after?: () => void }[]): void {
+    this.db
+      .transaction(() => {
+        for (const b of list) {
+          this.finish(b.f);
+          b.after?.();
+        }
+      })
+      .immediate();
+  }
+
+  private pending: { f: FinalRecord; after?: () => void; done: (err?: unknown) => void }[] = [];
+
+  /**
+   * Writes a final record together with the others that end in the same turn of the event loop:
+   * one fsync'd commit for many (100 streams ending together cost one fsync, not 100).
+   * `after` runs inside that transaction, right after the record is written.
+   */
+  finishSoon(f: FinalRecord, after?: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ f, after, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.pending.length > 1) return;
+      setImmediate(() => {
+        const batch = this.pending;
+        this.pending = [];
+        let error: unknown = null;
+        try {
+          if (this.open) this.finishAll(batch);
+        } catch (err) {
+          error = err;
+        }
+        batch.forEach((b) => b.done(error));
+      });
+    });
+  }
+
+  /** A session's transcript: each succeeded execution's new turns, then its answer. */
+  transcript(rootId: number, userId: number): Turn[] {
+    const out: Turn[] = [];
+    for (const r of this.sessionStmt.all(rootId, userId)) {
+      out.push(...(JSON.parse(r.turns) as Turn[]));
+      out.push({ role: 'assistant', content: r.output });
+    }
+    return out;
+  }
+
+  unfinished(): ExecutionRow[] {
+    return this.liveStmt.all();
+  }
+}

@@ -1,0 +1,163 @@
+import path from 'node:path';
+import type { ServiceContext } from '../../kernel/context.js';
+import type { FileStore } from './store.js';
+import type { FileRow } from './service.js';
+import type { Job, JobQueue } from '../../jobs/queue.js';
+import { fileCredits } from '../executions/credits.js';
+import { nowMicros } from '../../kernel/time.js';
+import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
+import type { ExtractionResult } from '../../ingest/types.js';
+
+const PROCESS = 'file.process';
+const PURGE = 'file.purge';
+
+/**
+ * File processing as durable jobs: `request` marks a file `in_progress` and enqueues it in one
+ * transaction; the job extracts in a worker thread (which writes the passages), then marks the
+ * file `completed` (charging credits) or `failed` (with the reason) in the transaction that
+ * finishes the job. A restart re-runs unfinished jobs; the worker first clears partial passages.
+ */
+export class FileProcessing {
+  private jobs: JobQueue | null = null;
+  private readonly stopping = new AbortController();
+  private readonly byId;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly store: FileStore,
+    private readonly opts: { timeoutMs?: number; maxHeapMb?: number } = {},
+  ) {
+    this.byId = ctx.db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
+  }
+
+  attach(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[]): void {
+    this.jobs = jobs;
+    // Extraction is CPU-bound and the machine may have two cores: two at a time keeps a small
+    // file from waiting behind a huge one without starving the API.
+    // A handler only throws when the platform shuts down mid-extraction; the job then stays
+    // pending for the next start (hence many attempts, no backoff).
+    jobs.register<{ fileId: number }>(PROCESS, (job) => this.run(job), {
+      concurrency: 2,
+      maxAttempts: 1000,
+      backoffMs: () => 0,
+      onGiveUp: (job, error) => this.finish(job.payload.fileId, { ok: false, code: 'crashed', error }),
+    });
+    jobs.register<{ fileId: number }>(PURGE, (job) => this.purge(job.payload.fileId), { concurrency: 1, maxAttempts: 5 });
+    shutdownHooks?.push(() => this.stopping.abort());
+    this.resumeOrphans();
+  }
+
+  /** Queues processing of a `waiting` or `failed` file (no-op otherwise); joins the caller's transaction. */
+  request(fileId: number): boolean {
+    if (!this.jobs) throw new Error('file processing is not attached to the job queue');
+    const now = nowMicros();
+    const db = this.ctx.db;
+    return db.transaction(() => {
+      const changed = db.prepare("UPDATE files SET status = 'in_progress', error = NULL, updated_at = ? WHERE id = ? AND status IN ('waiting','failed')").run(now, fileId).changes;
+      if (changed) this.jobs!.enqueue(PROCESS, { fileId });
+      return changed > 0;
+    })();
+  }
+
+  purgeLater(fileId: number): void {
+    this.jobs?.enqueue(PURGE, { fileId });
+  }
+
+  /** Resolves once the file is no longer waiting or processing (or deleted), or after `waitMs`. */
+  settled(fileId: number, waitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const r = this.byId.get(fileId);
+        return !r || (r.status !== 'in_progress' && r.status !== 'waiting');
+      };
+      if (check()) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.ctx.events.off('file.settled', onEvent);
+        resolve();
+      };
+      const onEvent = (id: number) => id === fileId && done();
+      this.ctx.events.on('file.settled', onEvent);
+      // A safety net in case the event is missed (e.g. the file was deleted meanwhile).
+      const poll = setInterval(() => this.ctx.db.open && check() && done(), 500);
+      const timer = setTimeout(done, waitMs);
+    });
+  }
+
+  private async run(job: Job<{ fileId: number }>): Promise<void | (() => void)> {
+    const row = this.byId.get(job.payload.fileId);
+    if (!row || row.status !== 'in_progress') return;
+    if (!this.store.exists(row.id)) return () => this.finish(row.id, { ok: false, code: 'unreadable', error: 'The stored bytes of this file are missing.' });
+    let result: ExtractionResult;
+    try {
+      result = await runExtraction(
+        {
+          fileId: row.id,
+          path: this.store.pathOf(row.id),
+          ext: row.ext,
+          kind: row.kind,
+          filename: row.filename,
+          bytes: row.bytes,
+          dbPath: path.join(this.ctx.config.dataDir, 'agent-desk.sqlite'),
+        },
+        { signal: this.stopping.signal, timeoutMs: this.opts.timeoutMs, maxHeapMb: this.opts.maxHeapMb },
+      );
+    } catch (err) {
+      if (err instanceof ExtractionAborted) throw new Error('Processing was interrupted by shutdown; it resumes at the next start.');
+      throw err;
+    }
+    if (!result.ok && result.code === 'deleted') return;
+    return () => this.finish(row.id, result);
+  }
+
+  /** Records the outcome (inside the job's finishing transaction) and tells waiters after it commits. */
+  private finish(fileId: number, result: ExtractionResult): void {
+    const now = nowMicros();
+    const db = this.ctx.db;
+    const row = this.byId.get(fileId);
+    if (!row || row.status !== 'in_progress') return;
+    if (result.ok) {
+      db.prepare("UPDATE files SET status = 'completed', credits = ?, error = NULL, metadata = ?, passages = ?, processed_at = ?, updated_at = ? WHERE id = ?").run(
+        fileCredits(row.bytes),
+        JSON.stringify(result.metadata),
+        result.passages,
+        now,
+        now,
+        fileId,
+      );
+      this.ctx.events.emit('credits.consumed', { source: 'file', id: fileId, workspaceId: row.workspace_id, credits: fileCredits(row.bytes) });
+    } else {
+      db.prepare("UPDATE files SET status = 'failed', error = ?, passages = 0, updated_at = ? WHERE id = ?").run(result.error.slice(0, 1000), now, fileId);
+      // The failed file's partial passages never answer a search (it is not completed); purge them.
+      this.purgeLater(fileId);
+      this.ctx.log.info({ fileId, reason: result.error }, 'file processing failed');
+    }
+    setImmediate(() => this.ctx.events.emit('file.settled', fileId));
+  }
+
+  /** Deletes passages of a file in small batches, yielding between them so requests keep flowing. */
+  private async purge(fileId: number): Promise<void> {
+    const db = this.ctx.db;
+    const alive = db.prepare<[number], { status: string }>('SELECT status FROM files WHERE id = ?');
+    const del = db.prepare('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 200)');
+    for (;;) {
+      const s = alive.get(fileId)?.status;
+      // Reprocessing started again: the worker clears old passages itself.
+      if (s === 'in_progress' || s === 'completed') return;
+      if (!db.open || del.run(fileId).changes === 0) return;
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  /** A file left `in_progress` without a job (e.g. a database restored from backup) is queued again. */
+  private resumeOrphans(): void {
+    const rows = this.ctx.db
+      .prepare<[], { id: number }>(
+        `SELECT id FROM files WHERE status = 'in_progress'
+         AND NOT EXISTS (SELECT 1 FROM jobs WHERE kind = '${PROCESS}' AND state IN ('pending','running') AND json_extract(payload, '$.fileId') = files.id)`,
+      )
+      .all();
+    for (const r of rows) this.jobs!.enqueue(PROCESS, { fileId: r.id });
+  }
+}

@@ -1,0 +1,286 @@
+import type { ServiceContext } from '../../kernel/context.js';
+import { offsetOf, parseId } from '../../kernel/context.js';
+import { NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { AgentsService } from '../agents/service.js';
+import type { AgentFileSet, AgentFileSetLinked, FileDetail, FileListQuery, FileObject, FileStatus } from '../../contract/files.js';
+import { ACCEPTED_EXTENSIONS, extensionOf, kindOf } from '../../ingest/kinds.js';
+import { isoOffset, nowMicros } from '../../kernel/time.js';
+import { FileStore } from './store.js';
+import { FileProcessing } from './processing.js';
+import { searchPassages, type PassageHit } from './search.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { receiveUpload } from './upload.js';
+import { UploadFields } from '../../contract/files.js';
+import { laravelErrors } from '../../contract/messages.js';
+
+export interface FileRow {
+  id: number;
+  workspace_id: number;
+  user_id: number | null;
+  filename: string;
+  ext: string;
+  kind: string;
+  bytes: number;
+  sha256: string;
+  status: FileStatus;
+  credits: number;
+  error: string | null;
+  metadata: string | null;
+  passages: number;
+  created_at: number;
+  updated_at: number;
+  processed_at: number | null;
+}
+
+export function toFile(r: FileRow): FileObject {
+  const f: FileObject = {
+    id: r.id,
+    object: 'file',
+    bytes: r.bytes,
+    created_at: isoOffset(r.created_at),
+    filename: r.filename,
+    credits: r.credits,
+    status: r.status,
+  };
+  if (r.status === 'failed') f.error = r.error ?? 'Processing failed.';
+  return f;
+}
+
+/** A finished upload or generated file, sitting fsynced under a temp name. */
+export interface IncomingFile {
+  tmpPath: string;
+  filename: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** Names are kept as data: only control characters go, and the length is bounded. */
+export function cleanFilename(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
+  const s = name.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (s.length <= 255) return s;
+  const ext = extensionOf(s);
+  return ext ? `${s.slice(0, 254 - ext.length)}.${ext}` : s.slice(0, 255);
+}
+
+/** The 422 for a name whose extension is not in the spec's table (Laravel's `mimes` wording). */
+export function checkExtension(filename: string): { ext: string; kind: string } {
+  const ext = extensionOf(filename);
+  const kind = kindOf(ext);
+  if (!kind) throw ValidationError.field('file', `The file field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`);
+  return { ext, kind };
+}
+
+type ListParams = { workspaceId: number; status: FileStatus | null; q: string | null; limit: number; offset: number };
+
+const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
+
+/**
+ * Files of a workspace: stored bytes, processing into passages (FileProcessing), full-text
+ * retrieval (files-search) and links to agents.
+ */
+export class FilesService {
+  readonly store: FileStore;
+  readonly processing: FileProcessing;
+  private readonly byId;
+  private readonly byIdAny;
+  private readonly insertStmt;
+  private readonly linkedStmt;
+  private readonly linkedRowsStmt;
+  private readonly listStmts;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly agents: AgentsService,
+  ) {
+    const db = ctx.db;
+    this.store = new FileStore(ctx.config.dataDir);
+    this.byId = db.prepare<{ id: number; userId: number }, FileRow>(`SELECT * FROM files WHERE id = @id AND ${VISIBLE}`);
+    this.byIdAny = db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
+    this.insertStmt = db.prepare(
+      `INSERT INTO files(workspace_id, user_id, filename, ext, kind, bytes, sha256, status, created_at, updated_at)
+       VALUES (@workspaceId, @userId, @filename, @ext, @kind, @bytes, @sha256, 'waiting', @now, @now)`,
+    );
+    this.linkedStmt = db.prepare<[number], { file_id: number }>('SELECT file_id FROM agent_files WHERE agent_id = ? ORDER BY created_at, file_id');
+    this.linkedRowsStmt = db.prepare<[number], FileRow>(
+      'SELECT f.* FROM agent_files a JOIN files f ON f.id = a.file_id WHERE a.agent_id = ? ORDER BY a.created_at, f.id',
+    );
+    const listSql = (dir: 'ASC' | 'DESC') =>
+      `SELECT * FROM files WHERE workspace_id = @workspaceId AND (@status IS NULL OR status = @status) AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
+       ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
+    this.listStmts = { asc: db.prepare<ListParams, FileRow>(listSql('ASC')), desc: db.prepare<ListParams, FileRow>(listSql('DESC')) };
+    this.processing = new FileProcessing(ctx, this.store);
+  }
+
+  /** Registers the processing job and reconciles disk and rows; called once the job queue exists. */
+  useJobs(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[], opts: { reconcile?: boolean } = {}): void {
+    this.processing.attach(jobs, shutdownHooks);
+    // Only the data dir's primary process cleans stray temp files: another one may be writing them.
+    if (opts.reconcile !== false) this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
+  }
+
+  /**
+   * A page of the workspace's files by `created_at` (then id, so equal times page stably), with
+   * the ext filters: `status`, and `q` as a case-insensitive substring of the filename (instr, not
+   * LIKE, so `%` and `_` in a name are plain characters).
+   */
+  list(workspaceId: number, q: FileListQuery): FileObject[] {
+    // Filenames are stored NFC (cleanFilename), so the needle is too: "é" typed either way matches.
+    const needle = q.q ? q.q.normalize('NFC').toLowerCase() : null;
+    return this.listStmts[q.order === 'asc' ? 'asc' : 'desc']
+      .all({ workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) })
+      .map(toFile);
+  }
+
+  /** The row of a file the user can see, or 404 `File not found`. */
+  row(userId: number, rawId: string | number): FileRow {
+    const id = parseId(rawId);
+    const row = id ? this.byId.get({ id, userId }) : undefined;
+    if (!row) throw new NotFoundError('File not found');
+    return row;
+  }
+
+  get(userId: number, rawId: string | number): FileObject {
+    return toFile(this.row(userId, rawId));
+  }
+
+  detail(userId: number, rawId: string | number): FileDetail {
+    const r = this.row(userId, rawId);
+    return { ...toFile(r), metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, unknown>) : null, passages: r.passages };
+  }
+
+  /** Records a finished temp file as a new `waiting` file; the row and the rename commit together. */
+  createFromIncoming(workspaceId: number, userId: number | null, incoming: IncomingFile): FileObject {
+    const filename = cleanFilename(incoming.filename);
+    const { ext, kind } = checkExtension(filename);
+    const now = nowMicros();
+    try {
+      const id = this.ctx.db.transaction(() => {
+        const id = Number(this.insertStmt.run({ workspaceId, userId, filename, ext, kind, bytes: incoming.bytes, sha256: incoming.sha256, now }).lastInsertRowid);
+        // Inside the transaction: a failed rename rolls the row back. A crash after the rename but
+        // before the commit leaves bytes without a row, which start-up reports.
+        this.store.commit(incoming.tmpPath, id);
+        return id;
+      }).immediate();
+      return toFile(this.byIdAny.get(id)!);
+    } catch (err) {
+      this.store.discard(incoming.tmpPath);
+      throw err;
+    }
+  }
+
+  /**
+   * Upload File: streams the multipart body to disk, records a `waiting` file, and with
+   * `process=true` processes it before answering.
+   */
+  async upload(workspaceId: number, userId: number, req: { body: ReadableStream<Uint8Array> | null; headers: Headers; signal?: AbortSignal }): Promise<FileObject> {
+    const { file, fields } = await receiveUpload(req, this.store, this.ctx.config.maxUploadBytes);
+    const parsed = UploadFields.safeParse(fields, { reportInput: true });
+    if (!parsed.success) {
+      this.store.discard(file.tmpPath);
+      throw new ValidationError(laravelErrors(parsed.error.issues));
+    }
+    const created = this.createFromIncoming(workspaceId, userId, file);
+    return parsed.data.process ? this.process(userId, created.id) : created;
+  }
+
+  /** Stores bytes made by the platform itself (e.g. a generated image) as a file of the workspace. */
+  createFromBuffer(workspaceId: number, filename: string, bytes: Buffer, opts: { userId?: number } = {}): FileObject {
+    checkExtension(cleanFilename(filename));
+    const { tmpPath, sha256 } = this.store.writeTemp(bytes);
+    return this.createFromIncoming(workspaceId, opts.userId ?? null, { tmpPath, filename, bytes: bytes.length, sha256 });
+  }
+
+  /** Deletes the row and links at once, the bytes right after, the passages in the background. */
+  delete(userId: number, rawId: string | number): { id: string; object: 'file'; deleted: true } {
+    const row = this.row(userId, rawId);
+    this.ctx.db.transaction(() => {
+      this.ctx.db.prepare('DELETE FROM agent_files WHERE file_id = ?').run(row.id);
+      this.ctx.db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+      this.processing.purgeLater(row.id);
+    }).immediate();
+    this.store.remove(row.id);
+    return { id: String(row.id), object: 'file', deleted: true };
+  }
+
+  /**
+   * Process File: a completed file comes back unchanged (nothing charged again); a waiting or
+   * failed one is queued; then waits until it settles (up to `waitMs`, then answers the current state).
+   */
+  async process(userId: number, rawId: string | number, waitMs = 100_000): Promise<FileObject> {
+    const row = this.row(userId, rawId);
+    if (row.status === 'completed') return toFile(row);
+    this.processing.request(row.id);
+    await this.processing.settled(row.id, waitMs);
+    const now = this.byIdAny.get(row.id);
+    if (!now) throw new NotFoundError('File not found');
+    return toFile(now);
+  }
+
+  linkedFileIds(agentId: number): number[] {
+    return this.linkedStmt.all(agentId).map((r) => r.file_id);
+  }
+
+  agentFiles(userId: number, rawAgentId: string | number): AgentFileSet {
+    const agent = this.agents.get(userId, rawAgentId);
+    const rows = this.linkedRowsStmt.all(agent.id);
+    return { id: agent.id, files: rows.map(toFile), status: setStatus(rows) };
+  }
+
+  /** Links files to an agent (idempotent); linking a `waiting` file starts its processing. */
+  link(userId: number, rawAgentId: string | number, fileIds: number[]): AgentFileSetLinked {
+    const agent = this.agents.get(userId, rawAgentId);
+    const errors: Record<string, string[]> = {};
+    const rows = fileIds.map((id, i) => {
+      const r = this.byId.get({ id, userId });
+      if (!r) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+      return r;
+    });
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    const now = nowMicros();
+    this.ctx.db.transaction(() => {
+      const ins = this.ctx.db.prepare('INSERT OR IGNORE INTO agent_files(agent_id, file_id, created_at) VALUES (?, ?, ?)');
+      for (const r of rows) {
+        ins.run(agent.id, r!.id, now);
+        if (r!.status === 'waiting') this.processing.request(r!.id);
+      }
+    }).immediate();
+    const linked = this.linkedRowsStmt.all(agent.id);
+    const count = (s: FileStatus[]) => linked.filter((r) => s.includes(r.status)).length;
+    return {
+      id: agent.id,
+      files: linked.map(toFile),
+      status: setStatus(linked),
+      files_count: { total: linked.length, completed: count(['completed']), failed: count(['failed']), in_progress: count(['waiting', 'in_progress']) },
+    };
+  }
+
+  unlink(userId: number, rawAgentId: string | number, rawFileId: string | number): { id: number; file: FileObject; removed: boolean } {
+    const agent = this.agents.get(userId, rawAgentId);
+    const file = this.row(userId, rawFileId);
+    const removed = this.ctx.db.prepare('DELETE FROM agent_files WHERE agent_id = ? AND file_id = ?').run(agent.id, file.id).changes > 0;
+    return { id: agent.id, file: toFile(file), removed };
+  }
+
+  /** Best passages of the given files for a query, best first (bm25); only completed files answer. */
+  searchPassages(fileIds: number[], query: string, limit = 8): PassageHit[] {
+    return searchPassages(this.ctx.db, fileIds, query, limit);
+  }
+
+  /** A file's extracted text, passage by passage in order, a page at a time (MCP read_file). Passages overlap slightly by design. */
+  passages(userId: number, rawId: string | number, page: { offset: number; limit: number }): { file: FileObject; total: number; passages: { ordinal: number; text: string }[] } {
+    const r = this.row(userId, rawId);
+    const total = (this.ctx.db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM file_passages WHERE file_id = ?').get(r.id)?.n ?? 0);
+    const passages = this.ctx.db
+      .prepare<[number, number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ? OFFSET ?')
+      .all(r.id, page.limit, page.offset);
+    return { file: toFile(r), total, passages };
+  }
+}
+
+/** CONTRACT.md "Files": in_progress while any is processing, failed if any failed, else completed. */
+function setStatus(rows: Pick<FileRow, 'status'>[]): AgentFileSet['status'] {
+  if (rows.some((r) => r.status === 'waiting' || r.status === 'in_progress')) return 'in_progress';
+  if (rows.some((r) => r.status === 'failed')) return 'failed';
+  return 'completed';
+}

@@ -1,0 +1,390 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ServiceContext } from '../../kernel/context.js';
+import type { SettingsService } from '../../kernel/settings.js';
+import type { SecretBox } from '../../kernel/secrets.js';
+import { ValidationError } from '../../kernel/errors.js';
+import type { ProviderInput, ProviderKind, ProviderSave, ProvidersSettings, ProvidersUpdate, ProviderTestResult, ProviderView, RouteRule } from '../../contract/settings.js';
+import type { ModelProvider } from '../../engine/providers/types.js';
+import { ProviderError } from '../../engine/providers/types.js';
+import { OpenAICompatibleProvider } from '../../engine/providers/openai-compatible.js';
+import { AnthropicProvider } from '../../engine/providers/anthropic.js';
+import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
+import { setupHint } from '../../engine/models.js';
+
+/** A provider as stored in settings (`providers.list`); the key is sealed with the platform's SecretBox. */
+interface StoredProvider {
+  id: string;
+  kind: ProviderKind;
+  label: string | null;
+  base_url: string | null;
+  api_key_sealed: string | null;
+  models_dir: string | null;
+  enabled: boolean;
+  context_window: number | null;
+  source: 'settings' | 'env' | 'auto';
+}
+
+interface StoredSearch {
+  searxng_url: string | null;
+  brave_key_sealed: string | null;
+  source?: 'settings' | 'env';
+}
+
+export interface SearchConfig {
+  searxngUrl: string | null;
+  braveApiKey: string | null;
+  /** AGENT_DESK_FETCH_ALLOW_PRIVATE=1: fetch_page may reach loopback and private addresses */
+  allowPrivateFetch: boolean;
+}
+
+/**
+ * Defaults: vendor prefixes go to their vendor; GGUF names to the local engine; anything else to
+ * the first available of the catch-all group (an OpenAI-compatible server, then Ollama).
+ * Rules with the same `match` form a group: the first available provider of the first matching
+ * group answers; a matching group with none available means "model unavailable".
+ */
+export const DEFAULT_ROUTES: RouteRule[] = [
+  { match: 'claude-*', provider: 'anthropic' },
+  { match: 'gpt-*', provider: 'openai' },
+  { match: 'chatgpt-*', provider: 'openai' },
+  { match: 'o1*', provider: 'openai' },
+  { match: 'o3*', provider: 'openai' },
+  { match: 'o4*', provider: 'openai' },
+  { match: 'dall-e-*', provider: 'openai' },
+  { match: '*.gguf', provider: 'local' },
+  { match: '*', provider: 'openai' },
+  { match: '*', provider: 'ollama' },
+  { match: '*', provider: 'local' },
+];
+
+export function matches(pattern: string, model: string): boolean {
+  if (pattern === '*') return true;
+  const m = model.toLowerCase();
+  const p = pattern.toLowerCase();
+  if (p.endsWith('*') && !p.startsWith('*')) return m.startsWith(p.slice(0, -1));
+  if (p.startsWith('*') && !p.endsWith('*')) return m.endsWith(p.slice(1));
+  if (p.startsWith('*') && p.endsWith('*')) return m.includes(p.slice(1, -1));
+  return m === p;
+}
+
+/** No provider can serve a model: the execution fails with this code and a how-to message. */
+export class ModelUnavailableError extends ProviderError {
+  constructor(model: string, detail?: string) {
+    super(
+      `No provider is configured for model ${model}.${detail ? ` ${detail}` : ''} Add one in Settings → Providers, or ${setupHint(model)}.`,
+      'model_unavailable',
+    );
+  }
+}
+
+const OLLAMA_DEFAULT = 'http://127.0.0.1:11434';
+
+function ollamaV1(url: string): string {
+  const u = url.replace(/\/+$/, '');
+  return u.endsWith('/v1') ? u : `${u}/v1`;
+}
+
+/**
+ * Model providers: configuration (settings, seeded from env, Ollama auto-detected), routing of a
+ * model name to a provider, and providers registered at run time (e.g. the remote platform).
+ */
+export class ProvidersService {
+  private auto: StoredProvider[] = [];
+  /** What the environment configures this run (restored when a saved override is removed). */
+  private envSeeds: StoredProvider[] = [];
+  private readonly registered = new Map<string, { provider: ModelProvider; routes: string[] }>();
+  private readonly instances = new Map<string, { sig: string; provider: ModelProvider }>();
+  /** Resolves when the start-up Ollama probe has finished (tests and Settings may await it). */
+  readonly detected: Promise<void>;
+
+  private readonly ollamaProbe: string;
+  private readonly idleTimeoutMs: number | undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly settings: SettingsService,
+    private readonly secrets: SecretBox,
+    opts: { ollamaProbeUrl?: string } = {},
+  ) {
+    this.ollamaProbe = opts.ollamaProbeUrl ?? OLLAMA_DEFAULT;
+    // Silence after which a streaming provider is given up on (default 120 s).
+    const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
+    this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
+    this.seedFromEnv();
+    this.detected = this.detectOllama();
+  }
+
+  private stored(): StoredProvider[] {
+    return this.settings.get<StoredProvider[]>('providers.list', []);
+  }
+
+  private routes(): RouteRule[] {
+    return this.settings.get<RouteRule[] | null>('providers.routes', null) ?? DEFAULT_ROUTES;
+  }
+
+  /** Env seeds settings: entries that came from env follow it; entries the user saved are left alone. */
+  private seedFromEnv(): void {
+    const env = this.ctx.config.env;
+    const seeds: StoredProvider[] = [];
+    const base = { label: null, models_dir: null, enabled: true, context_window: null, source: 'env' as const, api_key_sealed: null, base_url: null };
+    if (env.AGENT_DESK_OPENAI_BASE_URL || env.AGENT_DESK_OPENAI_API_KEY) {
+      seeds.push({ ...base, id: 'openai', kind: 'openai-compatible', base_url: env.AGENT_DESK_OPENAI_BASE_URL || 'https://api.openai.com/v1', api_key_sealed: env.AGENT_DESK_OPENAI_API_KEY ? this.secrets.seal(env.AGENT_DESK_OPENAI_API_KEY) : null });
+    }
+    if (env.AGENT_DESK_ANTHROPIC_API_KEY) {
+      seeds.push({ ...base, id: 'anthropic', kind: 'anthropic', base_url: env.AGENT_DESK_ANTHROPIC_BASE_URL || null, api_key_sealed: this.secrets.seal(env.AGENT_DESK_ANTHROPIC_API_KEY) });
+    }
+    if (env.AGENT_DESK_OLLAMA_URL) seeds.push({ ...base, id: 'ollama', kind: 'ollama', base_url: ollamaV1(env.AGENT_DESK_OLLAMA_URL) });
+    if (env.AGENT_DESK_MODELS_DIR) seeds.push({ ...base, id: 'local', kind: 'gguf', models_dir: path.resolve(env.AGENT_DESK_MODELS_DIR) });
+    this.envSeeds = seeds;
+    const list = this.stored();
+    let changed = false;
+    for (const s of seeds) {
+      const i = list.findIndex((p) => p.id === s.id);
+      if (i < 0) list.push(s);
+      else if (list[i].source === 'env' && this.sameEnvSeed(list[i], s)) continue;
+      else if (list[i].source === 'env') list[i] = s;
+      else continue;
+      changed = true;
+    }
+    if (changed) this.settings.set('providers.list', list);
+    const search = this.settings.get<StoredSearch | null>('providers.search', null);
+    if ((env.AGENT_DESK_SEARXNG_URL || env.AGENT_DESK_BRAVE_API_KEY) && (!search || search.source === 'env')) {
+      this.settings.set<StoredSearch>('providers.search', {
+        searxng_url: env.AGENT_DESK_SEARXNG_URL || null,
+        brave_key_sealed: env.AGENT_DESK_BRAVE_API_KEY ? this.secrets.seal(env.AGENT_DESK_BRAVE_API_KEY) : null,
+        source: 'env',
+      });
+    }
+  }
+
+  private sameEnvSeed(a: StoredProvider, b: StoredProvider): boolean {
+    const key = (p: StoredProvider) => JSON.stringify([p.kind, p.base_url, p.models_dir, p.api_key_sealed ? this.secrets.open(p.api_key_sealed) : null]);
+    return key(a) === key(b);
+  }
+
+  /** Probes the default Ollama address briefly, in the background; never blocks start-up. */
+  private async detectOllama(): Promise<void> {
+    if (this.ctx.config.env.AGENT_DESK_OLLAMA_AUTODETECT === '0') return;
+    if (this.stored().some((p) => p.kind === 'ollama' || p.id === 'ollama')) return;
+    try {
+      const res = await fetch(`${this.ollamaProbe}/api/version`, { signal: AbortSignal.timeout(800) });
+      if (!res.ok) return;
+      await res.body?.cancel();
+      this.auto = [{ id: 'ollama', kind: 'ollama', label: 'Ollama (detected)', base_url: `${this.ollamaProbe}/v1`, api_key_sealed: null, models_dir: null, enabled: true, context_window: null, source: 'auto' }];
+      this.ctx.log.info('Ollama detected at %s', this.ollamaProbe);
+    } catch {}
+  }
+
+  /** Ids of environment or detected providers the user switched off (their config is not theirs to edit). */
+  private disabledIds(): string[] {
+    return this.settings.get<string[]>('providers.disabled', []);
+  }
+
+  private all(): StoredProvider[] {
+    const list = this.stored();
+    const off = new Set(this.disabledIds());
+    return [...list, ...this.auto.filter((a) => !list.some((p) => p.id === a.id))].map((p) => (p.source !== 'settings' && off.has(p.id) ? { ...p, enabled: false } : p));
+  }
+
+  /** Registers a provider at run time (e.g. issue 9's remote platform); `routes` are match patterns tried first. Returns an unregister function. */
+  register(provider: ModelProvider, opts: { routes?: string[] } = {}): () => void {
+    this.registered.set(provider.id, { provider, routes: opts.routes ?? [] });
+    return () => {
+      if (this.registered.get(provider.id)?.provider === provider) this.registered.delete(provider.id);
+    };
+  }
+
+  /** The provider instance for a configured or registered id, or null. */
+  byId(id: string): ModelProvider | null {
+    const reg = this.registered.get(id);
+    if (reg) return reg.provider;
+    const cfg = this.all().find((p) => p.id === id && p.enabled);
+    return cfg ? this.instance(cfg) : null;
+  }
+
+  private instance(cfg: StoredProvider): ModelProvider {
+    const sig = JSON.stringify(cfg);
+    const hit = this.instances.get(cfg.id);
+    if (hit && hit.sig === sig) return hit.provider;
+    const provider = this.build(cfg);
+    this.instances.set(cfg.id, { sig, provider });
+    return provider;
+  }
+
+  private build(cfg: StoredProvider): ModelProvider {
+    const apiKey = cfg.api_key_sealed ? this.secrets.open(cfg.api_key_sealed) : undefined;
+    switch (cfg.kind) {
+      case 'anthropic':
+        return new AnthropicProvider({ id: cfg.id, apiKey: apiKey ?? '', baseUrl: cfg.base_url ?? undefined, idleTimeoutMs: this.idleTimeoutMs });
+      case 'gguf':
+        return new GgufProvider({ id: cfg.id, modelsDir: cfg.models_dir ?? '', contextSize: cfg.context_window ?? undefined, log: this.ctx.log });
+      case 'ollama':
+      case 'openai-compatible':
+        return new OpenAICompatibleProvider({
+          id: cfg.id,
+          baseUrl: cfg.base_url ?? (cfg.kind === 'ollama' ? `${OLLAMA_DEFAULT}/v1` : 'https://api.openai.com/v1'),
+          apiKey,
+          label: cfg.label ?? (cfg.kind === 'ollama' ? 'Ollama' : cfg.id === 'openai' ? 'the OpenAI-compatible provider' : `the provider "${cfg.id}"`),
+          defaultContextWindow: cfg.context_window ?? undefined,
+          idleTimeoutMs: this.idleTimeoutMs,
+        });
+    }
+  }
+
+  /**
+   * Routes a model name: registered providers' own patterns, then a GGUF file of that name in a
+   * local models dir, then the route groups. Throws ModelUnavailableError with a how-to.
+   */
+  resolve(model: string): ModelProvider {
+    for (const { provider, routes } of this.registered.values()) if (routes.some((r) => matches(r, model))) return provider;
+    for (const cfg of this.all()) {
+      if (cfg.kind === 'gguf' && cfg.enabled && cfg.models_dir && ggufFileFor(cfg.models_dir, model)) return this.instance(cfg);
+    }
+    const rules = this.routes();
+    const group = rules.find((r) => matches(r.match, model))?.match;
+    if (group === undefined) throw new ModelUnavailableError(model);
+    for (const r of rules.filter((x) => x.match === group)) {
+      const p = this.byId(r.provider);
+      if (!p) continue;
+      // A local engine only serves files it has.
+      if (p instanceof GgufProvider && !p.has(model)) continue;
+      return p;
+    }
+    throw new ModelUnavailableError(model);
+  }
+
+  defaultModel(): string | null {
+    return this.settings.get<string | null>('providers.default_model', null);
+  }
+
+  search(): SearchConfig {
+    const s = this.settings.get<StoredSearch | null>('providers.search', null);
+    return {
+      searxngUrl: s?.searxng_url ?? null,
+      braveApiKey: s?.brave_key_sealed ? this.secrets.open(s.brave_key_sealed) : null,
+      allowPrivateFetch: this.ctx.config.env.AGENT_DESK_FETCH_ALLOW_PRIVATE === '1',
+    };
+  }
+
+  view(): ProvidersSettings {
+    const toView = (p: StoredProvider): ProviderView => ({
+      id: p.id,
+      kind: p.kind,
+      label: p.label,
+      base_url: p.base_url,
+      models_dir: p.models_dir,
+      has_api_key: !!p.api_key_sealed,
+      enabled: p.enabled,
+      context_window: p.context_window,
+      source: p.source,
+    });
+    const registered: ProviderView[] = [...this.registered.values()].map(({ provider }) => ({
+      id: provider.id, kind: 'openai-compatible', label: null, base_url: null, models_dir: null, has_api_key: false, enabled: true, context_window: null, source: 'registered',
+    }));
+    const s = this.settings.get<StoredSearch | null>('providers.search', null);
+    return {
+      providers: [...this.all().map(toView), ...registered],
+      routes: this.routes(),
+      default_model: this.defaultModel(),
+      search: { searxng_url: s?.searxng_url ?? null, brave_has_api_key: !!s?.brave_key_sealed, configured: !!(s?.searxng_url || s?.brave_key_sealed) },
+      secrets_encrypted: this.secrets.encrypted,
+    };
+  }
+
+  private fromInput(input: ProviderInput, prev: StoredProvider | undefined): StoredProvider {
+    if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', `The models_dir field is required for the GGUF provider "${input.id}".`);
+    if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', `The api_key field is required for the Anthropic provider "${input.id}".`);
+    const sealed = input.api_key === undefined ? (prev?.api_key_sealed ?? null) : input.api_key ? this.secrets.seal(input.api_key) : null;
+    return {
+      id: input.id,
+      kind: input.kind,
+      label: input.label ?? null,
+      base_url: input.base_url ? (input.kind === 'ollama' ? ollamaV1(input.base_url) : input.base_url) : null,
+      api_key_sealed: sealed,
+      models_dir: input.models_dir ? path.resolve(input.models_dir) : null,
+      enabled: input.enabled ?? true,
+      context_window: input.context_window ?? null,
+      source: 'settings',
+    };
+  }
+
+  /**
+   * PUT: `providers` replaces the saved providers; an omitted api_key keeps the stored key.
+   * Environment and detected providers stay unless an entry with a `kind` names their id (a saved
+   * override); `{id, enabled}` without `kind` switches one of them on or off.
+   */
+  update(body: ProvidersUpdate): ProvidersSettings {
+    if (body.providers) this.saveList(body.providers);
+    if (body.routes) this.settings.set('providers.routes', body.routes);
+    if (body.default_model !== undefined) this.settings.set('providers.default_model', body.default_model);
+    if (body.search) {
+      const prev = this.settings.get<StoredSearch | null>('providers.search', null);
+      const brave = body.search.brave_api_key;
+      this.settings.set<StoredSearch>('providers.search', {
+        searxng_url: body.search.searxng_url !== undefined ? body.search.searxng_url : (prev?.searxng_url ?? null),
+        brave_key_sealed: brave === undefined ? (prev?.brave_key_sealed ?? null) : brave ? this.secrets.seal(brave) : null,
+        source: 'settings',
+      });
+    }
+    return this.view();
+  }
+
+  private saveList(inputs: ProviderSave[]): void {
+    const prev = this.stored();
+    const envKept = [...prev.filter((p) => p.source === 'env'), ...this.envSeeds.filter((s) => !prev.some((p) => p.id === s.id && p.source === 'env'))];
+    const outside = new Map([...this.auto, ...envKept].map((p) => [p.id, p]));
+    const off = new Set(this.disabledIds());
+    const saved: StoredProvider[] = [];
+    inputs.forEach((p, i) => {
+      if (p.kind !== undefined) {
+        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id)));
+        off.delete(p.id);
+        return;
+      }
+      const only = Object.keys(p).every((k) => k === 'id' || k === 'enabled');
+      if (!outside.has(p.id) || !only) {
+        throw ValidationError.field(
+          `providers.${i}.kind`,
+          outside.has(p.id)
+            ? `The kind field is required to change the provider "${p.id}" (without it, only enabled may be given).`
+            : `The kind field is required: "${p.id}" is not a provider from the environment or auto-detection.`,
+        );
+      }
+      if (p.enabled === false) off.add(p.id);
+      else if (p.enabled === true) off.delete(p.id);
+    });
+    this.ctx.db.transaction(() => {
+      this.settings.set('providers.list', [...envKept.filter((e) => !saved.some((s) => s.id === e.id)), ...saved]);
+      this.settings.set('providers.disabled', [...off]);
+    })();
+  }
+
+  /** Reachability and model list of a saved provider, or of one given whole before saving. */
+  async test(body: { id?: string; provider?: ProviderInput }): Promise<ProviderTestResult> {
+    let p: ModelProvider | null;
+    if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id)));
+    else {
+      p = this.byId(body.id!);
+      if (!p) throw ValidationError.field('id', 'The selected id is invalid.');
+    }
+    const t0 = performance.now();
+    try {
+      const models = p.listModels ? await p.listModels(AbortSignal.timeout(8000)) : [];
+      return { ok: true, models, error: null, latency_ms: Math.round(performance.now() - t0) };
+    } catch (err) {
+      const msg = (err as Error).name === 'TimeoutError' ? 'No answer within 8 s.' : (err as Error).message;
+      return { ok: false, models: [], error: msg, latency_ms: Math.round(performance.now() - t0) };
+    }
+  }
+}
+
+/** Lists GGUF files of a folder (for Settings and the local engine). */
+export function listGguf(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.gguf'));
+  } catch {
+    return [];
+  }
+}
+

@@ -1,0 +1,210 @@
+import type { ServiceContext } from '../../kernel/context.js';
+import type { SettingsService } from '../../kernel/settings.js';
+import type { AgentsService } from '../agents/service.js';
+import type { SecretBox } from '../../kernel/secrets.js';
+import type { Agent } from '../../contract/agents.js';
+import type { RemoteSettings, RemoteTestResult } from '../../contract/remote.js';
+import { RemoteClient, RemoteError, type RemoteAgent } from './client.js';
+import { PlatformError, ValidationError } from '../../kernel/errors.js';
+import { slugify } from '../agents/service.js';
+import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../access/users.js';
+import { isoMicros, nowMicros } from '../../kernel/time.js';
+
+interface Stored {
+  base_url: string | null;
+  api_key_sealed: string | null;
+  status: 'online' | 'offline' | null;
+  last_sync_at: number | null;
+  last_error: string | null;
+}
+
+const KEY = 'remote';
+const EMPTY: Stored = { base_url: null, api_key_sealed: null, status: null, last_sync_at: null, last_error: null };
+const TYPES = new Set(['chat', 'image', 'text', 'video']);
+
+/**
+ * The optional remote platform: its connection settings (key sealed at rest, never shown),
+ * its agents cached as local rows (`source = 'remote'`) so they list beside local ones and
+ * stay readable offline, and the import of a remote agent into a local one.
+ */
+export class RemoteService {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly settings: SettingsService,
+    private readonly agents: AgentsService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Env seeds the settings once (AGENT_DESK_REMOTE_URL + AGENT_DESK_REMOTE_API_KEY); the app can change them later. */
+  seedFromEnv(): void {
+    const env = this.ctx.config.env;
+    const url = env.AGENT_DESK_REMOTE_URL?.trim();
+    const key = env.AGENT_DESK_REMOTE_API_KEY?.trim();
+    const cur = this.stored();
+    if (url && !cur.base_url) this.save({ ...cur, base_url: url.replace(/\/+$/, ''), api_key_sealed: key ? this.secrets.seal(key) : cur.api_key_sealed });
+  }
+
+  private stored(): Stored {
+    return { ...EMPTY, ...this.settings.get<Partial<Stored>>(KEY, {}) };
+  }
+
+  private save(s: Stored): void {
+    this.settings.set(KEY, s);
+  }
+
+  private cachedCount(): number {
+    return this.ctx.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM agents WHERE source = 'remote'").get()!.n;
+  }
+
+  view(): RemoteSettings {
+    const s = this.stored();
+    return {
+      base_url: s.base_url,
+      has_api_key: !!s.api_key_sealed,
+      status: !s.base_url || !s.api_key_sealed ? 'unconfigured' : (s.status ?? 'offline'),
+      last_sync_at: s.last_sync_at ? isoMicros(s.last_sync_at) : null,
+      last_error: s.last_error,
+      agent_count: this.cachedCount(),
+      key_encrypted: this.secrets.encrypted,
+    };
+  }
+
+  update(body: { base_url?: string | null; api_key?: string | null }): RemoteSettings {
+    const cur = this.stored();
+    const next: Stored = { ...cur };
+    if (body.base_url !== undefined) next.base_url = body.base_url ? body.base_url.replace(/\/+$/, '') : null;
+    if (body.api_key !== undefined) next.api_key_sealed = body.api_key ? this.secrets.seal(body.api_key) : null;
+    if (next.base_url !== cur.base_url || next.api_key_sealed !== cur.api_key_sealed) {
+      next.status = null;
+      next.last_error = null;
+    }
+    this.save(next);
+    // Disconnecting (no URL) forgets the cached agents; their executions stay.
+    if (!next.base_url) this.ctx.db.prepare("DELETE FROM agents WHERE source = 'remote'").run();
+    return this.view();
+  }
+
+  /** The client for the configured remote, or a clear 422 when it is not configured. */
+  client(): RemoteClient {
+    const s = this.stored();
+    if (!s.base_url || !s.api_key_sealed) {
+      throw new PlatformError(422, 'No remote platform is configured. Add its URL and key in Settings → Remote, or set AGENT_DESK_REMOTE_URL and AGENT_DESK_REMOTE_API_KEY.', 'remote_unconfigured');
+    }
+    let key: string;
+    try {
+      key = this.secrets.open(s.api_key_sealed);
+    } catch {
+      throw new PlatformError(422, 'The stored remote key cannot be decrypted on this machine. Enter it again in Settings → Remote.', 'remote_key_unreadable');
+    }
+    const timeout = Number(this.ctx.config.env.AGENT_DESK_REMOTE_TIMEOUT_MS) || 15_000;
+    return new RemoteClient(s.base_url, key, timeout);
+  }
+
+  private record(ok: boolean, error: string | null, synced = false): void {
+    const s = this.stored();
+    this.save({ ...s, status: ok ? 'online' : 'offline', last_error: error, last_sync_at: synced ? nowMicros() : s.last_sync_at });
+  }
+
+  /** Marks the connection's state after a forwarded call (execution) so Settings shows it. */
+  noteOutcome(err: unknown): void {
+    if (!err) this.record(true, null);
+    else if (err instanceof RemoteError) this.record(false, err.message);
+  }
+
+  async test(): Promise<RemoteTestResult> {
+    const client = this.client();
+    const t0 = performance.now();
+    try {
+      const page = await client.agentsPage(1, 1);
+      this.record(true, null);
+      return { reachable: true, agent_count: page.total, latency_ms: Math.round(performance.now() - t0), error: null };
+    } catch (err) {
+      const message = err instanceof RemoteError ? err.message : 'The remote platform could not be reached.';
+      this.record(false, message);
+      return { reachable: false, agent_count: null, latency_ms: null, error: message };
+    }
+  }
+
+  /** Refreshes the cached remote agents. Offline, the cache stays as it was and the error is recorded. */
+  async sync(): Promise<{ synced: number; removed: number; settings: RemoteSettings }> {
+    const client = this.client();
+    let list: RemoteAgent[];
+    try {
+      list = await client.allAgents();
+    } catch (err) {
+      const message = err instanceof RemoteError ? err.message : 'The remote platform could not be reached.';
+      this.record(false, message);
+      throw new PlatformError(502, message, err instanceof RemoteError ? err.code : 'remote_error');
+    }
+    const result = this.ctx.db.transaction(() => this.upsert(list)).immediate();
+    this.record(true, null, true);
+    return { ...result, settings: this.view() };
+  }
+
+  private upsert(list: RemoteAgent[]): { synced: number; removed: number } {
+    const db = this.ctx.db;
+    const now = nowMicros();
+    const byRemote = db.prepare<[number], { id: number; slug: string }>("SELECT id, slug FROM agents WHERE source = 'remote' AND remote_id = ?");
+    const slugTaken = db.prepare<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
+    const insert = db.prepare(
+      `INSERT INTO agents(workspace_id, title, description, long_description, visibility, slug, active, type, questions, instructions, created_by, created_at, updated_at, source, remote_id, remote_synced_at)
+       VALUES (@ws, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @user, @now, @now, 'remote', @remote_id, @now)`,
+    );
+    const update = db.prepare(
+      `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, active=@active, type=@type,
+       questions=@questions, instructions=@instructions, remote_synced_at=@now, updated_at=@now WHERE id=@id`,
+    );
+    const seen = new Set<number>();
+    let synced = 0;
+    for (const a of list) {
+      if (!Number.isSafeInteger(a?.id) || typeof a.title !== 'string' || !TYPES.has(a.type)) continue;
+      seen.add(a.id);
+      const row = {
+        title: a.title.slice(0, 255),
+        description: typeof a.description === 'string' ? a.description : null,
+        long_description: typeof a.long_description === 'string' ? a.long_description : null,
+        visibility: typeof a.visibility === 'string' ? a.visibility : 'public',
+        active: a.active === 0 ? 0 : 1,
+        type: a.type,
+        questions: JSON.stringify(Array.isArray(a.questions) ? a.questions : []),
+        instructions: typeof a.instructions === 'string' ? a.instructions : '',
+        now,
+      };
+      const existing = byRemote.get(a.id);
+      if (existing) update.run({ ...row, id: existing.id });
+      else {
+        let slug = `remote-${slugify(a.slug || a.title)}`;
+        for (let n = 2; slugTaken.get(slug, 0); n++) slug = `remote-${slugify(a.slug || a.title)}-${n}`;
+        insert.run({ ...row, slug, ws: DEFAULT_WORKSPACE_ID, user: DEFAULT_USER_ID, remote_id: a.id });
+      }
+      synced++;
+    }
+    const stale = db.prepare<[], { id: number; remote_id: number }>("SELECT id, remote_id FROM agents WHERE source = 'remote'").all().filter((r) => !seen.has(r.remote_id));
+    for (const r of stale) db.prepare('DELETE FROM agents WHERE id = ?').run(r.id);
+    return { synced, removed: stale.length };
+  }
+
+  /** The remote agent's id on the remote platform, for a cached local row. */
+  remoteIdOf(localAgentId: number): number | null {
+    return this.ctx.db.prepare<[number], { remote_id: number | null }>("SELECT remote_id FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.remote_id ?? null;
+  }
+
+  /** Whether the user allowed local memories and files to be sent along with this remote agent. */
+  sharesContext(localAgentId: number): boolean {
+    return this.ctx.db.prepare<[number], { s: number }>("SELECT share_context AS s FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.s === 1;
+  }
+
+  /** Copies a remote agent (questions, instructions, texts) into a new local agent. */
+  importAgent(userId: number, workspaceId: number, rawId: string): Agent {
+    const agent = this.agents.get(userId, rawId);
+    if (agent.source !== 'remote') throw ValidationError.field('id', 'Only a remote agent can be imported.');
+    return this.agents.create(userId, workspaceId, {
+      title: agent.title,
+      description: agent.description,
+      long_description: agent.long_description,
+      type: agent.type,
+      questions: agent.questions,
+      instructions: agent.instructions,
+    });
+  }
+}

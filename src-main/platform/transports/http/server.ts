@@ -1,0 +1,59 @@
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Platform } from '../../platform.js';
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  server: Server;
+  /** Stops accepting, lets the platform finish its work, then drops the remaining connections. */
+  close(): Promise<void>;
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Serves the platform's app on HOST:PORT (loopback by default); port 0 takes a free one. */
+export function listen(platform: Platform, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    const listener = getRequestListener(platform.app.fetch, {
+      hostname: host,
+      // Requests the adapter cannot even turn into a Request (a malformed Host or path) get the
+      // contract's envelope too, not an empty 400.
+      errorHandler: (err) => {
+        if ((err as Error)?.name === 'RequestError') return json(400, { message: 'Bad request: the request line or Host header is malformed.' });
+        platform.log.error({ err }, 'request failed before reaching the app');
+        return json(500, { message: 'Server Error', error: 'The request could not be handled; see the Agent Desk log.' });
+      },
+    });
+    const server = createServer(listener);
+    server.listen(opts.port ?? 8787, host);
+    server.headersTimeout = 30_000;
+    server.requestTimeout = 0; // uploads and SSE streams may legitimately take long
+    server.keepAliveTimeout = 5_000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const addr = server.address() as AddressInfo;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      let closing: Promise<void> | null = null;
+      resolve({
+        url: `http://${shown}:${addr.port}`,
+        host,
+        port: addr.port,
+        server,
+        close() {
+          closing ??= (async () => {
+            const stopped = new Promise<void>((r) => server.close(() => r()));
+            server.closeIdleConnections();
+            await platform.close();
+            server.closeAllConnections();
+            await stopped;
+          })();
+          return closing;
+        },
+      });
+    });
+  });
+}
