@@ -6,6 +6,7 @@ import { m004WebhookDeliveries } from './004_webhook_deliveries.js';
 import { m005RemoteAgents } from './005_remote_agents.js';
 import { m006ModelDownloads } from './006_model_downloads.js';
 import { m007SessionBranches } from './007_session_branches.js';
+import { m008RetrievalVectors } from './008_retrieval_vectors.js';
 import { m008McpTools } from './008_mcp_tools.js';
 
 /**
