@@ -6,11 +6,11 @@ import { m004WebhookDeliveries } from './004_webhook_deliveries.js';
 import { m005RemoteAgents } from './005_remote_agents.js';
 import { m006ModelDownloads } from './006_model_downloads.js';
 import { m007SessionBranches } from './007_session_branches.js';
-import { m008RetrievalVectors } from './008_retrieval_vectors.js';
 import { m008McpTools } from './008_mcp_tools.js';
+import { m009RetrievalVectors } from './009_retrieval_vectors.js';
 
 /**
  * Every migration, one per file, numbered without gaps. Append only: never edit one that has
  * shipped, and never number a new one below the newest (a database at version N skips it).
  */
-export const migrations: Migration[] = [m001Core, m002Files, m003Executions, m004WebhookDeliveries, m005RemoteAgents, m006ModelDownloads, m007SessionBranches, m008McpTools];
+export const migrations: Migration[] = [m001Core, m002Files, m003Executions, m004WebhookDeliveries, m005RemoteAgents, m006ModelDownloads, m007SessionBranches, m008McpTools, m009RetrievalVectors];

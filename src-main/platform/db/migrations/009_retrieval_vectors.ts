@@ -6,8 +6,8 @@ import type { Migration } from '../migrate.js';
  * means nothing to another), so switching embedders fills a new space while the old one, or
  * bm25 alone, keeps answering.
  */
-export const m008RetrievalVectors: Migration = {
-  version: 8,
+export const m009RetrievalVectors: Migration = {
+  version: 9,
   name: 'retrieval_vectors',
   up(db) {
     db.exec(`
