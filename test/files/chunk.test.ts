@@ -66,3 +66,72 @@ describe('chunker on text without sentence ends', () => {
     expect(lastSentenceEnd('漢字。 次')).toBe(4);
   });
 });
+
+/**
+ * Work of the chunker measured as characters the string primitives it may use could examine,
+ * counted by wrapping them while it runs (not wall time, so a loaded CPU cannot skew it): a
+ * search counts the distance it scanned, a copy or a regex pass the length it covered (V8's
+ * regex engine is linear on the chunker's patterns). Code that scans back to the start of a run
+ * on every cut (the old hardSplit's lastIndexOf) counts quadratically and fails.
+ */
+function measureWork(run: () => void): number {
+  const proto = String.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const saved: Record<string, (...a: unknown[]) => unknown> = {};
+  let work = 0;
+  const wrap = (name: string, cost: (s: string, args: unknown[], result: unknown) => number) => {
+    const orig = proto[name];
+    saved[name] = orig;
+    proto[name] = function (this: string, ...args: unknown[]) {
+      const result = orig.apply(this, args);
+      work += cost(String(this), args, result);
+      return result;
+    };
+  };
+  const len = (s: string) => s.length;
+  wrap('indexOf', (s, a, r) => ((r as number) >= 0 ? (r as number) + String(a[0]).length : s.length) - Math.max(0, Number(a[1] ?? 0)) + 1);
+  wrap('lastIndexOf', (s, a, r) => Math.min(s.length, a[1] === undefined ? s.length : Number(a[1])) - Math.max(0, r as number) + 1);
+  wrap('charCodeAt', () => 1);
+  wrap('charAt', () => 1);
+  wrap('slice', (_s, _a, r) => (r as string).length + 1);
+  wrap('substring', (_s, _a, r) => (r as string).length + 1);
+  wrap('trim', len);
+  wrap('split', len);
+  wrap('replace', len);
+  wrap('match', len);
+  try {
+    run();
+  } finally {
+    Object.assign(proto, saved);
+  }
+  return work;
+}
+
+/** Text built from runs that stress each cut: long words without spaces, spaces, sentence ends, line and paragraph breaks. */
+const piece = fc.oneof(
+  fc.integer({ min: 1, max: 200_000 }).map((n) => 'x'.repeat(n)),
+  fc.integer({ min: 1, max: 20 }).map((n) => 'word '.repeat(n)),
+  fc.constantFrom('. ', '! ', '\n', '\n\n', ' ', '。', '.'),
+);
+
+describe('chunker work', () => {
+  it('grows linearly with the input, whatever its shape and however it is pushed', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 1 << 20 }), (parts, slice) => {
+        const text = parts.join('');
+        const work = (t: string) =>
+          measureWork(() => {
+            const c = new Chunker(() => {});
+            for (let i = 0; i < t.length; i += slice) c.push(t.slice(i, i + slice));
+            c.end();
+          });
+        const once = work(text);
+        // A bounded cost per character (about 10 here; the old code spent over 200 on a 400 KB run)…
+        expect(once).toBeLessThanOrEqual(40 * text.length + 20_000);
+        // …and four times the text costs about four times the work.
+        const four = work(text.repeat(4));
+        expect(four).toBeLessThanOrEqual(4.5 * once + 20_000);
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+});

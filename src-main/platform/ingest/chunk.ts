@@ -12,15 +12,21 @@ export interface ChunkOptions {
 
 const SENTENCE_END = /(?<=[.!?;:。！？])\s+/u;
 
-const ENDS = new Set(['.', '!', '?', '。', '！', '？']);
+/** White space as `\s` sees it, by code unit (no regex, no string allocation per character). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+const isEnd = (c: number) => c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f; // . ! ? 。 ！ ？
 
 /**
- * Where the text after its last sentence end (an end mark, then white space) begins, or null.
- * A backwards scan: linear even on long runs with no sentence end at all, where a regex like
- * /[\s\S]*[.!?]\s/ backtracks quadratically (an 84 KB line of code or base64 took minutes).
+ * Where the text after its last sentence end (an end mark, then white space) begins, or null;
+ * only ends at or after `min` count. A backwards scan: linear even on long runs with no sentence
+ * end at all, where a regex like /[\s\S]*[.!?]\s/ backtracks quadratically (an 84 KB line of code
+ * or base64 took minutes).
  */
-export function lastSentenceEnd(s: string): number | null {
-  for (let i = s.length - 2; i >= 0; i--) if (ENDS.has(s[i]) && /\s/.test(s[i + 1])) return i + 2;
+export function lastSentenceEnd(s: string, min = 0): number | null {
+  for (let i = s.length - 2; i >= min; i--) if (isEnd(s.charCodeAt(i)) && isSpace(s.charCodeAt(i + 1))) return i + 2;
   return null;
 }
 
@@ -54,19 +60,31 @@ export class Chunker {
 
   push(text: string): void {
     if (!text) return;
+    // Only the new text (and the character before it) can hold a new paragraph break: scanning
+    // the whole pending text on every push would be quadratic in the number of pushes.
+    const from = Math.max(0, this.pending.length - 1);
     this.pending += normalizeText(text);
-    // Work on whole paragraphs; keep the unfinished tail unless it grows large.
-    const cut = this.pending.lastIndexOf('\n\n');
+    let cut = -1;
+    for (let j = this.pending.indexOf('\n\n', from); j >= 0; j = this.pending.indexOf('\n\n', j + 1)) cut = j;
     if (cut >= 0) {
       this.paragraphs(this.pending.slice(0, cut));
       this.pending = this.pending.slice(cut + 2);
     }
+    // Keep the unfinished tail unless it grows large; then cut it near its end, at a sentence end
+    // or a space found within one passage's length (a bounded search), else hard.
     if (this.pending.length > this.max * 4) {
-      const head = this.pending.slice(0, this.pending.length - this.max);
-      const at = lastSentenceEnd(head) ?? head.length;
+      const end = this.pending.length - this.max;
+      const at = lastSentenceEnd(this.pending.slice(0, end), end - this.target) ?? this.spaceBefore(this.pending, end) ?? end;
       this.paragraph(this.pending.slice(0, at));
       this.pending = this.pending.slice(at);
     }
+  }
+
+  /** The last space in (end - target/2, end], or null: never a scan back to the start of `s`. */
+  private spaceBefore(s: string, end: number): number | null {
+    const lo = end - this.target / 2;
+    for (let j = end; j > lo; j--) if (s.charCodeAt(j) === 32) return j;
+    return null;
   }
 
   end(): void {
@@ -94,13 +112,17 @@ export class Chunker {
 
   private lastSep = '\n\n';
 
-  /** A run without sentence ends (tables, code, minified text): cut at spaces near the target. */
+  /**
+   * A run without sentence ends (tables, code, minified text): cut at a space near the target,
+   * else hard. The space is looked for only within the second half of each piece, so the work is
+   * linear in the run's length (a search back to the run's start made 8 MB without spaces take
+   * seconds per megabyte, growing with the square of the size).
+   */
   private hardSplit(s: string): string[] {
     const out: string[] = [];
     let i = 0;
     while (s.length - i > this.max) {
-      let end = s.lastIndexOf(' ', i + this.target);
-      if (end <= i + this.target / 2) end = i + this.target;
+      const end = this.spaceBefore(s, i + this.target) ?? i + this.target;
       out.push(s.slice(i, end));
       i = end;
     }
