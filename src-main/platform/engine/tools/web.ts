@@ -1,5 +1,7 @@
-import dns from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import { AddressRefused, checkHost, guardedLookup, isBlockedAddress, type GuardOptions } from './address-guard.js';
 import type { ToolSpec } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
 
@@ -109,52 +111,72 @@ export function readableText(html: string): { title: string; text: string } {
   return { title: decodeEntities(title).replace(/\s+/g, ' '), text: decodeEntities(text) };
 }
 
-/** Loopback, private, link-local, unique-local and unspecified addresses. */
+/** Loopback, private, link-local, unique-local, CGNAT, metadata and every other non-public address. */
 export function isPrivateAddress(ip: string): boolean {
-  const v4 = ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
-  if (net.isIPv4(v4)) {
-    const [a, b] = v4.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  const x = ip.toLowerCase();
-  return x === '::1' || x === '::' || x.startsWith('fc') || x.startsWith('fd') || /^fe[89ab]/.test(x);
-}
-
-/** Why a URL may not be fetched (SSRF guard), or null. Each redirect hop is checked again. */
-async function refusal(u: URL, allowPrivate: boolean): Promise<string | null> {
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http(s) pages can be fetched: ${u.href}`;
-  if (allowPrivate) return null;
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  let addrs: string[];
-  try {
-    addrs = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    return `The host ${host} could not be resolved.`;
-  }
-  return addrs.some(isPrivateAddress) ? `Pages on local or private network addresses (${host}) cannot be fetched.` : null;
+  return isBlockedAddress(ip);
 }
 
 const MAX_PAGE_BYTES = 2_000_000;
 
-async function readLimited(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= MAX_PAGE_BYTES) {
-      await reader.cancel().catch(() => {});
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+interface Fetched {
+  status: number;
+  location: string | null;
+  type: string;
+  body: string;
 }
 
-export async function fetchPage(url: string, signal: AbortSignal, opts: { maxChars?: number; allowPrivate?: boolean } = {}): Promise<string> {
+/**
+ * One GET with node:http(s), so the socket connects through the guard's lookup: the address
+ * that was checked is the address used (global fetch would resolve the name a second time).
+ */
+function getOnce(u: URL, signal: AbortSignal, guard: GuardOptions | null): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const mod = u.protocol === 'https:' ? https : http;
+    const req = mod.request(
+      u,
+      {
+        method: 'GET',
+        signal,
+        // No pooled sockets: a kept-alive connection would skip the lookup of the next hop.
+        agent: false,
+        headers: { 'user-agent': 'AgentDesk/1.0 (+page fetcher)', accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' },
+        ...(guard ? { lookup: guardedLookup(guard) } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const location = status >= 300 && status < 400 ? (res.headers.location ?? null) : null;
+        const type = String(res.headers['content-type'] ?? '');
+        if (location) {
+          res.destroy();
+          return resolve({ status, location, type, body: '' });
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          size += c.byteLength;
+          if (size >= MAX_PAGE_BYTES) {
+            res.destroy();
+            resolve({ status, location, type, body: Buffer.concat(chunks).toString('utf8') });
+          }
+        });
+        res.on('end', () => resolve({ status, location, type, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface FetchPageOptions {
+  maxChars?: number;
+  allowPrivate?: boolean;
+  /** The address guard's resolver and policy (tests point them at a loopback DNS server). */
+  guard?: GuardOptions;
+}
+
+export async function fetchPage(url: string, signal: AbortSignal, opts: FetchPageOptions = {}): Promise<string> {
   const maxChars = opts.maxChars ?? 12_000;
   let u: URL;
   try {
@@ -163,22 +185,29 @@ export async function fetchPage(url: string, signal: AbortSignal, opts: { maxCha
     return `Not a valid URL: ${url}`;
   }
   const timeout = AbortSignal.any([signal, AbortSignal.timeout(15_000)]);
-  let res: Response | null = null;
+  const guard = opts.allowPrivate ? null : (opts.guard ?? {});
+  let res: Fetched | null = null;
   for (let hop = 0; hop < 6; hop++) {
-    const refused = await refusal(u, opts.allowPrivate ?? false);
-    if (refused) return refused;
-    res = await fetch(u, { signal: timeout, redirect: 'manual', headers: { 'user-agent': 'AgentDesk/1.0 (+page fetcher)', accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' } });
-    const next = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
-    if (!next) break;
-    await res.body?.cancel();
-    u = new URL(next, u);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http(s) pages can be fetched: ${u.href}`;
+    try {
+      // IP literals never reach the lookup hook: check them here (names are checked as they connect).
+      if (guard && net.isIP(u.hostname.replace(/^\[|\]$/g, ''))) await checkHost(u.hostname, guard);
+      res = await getOnce(u, timeout, guard);
+    } catch (err) {
+      if (err instanceof AddressRefused) return err.message;
+      if (signal.aborted) throw err;
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'EADDRREFUSED' || e.code === 'ENOTFOUND') return e.message;
+      throw err;
+    }
+    if (!res.location) break;
+    u = new URL(res.location, u);
     res = null;
   }
   if (!res) return 'Too many redirects.';
-  if (!res.ok) return `The page answered ${res.status}.`;
-  const type = res.headers.get('content-type') ?? '';
-  const raw = await readLimited(res);
-  const { title, text } = /html/i.test(type) || /^\s*</.test(raw) ? readableText(raw) : { title: '', text: raw };
+  if (res.status < 200 || res.status >= 300) return `The page answered ${res.status}.`;
+  const raw = res.body;
+  const { title, text } = /html/i.test(res.type) || /^\s*</.test(raw) ? readableText(raw) : { title: '', text: raw };
   const out = `${title ? `${title}\n\n` : ''}${text}`;
   return out.length > maxChars ? `${out.slice(0, maxChars)}\n[truncated]` : out;
 }
