@@ -72,7 +72,8 @@ describe('sessions', () => {
     const d = SessionDetail.parse(r.json);
     expect(d).toMatchObject({ id: first.id, turns: 2 });
     expect(d.executions.map((e) => e.input)).toEqual([expect.stringContaining('Plan'), 'and then?']);
-    for (const e of r.json.executions) expect(e).toEqual((await call(env.p, 'GET', `/api/agent-responses/${e.id}`)).json);
+    // Each is the agent-responses shape, plus the ext parent_id of branches.
+    for (const { parent_id: _parent, ...e } of r.json.executions) expect(e).toEqual((await call(env.p, 'GET', `/api/agent-responses/${e.id}`)).json);
     expect(d.earlier).toEqual([]);
     // A session started from a given history (the app's regenerate) carries it in `earlier`.
     const messages = [{ role: 'user', content: 'Q1' }, { role: 'assistant', content: 'A1' }, { role: 'user', content: 'Q2' }];
@@ -123,7 +124,7 @@ describe('sessions', () => {
   it('is in the OpenAPI document', async () => {
     const doc = (await call(env.p, 'GET', '/api/openapi.json')).json;
     expect(Object.keys(doc.paths['/api/sessions'] ?? {})).toEqual(['get']);
-    expect(Object.keys(doc.paths['/api/sessions/{id}'] ?? {}).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(doc.paths['/api/sessions/{id}'] ?? {}).sort()).toEqual(['delete', 'get', 'patch']);
     expect(doc.components.schemas.Session).toBeTypeOf('object');
   });
 });

@@ -80,3 +80,7 @@ export const ExecuteQuery = z.object({
 });
 
 export const AgentResponsePath = z.object({ id: z.string() });
+    /** ext: continue the session after this execution (a branch other than the latest). */
+    parent_id: idValue.nullable().optional(),
+    /** ext: answer again beside this execution (same session and parent): regenerate, or an edited message. */
+    alternative_of: idValue.nullable().optional(),

@@ -26,9 +26,10 @@ export type Session = z.infer<typeof Session>;
 
 export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
 
-/** Newest activity first; `agent_id` keeps the sessions of one agent. */
+/** Newest activity first; `agent_id` keeps the sessions of one agent; `q` those whose title, a message or an answer holds it. */
 export const SessionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
+  q: z.string().max(200, 'The q field must not be greater than 200 characters.').optional(),
 });
 export type SessionListQuery = z.infer<typeof SessionListQuery>;
 
@@ -39,8 +40,12 @@ export type SessionListQuery = z.infer<typeof SessionListQuery>;
  */
 export const SessionDetail = Session.extend({
   earlier: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
-  executions: z.array(Execution),
+  /** `parent_id`: the execution each follows (null: the first turn); executions sharing one are alternatives. */
+  executions: z.array(Execution.extend({ parent_id: z.number().int().nullable() })),
 }).meta({ id: 'SessionDetail' });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** ext PATCH /api/sessions/{id}: the title the user gives a session (one line, at most 80 characters kept). */
+export const SessionRename = z.object({ title: z.string({ error: 'The title field is required.' }) }).meta({ id: 'SessionRename' });
 
 export const SessionDeleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'SessionDeleted' });

@@ -5,7 +5,7 @@ import { IdPath, ErrorBody } from '../../contract/common.js';
 import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent } from '../../contract/executions.js';
 import { sseResponse } from '../../transports/http/sse.js';
 import { shapeB } from '../../transports/http/pagination.js';
-import { SessionDeleted, SessionDetail, SessionListQuery, SessionPage } from '../../contract/sessions.js';
+import { Session, SessionDeleted, SessionDetail, SessionListQuery, SessionPage, SessionRename } from '../../contract/sessions.js';
 
 /** How long `wait_execution` holds the request before answering the current state (CONTRACT.md). */
 export const WAIT_MS = 100_000;
@@ -101,6 +101,19 @@ export function executionRoutes(p: Platform) {
     }),
     (c) => c.json(executions.session(c.get('principal').userId, c.req.valid('param').id), 200),
   );
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/sessions/{id}',
+      tags: sessionTags,
+      security: bearer,
+      summary: 'Rename a session (ext)',
+      request: { params: IdPath, body: { content: { 'application/json': { schema: SessionRename } }, required: true } },
+      responses: { ...ok(Session), ...notFound('Session'), ...errorResponses },
+    }),
+    (c) => c.json(executions.renameSession(c.get('principal').userId, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
 
   r.openapi(
     createRoute({

@@ -45,7 +45,7 @@ import { SessionsStore, earlierTurns } from './sessions.js';
 import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import { LiveExecution } from './live.js';
-import { continueTranscript, normalizeRequest, promptFromAnswers } from './validate.js';
+import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
 import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError, isAbort } from '../../engine/providers/types.js';
@@ -199,6 +199,9 @@ export class ExecutionsService {
 
     const errors: Record<string, string[]> = {};
     req.fileIds.forEach((id, i) => {
+    // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
+    const branch = this.sessions.branch(userId, rawBody, rootId);
+    rootId = branch.rootId;
       if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
     });
     let rootId: number | null = null;
@@ -209,14 +212,20 @@ export class ExecutionsService {
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
 
-    const transcript = rootId !== null ? this.store.transcript(rootId, userId) : [];
+    const transcript = branch.parentId !== null ? this.sessions.transcript(userId, branch.parentId) : [];
     const isChat = agent.type === 'chat';
-    const textPrompt = isChat ? '' : promptFromAnswers(agent, req.answers);
+    const textPrompt = isChat ? '' : agent.type === 'image' ? imagePrompt(agent, req.answers) : promptFromAnswers(agent, req.answers);
     const { conversation, added } = isChat || req.turns.length ? continueTranscript(transcript, req.turns) : { conversation: [...transcript], added: [] as typeof req.turns };
     if (!isChat) {
-      // A text agent's task is its answers: they form the user turn.
-      const userTurn = { role: 'user' as const, content: textPrompt || 'Go ahead.' };
-      if (!added.length || added[added.length - 1].role !== 'user') {
+      // A text agent's task is its answers: they form the user turn, together with any message
+      // sent beside them (the answers must reach the model even when messages are given).
+      const lastAdded = added[added.length - 1];
+      if (lastAdded?.role === 'user' && textPrompt && !lastAdded.content.includes(textPrompt)) {
+        const merged = { role: 'user' as const, content: `${textPrompt}\n\n${lastAdded.content}` };
+        added[added.length - 1] = merged;
+        conversation[conversation.length - 1] = merged;
+      } else if (!lastAdded || lastAdded.role !== 'user') {
+        const userTurn = { role: 'user' as const, content: textPrompt || 'Go ahead.' };
         conversation.push(userTurn);
         added.push(userTurn);
       }
@@ -227,7 +236,7 @@ export class ExecutionsService {
     const base = executionCredits(0, 0);
     const now = nowMicros();
     const id = this.store.insert({
-      agentId: agent.id, userId, rootId, input, credits: base, model, answers: JSON.stringify(req.answers),
+      agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
       turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
     });
     const live = new LiveExecution(id, agent.id, userId, rootId ?? id, now, base);
@@ -398,7 +407,15 @@ export class ExecutionsService {
   session(userId: number, rawId: string | number): SessionDetail {
     const s = this.sessionOf(userId, rawId);
     const rows = this.sessions.executions(userId, s.id);
-    return { ...s, earlier: earlierTurns(rows[0]?.turns ?? '[]'), executions: rows.map((r) => this.withLive(r)) };
+    const parents = this.sessions.parents(rows);
+    return { ...s, earlier: earlierTurns(rows[0]?.turns ?? '[]'), executions: rows.map((r) => ({ ...this.withLive(r), parent_id: parents.get(r.id) ?? null })) };
+  }
+
+  /** ext PATCH /api/sessions/{id}: the title the user gives a session. */
+  renameSession(userId: number, rawId: string | number, body: unknown): Session {
+    const s = this.sessionOf(userId, rawId);
+    this.sessions.rename(userId, s.id, body && typeof body === 'object' ? (body as Record<string, unknown>).title : undefined);
+    return this.sessionOf(userId, s.id);
   }
 
   /** Removes a session's executions. Refused while one runs: its end would be written to nothing. */

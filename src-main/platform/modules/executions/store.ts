@@ -77,6 +77,8 @@ export interface NewExecution {
   turns: string;
   fileIds: string;
   now: number;
+  /** the execution this turn follows (NULL: a session's first turn) */
+  parentId: number | null;
 }
 
 /**
@@ -110,8 +112,8 @@ export class ExecutionsStore {
     }
     const fast = this.fast;
     this.insertStmt = fast.prepare(
-      `INSERT INTO executions(agent_id, user_id, root_id, status, input, output, credits, model, answers, turns, file_ids, created_at, updated_at)
-       VALUES (@agentId, @userId, @rootId, 'starting', @input, '', @credits, @model, @answers, @turns, @fileIds, @now, @now)`,
+      `INSERT INTO executions(agent_id, user_id, root_id, parent_id, branched, status, input, output, credits, model, answers, turns, file_ids, created_at, updated_at)
+       VALUES (@agentId, @userId, @rootId, @parentId, 1, 'starting', @input, '', @credits, @model, @answers, @turns, @fileIds, @now, @now)`,
     );
     this.setRootStmt = fast.prepare('UPDATE executions SET root_id = id WHERE id = ?');
     this.byIdStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');

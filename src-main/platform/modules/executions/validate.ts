@@ -172,6 +172,23 @@ export function promptFromAnswers(agent: Pick<Agent, 'questions'>, answers: Reco
 
 /**
  * Joins a stored transcript with the client's turns. Clients either send only the new message
+/**
+ * An image agent's prompt: the user's own words (its text answers, in question order), then the
+ * values of its other choices such as a style; never the questions' labels, and never the size,
+ * which the provider gets as a parameter.
+ */
+export function imagePrompt(agent: Pick<Agent, 'questions'>, answers: Record<string, unknown>): string {
+  const words: string[] = [];
+  const choices: string[] = [];
+  for (const q of agent.questions) {
+    const v = answers[q.name];
+    if (STEERING.has(q.name) || q.name === 'size' || v === undefined || v === '' || v === null) continue;
+    if (q.type === 'select' || q.type === 'boolean' || q.type === 'number') choices.push(String(v));
+    else words.push(Array.isArray(v) ? v.join('\n') : String(v));
+  }
+  return [words.join('\n\n'), choices.join(', ')].filter(Boolean).join('\n\n');
+}
+
  * or the whole history again: the longest prefix of `turns` that repeats the transcript's end is dropped.
  */
 export function continueTranscript(transcript: Turn[], turns: Turn[]): { conversation: Turn[]; added: Turn[] } {
