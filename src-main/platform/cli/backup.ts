@@ -3,6 +3,7 @@ import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../db/sqlite-binding.js';
 import { resolveConfig } from '../kernel/config.js';
 import { openDatabase } from '../db/connection.js';
 import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrate.js';
@@ -46,7 +47,7 @@ async function exportCommand(dataDir: string, out: string | undefined, workspace
   const file = path.join(dataDir, DB_FILE);
   if (!fs.existsSync(file)) fail(`No Agent Desk database in ${dataDir}.`, 1);
   // Read-only: exporting never changes (or migrates) the data dir.
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = new Database(file, sqliteOptions({ readonly: true, fileMustExist: true }));
   try {
     db.pragma('busy_timeout = 5000');
     const target = path.resolve(out ?? `agent-desk-export-${stamp()}.tar`);

@@ -3,6 +3,7 @@ import { createPlatform } from '../platform.js';
 import { listen } from '../transports/http/server.js';
 import { DEFAULT_USER_ID } from '../modules/access/users.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
+import { StartupError } from '../db/sqlite-binding.js';
 import { parseId } from '../kernel/context.js';
 import { createBrowserSessions } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof DatabaseFromTheFutureError) fail(err.message, 1);
+  if (err instanceof DatabaseFromTheFutureError || err instanceof StartupError) fail(err.message, 1);
   if (err instanceof Error && /ERR_PARSE_ARGS/.test((err as any).code ?? '')) fail(`${err.message}\n\n${USAGE}`);
   process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);

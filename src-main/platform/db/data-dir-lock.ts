@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from './sqlite-binding.js';
 import path from 'node:path';
 
 export interface DataDirLock {
@@ -15,7 +16,7 @@ export interface DataDirLock {
  * the holder exits, also on `kill -9`, so a crash never leaves a stale lock (unlike a pid file).
  */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  const db = new Database(path.join(dataDir, 'agent-desk.lock'));
+  const db = new Database(path.join(dataDir, 'agent-desk.lock'), sqliteOptions());
   db.pragma('busy_timeout = 0');
   try {
     db.exec('BEGIN EXCLUSIVE');

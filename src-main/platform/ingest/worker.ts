@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../db/sqlite-binding.js';
 import { Chunker } from './chunk.js';
 import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
@@ -14,7 +15,7 @@ const BATCH = 100;
 class Deleted extends Error {}
 
 async function main(input: ExtractionInput): Promise<ExtractionResult> {
-  const db = new Database(input.dbPath);
+  const db = new Database(input.dbPath, sqliteOptions());
   db.pragma('busy_timeout = 10000');
   db.pragma('synchronous = FULL');
   try {

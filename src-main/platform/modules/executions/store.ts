@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
@@ -70,6 +71,8 @@ export interface NewExecution {
   agentId: number;
   userId: number;
   rootId: number | null;
+  /** the execution this turn follows (NULL: a session's first turn) */
+  parentId: number | null;
   input: string;
   credits: number;
   model: string | null;
@@ -77,8 +80,6 @@ export interface NewExecution {
   turns: string;
   fileIds: string;
   now: number;
-  /** the execution this turn follows (NULL: a session's first turn) */
-  parentId: number | null;
 }
 
 /**
@@ -104,7 +105,7 @@ export class ExecutionsStore {
 
   constructor(private readonly db: DB) {
     // An in-memory database cannot be shared: fall back to the one connection.
-    this.fast = db.memory ? db : new Database(db.name);
+    this.fast = db.memory ? db : new Database(db.name, sqliteOptions());
     if (this.fast !== db) {
       this.fast.pragma('journal_mode = WAL');
       this.fast.pragma('synchronous = NORMAL');
