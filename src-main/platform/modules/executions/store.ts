@@ -71,8 +71,6 @@ export interface NewExecution {
   agentId: number;
   userId: number;
   rootId: number | null;
-  /** the execution this turn follows (NULL: a session's first turn) */
-  parentId: number | null;
   input: string;
   credits: number;
   model: string | null;
@@ -80,6 +78,8 @@ export interface NewExecution {
   turns: string;
   fileIds: string;
   now: number;
+  /** the execution this turn follows (NULL: a session's first turn) */
+  parentId: number | null;
 }
 
 /**
