@@ -1,7 +1,5 @@
 import type { Server } from 'node:http';
-import type { Platform } from '../platform/platform.js';
-import { listen, type RunningServer } from '../platform/transports/http/server.js';
-import { readLocalhostSettings, LOCALHOST_SETTINGS_EVENT } from '../platform/modules/app/routes.js';
+import { listen, LOCALHOST_SETTINGS_EVENT, type Platform, type RunningServer } from '../platform/platform.js';
 
 export const API_HOST = '127.0.0.1';
 
@@ -42,7 +40,7 @@ export class ApiServer {
 
   private async reconcile(): Promise<void> {
     if (this.stopped) return;
-    const { enabled, port } = readLocalhostSettings(this.platform);
+    const { enabled, port } = this.platform.services.app.localhost();
     if (!enabled) return this.close();
     if (this.running && this.wantedPort === port) return;
     await this.close();

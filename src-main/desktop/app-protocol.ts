@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { protocol } from 'electron';
-import { contentTypeOf, safeJoin } from '../platform/transports/http/static.js';
+import { contentTypeOf, safeJoin } from '../platform/kernel/static-files.js';
 
 /**
  * The renderer is served from a privileged custom scheme, agent-desk://app/, rather than

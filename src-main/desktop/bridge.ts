@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { BrowserWindow, Dialog, IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import type { Platform } from '../platform/platform.js';
 import type { Principal } from '../platform/kernel/context.js';
-import { DEFAULT_USER_ID } from '../platform/modules/access/users.js';
-import { contentTypeOf } from '../platform/transports/http/static.js';
+import { DEFAULT_USER_ID } from '../platform/kernel/context.js';
+import { contentTypeOf } from '../platform/kernel/static-files.js';
 import type { AppInfo, BridgeRequest, BridgeResponse, PickedFile } from '../../src-preload/api.js';
 import { CHANNELS, type StreamControl, type StreamMessage } from './channels.js';
 

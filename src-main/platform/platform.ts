@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +8,8 @@ import { snapshotBeforeMigrate } from './modules/archive/backup.js';
 import { resolveConfig, type PlatformConfig } from './kernel/config.js';
 import { createLogger, type Logger } from './kernel/log.js';
 import type { ServiceContext } from './kernel/context.js';
-import { UsersService, DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from './modules/access/users.js';
+import { UsersService } from './modules/access/users.js';
+import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from './kernel/context.js';
 import { KeysService } from './modules/access/keys.js';
 import { SettingsService } from './kernel/settings.js';
 import { TemplatesService, type CatalogTemplate } from './modules/agents/templates.js';
@@ -28,6 +28,10 @@ import { JobQueue } from './jobs/queue.js';
 import { createApp, type AppOptions } from './transports/http/app.js';
 import type { AgentCreate } from './contract/agents.js';
 import { plainBox, type SecretBox } from './kernel/secrets.js';
+import { lifecycleOf, type Lifecycle, type ShutdownHook } from './kernel/lifecycle.js';
+import { AppService } from './modules/app/service.js';
+import { PlatformEvents } from './kernel/events.js';
+import { ArchiveService } from './modules/archive/archive.js';
 
 export interface PlatformOptions extends Partial<PlatformConfig> {
   /** Where the seed catalog lives (the packaged app passes its own resources path). */
@@ -40,7 +44,8 @@ export interface PlatformOptions extends Partial<PlatformConfig> {
 
 export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
 
-function buildServices(ctx: ServiceContext, secrets: SecretBox) {
+/** The modules, each given what it uses by its constructor, in dependency order. */
+function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, lifecycle: Lifecycle) {
   const users = new UsersService(ctx);
   const keys = new KeysService(ctx);
   const settings = new SettingsService(ctx);
@@ -49,12 +54,14 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox) {
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
   const webhooks = new WebhooksService(ctx, agents);
-  const files = new FilesService(ctx, agents);
-  const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks);
+  const files = new FilesService(ctx, agents, jobs, lifecycle);
+  const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const providers = new ProvidersService(ctx, settings, secrets);
   const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote) });
-  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions };
+  const app = new AppService(ctx, settings, secrets);
+  const archive = new ArchiveService(ctx);
+  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -63,7 +70,7 @@ export interface Platform {
   config: PlatformConfig;
   db: DB;
   log: Logger;
-  events: EventEmitter;
+  events: PlatformEvents;
   jobs: JobQueue;
   secrets: SecretBox;
   services: Services;
@@ -71,7 +78,7 @@ export interface Platform {
   /** Whether this process owns the data dir's background work (see db/data-dir-lock.ts). */
   primary: boolean;
   /** Work to finish before the database closes (e.g. let running executions end or record them). */
-  shutdownHooks: (() => Promise<void> | void)[];
+  shutdownHooks: ShutdownHook[];
   /** Runs the shutdown hooks, stops background work and closes the database. */
   close(): Promise<void>;
   /**
@@ -107,7 +114,7 @@ function seed(services: Services, resourcesDir: string): void {
   }
 }
 
-/** Builds the whole platform on a data dir: database, services, jobs, HTTP app. Plain Node. */
+/** Builds the whole platform on a data dir, in order: database, jobs, modules, transports. Plain Node. */
 export function createPlatform(opts: PlatformOptions = {}): Platform {
   const config = resolveConfig(opts);
   const log = opts.logger ?? createLogger();
@@ -122,15 +129,21 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     db.close();
     throw err;
   }
-  const events = new EventEmitter();
+  const events = new PlatformEvents();
   events.setMaxListeners(100);
   const ctx: ServiceContext = { db, config, log, events };
   const secrets = opts.secrets ?? plainBox;
-  const services = buildServices(ctx, secrets);
+  const jobs = new JobQueue(db, log);
+  const shutdownHooks: ShutdownHook[] = [];
+  const services = buildServices(ctx, secrets, jobs, lifecycleOf(shutdownHooks, lock.primary));
   services.users.ensureDefaults();
   seed(services, opts.resourcesDir ?? defaultResourcesDir());
   services.remote.seedFromEnv();
-  const jobs = new JobQueue(db, log);
+  shutdownHooks.push(() => services.webhookDeliveries.stop());
+  // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
+  // A second process on the same data dir (keys, mcp) leaves both to the primary, whose work it would break.
+  if (lock.primary) services.executions.recover();
+  shutdownHooks.unshift(() => services.executions.shutdown(10_000, { othersToo: lock.primary }));
 
   const platform: Platform = {
     config,
@@ -140,11 +153,11 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     jobs,
     secrets,
     services,
-    app: undefined as unknown as ReturnType<typeof createApp>,
-    shutdownHooks: [],
+    app: createApp({ services, config, log }, opts.app),
+    shutdownHooks,
     primary: lock.primary,
     async close() {
-      for (const hook of platform.shutdownHooks) {
+      for (const hook of shutdownHooks) {
         try {
           await hook();
         } catch (err) {
@@ -166,17 +179,13 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
       lock.release();
     },
   };
-  services.files.useJobs(jobs, platform.shutdownHooks, { reconcile: lock.primary });
-  platform.app = createApp(platform, opts.app);
-  services.webhookDeliveries.attach(jobs);
-  platform.shutdownHooks.push(() => services.webhookDeliveries.stop());
-  // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
-  // A second process on the same data dir (keys, mcp) leaves both to the primary, whose work it would break.
-  if (lock.primary) services.executions.recover();
-  platform.shutdownHooks.unshift(() => services.executions.shutdown(10_000, { othersToo: lock.primary }));
   if (lock.primary) jobs.start();
   else log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
   // Refresh the remote's agents in the background; offline, the cached list stays readable.
   if (services.remote.view().status !== 'unconfigured') void services.remote.sync().catch(() => {});
   return platform;
 }
+
+// What the desktop shell uses of the platform besides createPlatform.
+export { listen, type RunningServer } from './transports/http/server.js';
+export { LOCALHOST_SETTINGS_EVENT } from './kernel/events.js';

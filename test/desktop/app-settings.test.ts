@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { UsageService } from '../../src-main/platform/modules/app/usage.js';
-import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/modules/app/routes.js';
+import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/kernel/events.js';
 import { executionCredits, fileCredits } from '../../src-main/platform/modules/executions/credits.js';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };

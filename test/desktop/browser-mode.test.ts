@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform, tempDir, BASE } from '../api/helpers.js';
 import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/transports/http/session.js';
-import { mountStatic, ensureRendererBuilt, safeJoin } from '../../src-main/platform/transports/http/static.js';
+import { mountStatic, ensureRendererBuilt } from '../../src-main/platform/transports/http/static.js';
+import { safeJoin } from '../../src-main/platform/kernel/static-files.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
 const INDEX = '<!doctype html><html><head><title>Agent Desk UI</title></head><body><div id="root"></div></body></html>';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EventEmitter } from 'node:events';
+import { PlatformEvents } from '../kernel/events.js';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../db/sqlite-binding.js';
@@ -11,7 +11,8 @@ import { backupDataDir, DB_FILE, snapshotBeforeMigrate, stamp } from '../modules
 import { writeExportFile } from '../modules/archive/service.js';
 import { importArchive } from '../modules/archive/import.js';
 import { BadArchiveError } from '../modules/archive/tar.js';
-import { UsersService, DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../modules/access/users.js';
+import { UsersService } from '../modules/access/users.js';
+import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../kernel/context.js';
 import { SettingsService } from '../kernel/settings.js';
 import { createLogger } from '../kernel/log.js';
 
@@ -66,7 +67,7 @@ function importCommand(dataDir: string, archive: string | undefined, workspace: 
   const db = openDatabase(config.dataDir);
   try {
     migrate(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
-    const ctx = { db, config, log, events: new EventEmitter() };
+    const ctx = { db, config, log, events: new PlatformEvents() };
     new UsersService(ctx).ensureDefaults();
     const fresh = !(db.prepare('SELECT 1 FROM agents LIMIT 1').get() as unknown);
     const r = importArchive(db, config.dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, path.resolve(archive));

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createPlatform } from '../platform.js';
 import { listen } from '../transports/http/server.js';
-import { DEFAULT_USER_ID } from '../modules/access/users.js';
+import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
 import { StartupError } from '../db/sqlite-binding.js';
 import { parseId } from '../kernel/context.js';

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createPlatform } from '../platform.js';
 import { createLogger } from '../kernel/log.js';
-import { DEFAULT_USER_ID } from '../modules/access/users.js';
+import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { createMcpServer } from '../transports/mcp/server.js';
 
 const USAGE = `Usage: npm run mcp -- [--data-dir DIR]

@@ -1,7 +1,11 @@
-import { EventEmitter } from 'node:events';
 import type { DB } from '../db/connection.js';
 import type { PlatformConfig } from './config.js';
 import type { Logger } from './log.js';
+import type { PlatformEvents } from './events.js';
+
+/** A new install's user and workspace (the desktop app acts as this user). */
+export const DEFAULT_USER_ID = 1;
+export const DEFAULT_WORKSPACE_ID = 1;
 
 /** Who is calling: resolved by the HTTP auth layer, or passed in by the desktop bridge. */
 export interface Principal {
@@ -15,7 +19,7 @@ export interface ServiceContext {
   db: DB;
   config: PlatformConfig;
   log: Logger;
-  events: EventEmitter;
+  events: PlatformEvents;
 }
 
 export interface Page<T> {

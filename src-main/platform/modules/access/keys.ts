@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ServiceContext } from '../../kernel/context.js';
 import { NotFoundError, ValidationError } from '../../kernel/errors.js';
-import { DEFAULT_USER_ID } from './users.js';
+import { DEFAULT_USER_ID } from '../../kernel/context.js';
 import { nowMicros, isoMicros } from '../../kernel/time.js';
 
 export interface ApiKeyInfo {

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { Platform } from '../../platform.js';
+import type { KeysService } from './keys.js';
 import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import { IdPath } from '../../contract/common.js';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../../contract/keys.js';
@@ -8,9 +8,8 @@ import { NotFoundError } from '../../kernel/errors.js';
 import { parseId } from '../../kernel/context.js';
 
 /** ext: API key management for the app's Settings (the key itself is shown once). */
-export function keyRoutes(p: Platform) {
+export function keyRoutes({ keys }: { keys: KeysService }) {
   const r = createRouter();
-  const { keys } = p.services;
   const tags = ['API keys'];
   const id = (raw: string) => {
     const n = parseId(raw);

@@ -1,17 +1,17 @@
-import type { ServiceContext } from '../../kernel/context.js';
+import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID, type ServiceContext } from '../../kernel/context.js';
 import { ForbiddenError, ValidationError } from '../../kernel/errors.js';
 import { nowMicros } from '../../kernel/time.js';
 
-export const DEFAULT_USER_ID = 1;
-export const DEFAULT_WORKSPACE_ID = 1;
 
 /** Users and workspaces: a new install has user 1 and workspace 1 ("Personal"). */
 export class UsersService {
   private readonly memberStmt;
   private readonly selectedStmt;
+  private readonly workspaceStmt;
 
   constructor(private readonly ctx: ServiceContext) {
     this.memberStmt = ctx.db.prepare<[number, number], { ok: number }>('SELECT 1 AS ok FROM workspace_members WHERE workspace_id = ? AND user_id = ?');
+    this.workspaceStmt = ctx.db.prepare<[number], { ok: number }>('SELECT 1 AS ok FROM workspaces WHERE id = ?');
     this.selectedStmt = ctx.db.prepare<[number], { selected_workspace_id: number | null }>('SELECT selected_workspace_id FROM users WHERE id = ?');
   }
 
@@ -26,16 +26,18 @@ export class UsersService {
   }
 
   /**
-   * The workspace a request acts in: the `x-workspace-id` header when given (an integer naming
-   * a workspace the user belongs to), else the user's selected one.
+   * The workspace a request acts in (the one rule; routes reach it through `requestWorkspace`):
+   * the `x-workspace-id` header when it names a workspace the user belongs to; one that exists
+   * but is not the user's is 403; one that names no workspace here (an id copied from the hosted
+   * platform) or no header means the user's selected workspace. Not an integer: 422.
    */
   resolveWorkspace(userId: number, header: string | undefined | null): number {
     if (header !== undefined && header !== null && header.trim() !== '') {
       const raw = header.trim();
       if (!/^\d{1,15}$/.test(raw)) throw ValidationError.field('x-workspace-id', 'The x-workspace-id header must be an integer.');
       const id = Number(raw);
-      if (!this.memberStmt.get(id, userId)) throw new ForbiddenError('You are not a member of this workspace.');
-      return id;
+      if (this.memberStmt.get(id, userId)) return id;
+      if (this.workspaceStmt.get(id)) throw new ForbiddenError('You are not a member of this workspace.');
     }
     return this.selectedStmt.get(userId)?.selected_workspace_id ?? DEFAULT_WORKSPACE_ID;
   }

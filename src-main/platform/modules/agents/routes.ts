@@ -1,15 +1,17 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { AgentsService } from './service.js';
+import type { TemplatesService } from './templates.js';
+import type { UsersService } from '../access/users.js';
 import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import { Agent, AgentCreate, AgentDeleted, AgentListQuery, AgentPage, AgentUpdate, ResourceListQuery, ResourcePage } from '../../contract/agents.js';
 import { IdPath } from '../../contract/common.js';
 import { shapeA, shapeB } from '../../transports/http/pagination.js';
+import { requestWorkspace } from '../access/workspace.js';
 
 const tags = ['Agents'];
 
-export function agentRoutes(p: Platform) {
+export function agentRoutes({ agents, templates, users }: { agents: AgentsService; templates: TemplatesService; users: UsersService }) {
   const r = createRouter();
-  const { agents, templates, users } = p.services;
 
   r.openapi(
     createRoute({ method: 'get', path: '/resources', tags: ['Templates'], security: bearer, summary: 'List templates', request: { query: ResourceListQuery }, responses: { ...ok(ResourcePage), ...errorResponses } }),
@@ -38,7 +40,7 @@ export function agentRoutes(p: Platform) {
     }),
     (c) => {
       const { userId } = c.get('principal');
-      const ws = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
+      const ws = requestWorkspace(users, c);
       return c.json(agents.create(userId, ws, c.req.valid('json')), 201);
     },
   );

@@ -204,7 +204,6 @@ export class AgentsService {
 
   delete(userId: number, rawId: string): { id: number; deleted: boolean } {
     const row = this.row(userId, rawId);
-    this.ctx.events.emit('agent.deleting', row.id);
     this.ctx.db.prepare('DELETE FROM agents WHERE id = ?').run(row.id);
     return { id: row.id, deleted: true };
   }

@@ -1,15 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import type { Platform } from '../../platform.js';
+import type { UsersService } from '../access/users.js';
+import type { ArchiveService } from './archive.js';
 import { createRouter, errorResponses, ok, bearer } from '../../transports/http/router.js';
 import { ErrorBody } from '../../contract/common.js';
-import { exportStream } from './service.js';
-import { importArchive } from './import.js';
-import { receiveArchive } from './upload.js';
-import { BadArchiveError } from './tar.js';
-import { ValidationError } from '../../kernel/errors.js';
 import { stamp } from './backup.js';
+import { requestWorkspace } from '../access/workspace.js';
+import { uploadRequest } from '../../transports/http/multipart.js';
 
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
 const ImportUpload = z.object({ archive: z.string().meta({ format: 'binary' }) }).meta({ id: 'ImportUpload' });
@@ -33,9 +29,8 @@ const ImportResult = z
  * files (with bytes), and the caller's collections, memories and webhooks; `POST /api/import`
  * takes that tar as a multipart `archive` and adds it all as new rows.
  */
-export function exportRoutes(p: Platform) {
+export function exportRoutes({ users, archive }: { users: UsersService; archive: ArchiveService }) {
   const r = createRouter();
-  const { users } = p.services;
   const tags = ['Export'];
 
   r.openAPIRegistry.registerPath({
@@ -49,8 +44,8 @@ export function exportRoutes(p: Platform) {
   });
   r.get('/export', (c) => {
     const userId = c.get('principal').userId;
-    const workspaceId = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
-    return new Response(exportStream(p.db, p.config.dataDir, { userId, workspaceId }), {
+    const workspaceId = requestWorkspace(users, c);
+    return new Response(archive.exportStream({ userId, workspaceId }), {
       status: 200,
       headers: {
         'content-type': 'application/x-tar',
@@ -72,17 +67,9 @@ export function exportRoutes(p: Platform) {
   });
   r.post('/import', async (c) => {
     const userId = c.get('principal').userId;
-    const workspaceId = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
-    const tmp = await receiveArchive(c.req.raw, path.join(p.config.dataDir, 'files', 'tmp'), p.config.maxUploadBytes);
-    try {
-      const imported = importArchive(p.db, p.config.dataDir, { userId, workspaceId }, tmp);
-      return c.json({ message: 'Import completed', imported }, 200);
-    } catch (err) {
-      if (err instanceof BadArchiveError) throw ValidationError.field('archive', err.message);
-      throw err;
-    } finally {
-      fs.rmSync(tmp, { force: true });
-    }
+    const workspaceId = requestWorkspace(users, c);
+    const imported = await archive.importUpload(uploadRequest(c), { userId, workspaceId });
+    return c.json({ message: 'Import completed', imported }, 200);
   });
 
   return r;

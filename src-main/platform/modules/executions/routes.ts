@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { ExecutionsService } from './service.js';
 import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
 import { IdPath, ErrorBody } from '../../contract/common.js';
 import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent } from '../../contract/executions.js';
@@ -10,9 +10,8 @@ import { Session, SessionDeleted, SessionDetail, SessionListQuery, SessionPage, 
 /** How long `wait_execution` holds the request before answering the current state (CONTRACT.md). */
 export const WAIT_MS = 100_000;
 
-export function executionRoutes(p: Platform) {
+export function executionRoutes({ executions }: { executions: ExecutionsService }) {
   const r = createRouter();
-  const { executions } = p.services;
   const tags = ['Execution'];
 
   r.openapi(
@@ -101,6 +100,7 @@ export function executionRoutes(p: Platform) {
     }),
     (c) => c.json(executions.session(c.get('principal').userId, c.req.valid('param').id), 200),
   );
+
   r.openapi(
     createRoute({
       method: 'patch',
@@ -113,7 +113,6 @@ export function executionRoutes(p: Platform) {
     }),
     (c) => c.json(executions.renameSession(c.get('principal').userId, c.req.valid('param').id, c.req.valid('json')), 200),
   );
-
 
   r.openapi(
     createRoute({

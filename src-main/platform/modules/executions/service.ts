@@ -31,6 +31,7 @@
  * (model_unavailable, unsupported, tool_unavailable, canceled early…) ends with 0.
  */
 import type { ServiceContext, Principal } from '../../kernel/context.js';
+import type { ExecutionFinished } from '../../kernel/events.js';
 import { parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import type { Agent } from '../../contract/agents.js';
@@ -47,10 +48,11 @@ import type { Page } from '../../kernel/context.js';
 import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
+import type { ToolboxSource } from '../../engine/tool-loop.js';
 import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError, isAbort } from '../../engine/providers/types.js';
 import type { ContextSources } from '../../engine/context.js';
-import { countTokensSync, tokenCounter } from '../../engine/context.js';
+import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { nowMicros } from '../../kernel/time.js';
 
 export type { ExecutionEvent, Execution };
@@ -80,13 +82,6 @@ export interface Started {
   events: AsyncIterable<ExecutionEvent>;
 }
 
-export interface FinishedEvent {
-  type: 'execution.succeeded' | 'execution.failed';
-  userId: number;
-  agentId: number;
-  execution: Execution;
-}
-
 /** How often streamed output is written to the database (batched so throughput holds). */
 const FLUSH_MS = 100;
 const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
@@ -106,7 +101,7 @@ export class ExecutionsService {
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
   private closing = false;
-  private files: ExecutionFiles | null = null;
+  private readonly files: ExecutionFiles | null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -116,16 +111,13 @@ export class ExecutionsService {
       providers: ProvidersService;
       files?: ExecutionFiles | null;
       remoteRunner?: typeof runExecution;
+      /** the agents' own tools (MCP servers) */
+      tools?: ToolboxSource;
     },
   ) {
     this.store = new ExecutionsStore(ctx.db);
     this.sessions = new SessionsStore(ctx.db);
     this.files = deps.files ?? null;
-  }
-
-  /** Wires the files service (context passages, file_ids, generated images) once it exists. */
-  useFiles(files: ExecutionFiles): void {
-    this.files = files;
   }
 
   private sources(): ContextSources {
@@ -194,14 +186,13 @@ export class ExecutionsService {
     const agent = this.agentOf(userId, agentRef);
     const parsed = ExecuteBody.safeParse(rawBody ?? {});
     if (!parsed.success) throw new ValidationError(laravelErrors(parsed.error.issues, rawBody));
-    const req = normalizeRequest(agent, parsed.data, { steeringOptional: opts.steeringOptional });
+    // Models the providers list (and the default model) are known before the answers are checked.
+    await this.deps.providers.prepareFor(agent, parsed.data, opts.overrides?.model);
+    const req = normalizeRequest(agent, parsed.data, { steeringOptional: opts.steeringOptional, acceptModel: (m) => this.deps.providers.serves(m) });
     const model = opts.overrides?.model ?? req.model;
 
     const errors: Record<string, string[]> = {};
     req.fileIds.forEach((id, i) => {
-    // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
-    const branch = this.sessions.branch(userId, rawBody, rootId);
-    rootId = branch.rootId;
       if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
     });
     let rootId: number | null = null;
@@ -211,6 +202,9 @@ export class ExecutionsService {
       else rootId = root.root_id ?? root.id;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
+    // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
+    const branch = this.sessions.branch(userId, rawBody, rootId);
+    rootId = branch.rootId;
 
     const transcript = branch.parentId !== null ? this.sessions.transcript(userId, branch.parentId) : [];
     const isChat = agent.type === 'chat';
@@ -270,7 +264,7 @@ export class ExecutionsService {
     if (live.flushTimer) return;
     live.flushTimer = setTimeout(() => {
       live.flushTimer = null;
-      if (!live.terminal && this.store.open) this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt);
+      if (!live.terminal && this.store.open) this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt, live.steps);
     }, FLUSH_MS);
     live.flushTimer.unref();
   }
@@ -283,6 +277,8 @@ export class ExecutionsService {
     // Let start() answer first: the stream's first event is then sent before any model work.
     await new Promise((r) => setImmediate(r));
     try {
+      // The agent's MCP tools (servers start on first use); a remote agent runs with its platform's own.
+      if (!remote && this.deps.tools && !plan.toolbox) plan.toolbox = (await this.deps.tools.toolboxFor(plan.userId, plan.agent.id, live.id, plan.signal)) ?? undefined;
       result = await runner(
         plan,
         {
@@ -309,6 +305,13 @@ export class ExecutionsService {
           },
           context: (used: ExecutionContext) => {
             live.context = used;
+          },
+          step: (st) => {
+            if (!live.steps.includes(st)) live.steps.push(st);
+            live.stepsVersion++;
+            live.status = live.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
+            live.notify();
+            this.scheduleFlush(live);
           },
         },
       );
@@ -337,7 +340,7 @@ export class ExecutionsService {
         await this.store.finishSoon(
           {
             id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
-            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, now: nowMicros(),
+            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, steps: live.steps, now: nowMicros(),
           },
           terminal ? () => this.emitFinished(live.id, live.userId, live.agentId, terminal) : undefined,
         );
@@ -358,9 +361,9 @@ export class ExecutionsService {
   private emitFinished(id: number, userId: number, agentId: number, status: 'succeeded' | 'failed'): void {
     const row = this.store.row(id, userId);
     if (!row) return;
-    const event: FinishedEvent = { type: status === 'succeeded' ? 'execution.succeeded' : 'execution.failed', userId, agentId, execution: toExecution(row) };
+    const event: ExecutionFinished = { type: status === 'succeeded' ? 'execution.succeeded' : 'execution.failed', userId, agentId, execution: toExecution(row) };
     // rawListeners keeps `once` semantics (its wrapper removes itself when called).
-    for (const listener of this.ctx.events.rawListeners('execution.finished') as ((e: FinishedEvent) => void)[]) {
+    for (const listener of this.ctx.events.rawListeners('execution.finished')) {
       try {
         this.ctx.db.transaction(() => listener(event))();
       } catch (err) {
@@ -389,6 +392,7 @@ export class ExecutionsService {
       e.status = live.status;
       e.output = live.output;
       if (live.context) e.context = live.context;
+      if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
     }
     return e;
   }

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { FileStore } from './store.js';
 import type { FileRow } from './service.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { Lifecycle } from '../../kernel/lifecycle.js';
 import { fileCredits } from '../executions/credits.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
@@ -18,20 +19,17 @@ const PURGE = 'file.purge';
  * finishes the job. A restart re-runs unfinished jobs; the worker first clears partial passages.
  */
 export class FileProcessing {
-  private jobs: JobQueue | null = null;
   private readonly stopping = new AbortController();
   private readonly byId;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly store: FileStore,
+    private readonly jobs: JobQueue,
+    lifecycle: Lifecycle,
     private readonly opts: { timeoutMs?: number; maxHeapMb?: number } = {},
   ) {
     this.byId = ctx.db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
-  }
-
-  attach(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[]): void {
-    this.jobs = jobs;
     // Extraction is CPU-bound and the machine may have two cores: two at a time keeps a small
     // file from waiting behind a huge one without starving the API.
     // A handler only throws when the platform shuts down mid-extraction; the job then stays
@@ -43,24 +41,23 @@ export class FileProcessing {
       onGiveUp: (job, error) => this.finish(job.payload.fileId, { ok: false, code: 'crashed', error }),
     });
     jobs.register<{ fileId: number }>(PURGE, (job) => this.purge(job.payload.fileId), { concurrency: 1, maxAttempts: 5 });
-    shutdownHooks?.push(() => this.stopping.abort());
+    lifecycle.onShutdown(() => this.stopping.abort());
     this.resumeOrphans();
   }
 
   /** Queues processing of a `waiting` or `failed` file (no-op otherwise); joins the caller's transaction. */
   request(fileId: number): boolean {
-    if (!this.jobs) throw new Error('file processing is not attached to the job queue');
     const now = nowMicros();
     const db = this.ctx.db;
     return db.transaction(() => {
       const changed = db.prepare("UPDATE files SET status = 'in_progress', error = NULL, updated_at = ? WHERE id = ? AND status IN ('waiting','failed')").run(now, fileId).changes;
-      if (changed) this.jobs!.enqueue(PROCESS, { fileId });
+      if (changed) this.jobs.enqueue(PROCESS, { fileId });
       return changed > 0;
     })();
   }
 
   purgeLater(fileId: number): void {
-    this.jobs?.enqueue(PURGE, { fileId });
+    this.jobs.enqueue(PURGE, { fileId });
   }
 
   /** Resolves once the file is no longer waiting or processing (or deleted), or after `waitMs`. */

@@ -1,10 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { FilesService } from './service.js';
+import type { UsersService } from '../access/users.js';
+import type { AgentsService } from '../agents/service.js';
 import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, AgentFilesLink, FileDeleted, FileDetail, FileList, FileListQuery, FileObject, FileUpload } from '../../contract/files.js';
 import { ErrorBody } from '../../contract/common.js';
 import { laravelErrors } from '../../contract/messages.js';
 import { ValidationError } from '../../kernel/errors.js';
+import { requestWorkspace } from '../access/workspace.js';
+import { uploadRequest } from '../../transports/http/multipart.js';
 
 const FilePath = z.object({ fileId: z.string() });
 const AgentPath = z.object({ agentId: z.string() });
@@ -13,9 +17,8 @@ const multipart = { content: { 'multipart/form-data': { schema: FileUpload } }, 
 const tooLarge = { 413: { content: { 'application/json': { schema: ErrorBody } }, description: 'The upload is over the size limit' } };
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
 
-export function fileRoutes(p: Platform) {
+export function fileRoutes({ files, users, agents }: { files: FilesService; users: UsersService; agents: AgentsService }) {
   const r = createRouter();
-  const { files, users } = p.services;
   const tags = ['Files'];
   const principal = (c: { get(k: 'principal'): { userId: number } }) => c.get('principal').userId;
 
@@ -32,14 +35,14 @@ export function fileRoutes(p: Platform) {
   });
   r.post('/files', async (c) => {
     const userId = principal(c);
-    const workspaceId = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
-    return c.json(await files.upload(workspaceId, userId, c.req.raw), 200);
+    const workspaceId = requestWorkspace(users, c);
+    return c.json(await files.upload(workspaceId, userId, uploadRequest(c)), 200);
   });
 
   r.openapi(
     createRoute({ method: 'get', path: '/files', tags, security: bearer, summary: 'List files of the workspace', request: { query: FileListQuery, headers: workspaceHeader }, responses: { ...ok(FileList), ...errorResponses } }),
     (c) => {
-      const workspaceId = users.resolveWorkspace(principal(c), c.req.header('x-workspace-id'));
+      const workspaceId = requestWorkspace(users, c);
       return c.json({ data: files.list(workspaceId, c.req.valid('query')) }, 200);
     },
   );
@@ -79,13 +82,13 @@ export function fileRoutes(p: Platform) {
     const userId = principal(c);
     const agentId = c.req.param('agentId');
     if (/^multipart\//i.test(c.req.header('content-type') ?? '')) {
-      const agent = p.services.agents.get(userId, agentId);
-      const file = await files.upload(agent.workspace_id, userId, c.req.raw);
+      const agent = agents.get(userId, agentId);
+      const file = await files.upload(agent.workspace_id, userId, uploadRequest(c));
       return c.json(files.link(userId, agent.id, [file.id]), 200);
     }
     const parsed = AgentFilesLink.safeParse(await c.req.json().catch(() => ({})), { reportInput: true });
     if (!parsed.success) {
-      p.services.agents.get(userId, agentId); // an unknown agent is 404 before any body error
+      agents.get(userId, agentId); // an unknown agent is 404 before any body error
       throw new ValidationError(laravelErrors(parsed.error.issues));
     }
     return c.json(files.link(userId, agentId, parsed.data.file_ids), 200);

@@ -8,8 +8,10 @@ import { isoOffset, nowMicros } from '../../kernel/time.js';
 import { FileStore } from './store.js';
 import { FileProcessing } from './processing.js';
 import { searchPassages, type PassageHit } from './search.js';
+import type { Lifecycle } from '../../kernel/lifecycle.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { receiveUpload } from './upload.js';
+import type { UploadRequest } from '../../transports/http/multipart.js';
 import { UploadFields } from '../../contract/files.js';
 import { laravelErrors } from '../../contract/messages.js';
 
@@ -85,6 +87,7 @@ export class FilesService {
   private readonly byId;
   private readonly byIdAny;
   private readonly insertStmt;
+  private readonly sameBytesStmt;
   private readonly linkedStmt;
   private readonly linkedRowsStmt;
   private readonly listStmts;
@@ -92,6 +95,8 @@ export class FilesService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly agents: AgentsService,
+    jobs: JobQueue,
+    lifecycle: Lifecycle,
   ) {
     const db = ctx.db;
     this.store = new FileStore(ctx.config.dataDir);
@@ -101,6 +106,9 @@ export class FilesService {
       `INSERT INTO files(workspace_id, user_id, filename, ext, kind, bytes, sha256, status, created_at, updated_at)
        VALUES (@workspaceId, @userId, @filename, @ext, @kind, @bytes, @sha256, 'waiting', @now, @now)`,
     );
+    this.sameBytesStmt = db.prepare<{ workspaceId: number; sha256: string; bytes: number }, FileRow>(
+      'SELECT * FROM files WHERE workspace_id = @workspaceId AND sha256 = @sha256 AND bytes = @bytes ORDER BY id LIMIT 1',
+    );
     this.linkedStmt = db.prepare<[number], { file_id: number }>('SELECT file_id FROM agent_files WHERE agent_id = ? ORDER BY created_at, file_id');
     this.linkedRowsStmt = db.prepare<[number], FileRow>(
       'SELECT f.* FROM agent_files a JOIN files f ON f.id = a.file_id WHERE a.agent_id = ? ORDER BY a.created_at, f.id',
@@ -109,14 +117,9 @@ export class FilesService {
       `SELECT * FROM files WHERE workspace_id = @workspaceId AND (@status IS NULL OR status = @status) AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
        ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
     this.listStmts = { asc: db.prepare<ListParams, FileRow>(listSql('ASC')), desc: db.prepare<ListParams, FileRow>(listSql('DESC')) };
-    this.processing = new FileProcessing(ctx, this.store);
-  }
-
-  /** Registers the processing job and reconciles disk and rows; called once the job queue exists. */
-  useJobs(jobs: JobQueue, shutdownHooks?: (() => Promise<void> | void)[], opts: { reconcile?: boolean } = {}): void {
-    this.processing.attach(jobs, shutdownHooks);
+    this.processing = new FileProcessing(ctx, this.store, jobs, lifecycle);
     // Only the data dir's primary process cleans stray temp files: another one may be writing them.
-    if (opts.reconcile !== false) this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
+    if (lifecycle.primary) this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
   }
 
   /**
@@ -149,13 +152,22 @@ export class FilesService {
     return { ...toFile(r), metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, unknown>) : null, passages: r.passages };
   }
 
-  /** Records a finished temp file as a new `waiting` file; the row and the rename commit together. */
+  /**
+   * Records a finished temp file as a new `waiting` file; the row and the rename commit together.
+   * The same bytes already stored in the workspace (sha256 and size) are that file: the temp copy
+   * is dropped and the existing file is answered, so an upload repeated by a client is one file.
+   */
   createFromIncoming(workspaceId: number, userId: number | null, incoming: IncomingFile): FileObject {
     const filename = cleanFilename(incoming.filename);
     const { ext, kind } = checkExtension(filename);
     const now = nowMicros();
     try {
       const id = this.ctx.db.transaction(() => {
+        const same = this.sameBytesStmt.get({ workspaceId, sha256: incoming.sha256, bytes: incoming.bytes });
+        if (same) {
+          this.store.discard(incoming.tmpPath);
+          return same.id;
+        }
         const id = Number(this.insertStmt.run({ workspaceId, userId, filename, ext, kind, bytes: incoming.bytes, sha256: incoming.sha256, now }).lastInsertRowid);
         // Inside the transaction: a failed rename rolls the row back. A crash after the rename but
         // before the commit leaves bytes without a row, which start-up reports.
@@ -173,7 +185,7 @@ export class FilesService {
    * Upload File: streams the multipart body to disk, records a `waiting` file, and with
    * `process=true` processes it before answering.
    */
-  async upload(workspaceId: number, userId: number, req: { body: ReadableStream<Uint8Array> | null; headers: Headers; signal?: AbortSignal }): Promise<FileObject> {
+  async upload(workspaceId: number, userId: number, req: UploadRequest): Promise<FileObject> {
     const { file, fields } = await receiveUpload(req, this.store, this.ctx.config.maxUploadBytes);
     const parsed = UploadFields.safeParse(fields, { reportInput: true });
     if (!parsed.success) {

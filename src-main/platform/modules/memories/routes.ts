@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { MemoriesService } from './service.js';
+import type { CollectionsService } from './collections.js';
 import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import {
   CollectionBody, CollectionList, CollectionListQuery, CollectionSaved, MemoryCreate, MemoryCreated, MemoryList, MemoryListQuery,
@@ -11,9 +12,8 @@ import { shapeC } from '../../transports/http/pagination.js';
 const MemoryPath = z.object({ memoryId: z.string() });
 const CollectionPath = z.object({ collectionId: z.string() });
 
-export function memoryRoutes(p: Platform) {
+export function memoryRoutes({ memories, collections }: { memories: MemoriesService; collections: CollectionsService }) {
   const r = createRouter();
-  const { memories, collections } = p.services;
   const tags = ['Memories'];
 
   r.openapi(

@@ -1,12 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { ProvidersService } from './service.js';
 import { createRouter, errorResponses, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import { ProvidersSettings, ProvidersUpdate, ProviderTestBody, ProviderTestResult } from '../../contract/settings.js';
 
 /** ext: model providers, routing and the web search backend. Secrets go in, never out (`has_api_key`). */
-export function settingsRoutes(p: Platform) {
+export function settingsRoutes({ providers }: { providers: ProvidersService }) {
   const r = createRouter();
-  const { providers } = p.services;
   const tags = ['Settings'];
 
   r.openapi(

@@ -1,14 +1,15 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { RemoteService } from './service.js';
+import type { UsersService } from '../access/users.js';
 import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import { RemoteSettings, RemoteSettingsUpdate, RemoteSyncResult, RemoteTestResult } from '../../contract/remote.js';
 import { Agent } from '../../contract/agents.js';
 import { IdPath } from '../../contract/common.js';
+import { requestWorkspace } from '../access/workspace.js';
 
 /** ext: the optional remote platform (Settings → Remote). */
-export function remoteRoutes(p: Platform) {
+export function remoteRoutes({ remote, users }: { remote: RemoteService; users: UsersService }) {
   const r = createRouter();
-  const { remote, users } = p.services;
   const tags = ['Remote platform'];
 
   r.openapi(
@@ -50,7 +51,7 @@ export function remoteRoutes(p: Platform) {
     }),
     (c) => {
       const { userId } = c.get('principal');
-      const ws = users.resolveWorkspace(userId, c.req.header('x-workspace-id'));
+      const ws = requestWorkspace(users, c);
       return c.json(remote.importAgent(userId, ws, c.req.valid('param').id), 201);
     },
   );

@@ -7,7 +7,7 @@ import type { RemoteSettings, RemoteTestResult } from '../../contract/remote.js'
 import { RemoteClient, RemoteError, type RemoteAgent } from './client.js';
 import { PlatformError, ValidationError } from '../../kernel/errors.js';
 import { slugify } from '../agents/service.js';
-import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../access/users.js';
+import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../../kernel/context.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 
 interface Stored {

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { WebhookDeliveryService } from './delivery.js';
 import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
 import { ErrorBody, IdPath } from '../../contract/common.js';
 import { WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookDeliveryPath } from '../../contract/webhook-deliveries.js';
@@ -8,9 +8,9 @@ import { shapeB } from '../../transports/http/pagination.js';
 const conflict = { 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'The webhook is inactive, or the delivery is being attempted right now' } };
 
 /** ext: the delivery log of a webhook, redelivery, and a test event (CONTRACT.md "Webhooks"). */
-export function webhookDeliveryRoutes(p: Platform) {
+export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries: WebhookDeliveryService }) {
   const r = createRouter();
-  const deliveries = p.services.webhookDeliveries;
+  const deliveries = webhookDeliveries;
   const tags = ['Webhooks'];
 
   r.openapi(

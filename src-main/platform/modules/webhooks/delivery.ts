@@ -3,6 +3,7 @@ import { offsetOf, parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError } from '../../kernel/errors.js';
 import type { WebhooksService } from './service.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
+import type { ExecutionFinished } from '../../kernel/events.js';
 import { tx } from '../../db/connection.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { attemptDelivery, type AttemptResult } from './sender.js';
@@ -31,14 +32,6 @@ export const LOG_RETENTION_DAYS = 30;
 
 export const EXECUTION_EVENTS = ['execution.succeeded', 'execution.failed'] as const;
 
-/** What the execution service emits as `execution.finished` when an execution ends. */
-export interface ExecutionFinished {
-  type: (typeof EXECUTION_EVENTS)[number];
-  userId: number;
-  agentId: number;
-  /** The `GET /api/agent-responses/{id}` object, with `input`. */
-  execution: unknown;
-}
 
 interface DeliveryJob {
   deliveryId: number;
@@ -58,7 +51,6 @@ class AttemptFailed extends Error {
 export class WebhookDeliveryService {
   readonly settings: DeliverySettings;
   private readonly records: DeliveryRecords;
-  private jobs: JobQueue | null = null;
   /** Webhooks whose latest attempt failed: they get one delivery at a time until one succeeds. */
   private readonly struggling = new Set<number>();
   /** Test sends made outside the queue; shutdown waits for them before the database closes. */
@@ -67,14 +59,10 @@ export class WebhookDeliveryService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly webhooks: WebhooksService,
+    private readonly jobs: JobQueue,
   ) {
     this.settings = deliverySettings(ctx.config.env);
     this.records = new DeliveryRecords(ctx.db);
-  }
-
-  /** Registers the delivery job and starts listening for execution events. */
-  attach(jobs: JobQueue): void {
-    this.jobs = jobs;
     const delays = this.settings.retryDelaysMs;
     jobs.register<DeliveryJob>(DELIVERY_JOB, (job) => this.runJob(job), {
       concurrency: DELIVERY_CONCURRENCY,
@@ -111,7 +99,7 @@ export class WebhookDeliveryService {
    * never sent to another user's receiver.
    */
   publish(agentId: number, type: string, data: unknown, userId?: number): number[] {
-    const jobs = this.requireJobs();
+    const jobs = this.jobs;
     return tx(this.ctx.db, () => {
       const hooks = this.webhooks.activeForAgent(agentId).filter((h) => userId === undefined || h.user_id === userId);
       if (!hooks.length) return [];
@@ -192,7 +180,7 @@ export class WebhookDeliveryService {
    * same event) and a fresh retry schedule. One waiting for a retry is brought forward instead.
    */
   redeliver(userId: number, rawWebhookId: string, rawDeliveryId: string): WebhookDelivery {
-    const jobs = this.requireJobs();
+    const jobs = this.jobs;
     const h = this.webhooks.row(userId, rawWebhookId);
     const d = this.findOf(h.id, rawDeliveryId);
     if (h.status !== 'active') throw new ConflictError('The webhook is inactive; activate it before redelivering.');
@@ -214,10 +202,6 @@ export class WebhookDeliveryService {
     return item;
   }
 
-  private requireJobs(): JobQueue {
-    if (!this.jobs) throw new Error('WebhookDeliveryService.attach(jobs) was not called');
-    return this.jobs;
-  }
 }
 
 const laneOf = (webhookId: number) => `webhook:${webhookId}`;

@@ -1,13 +1,12 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { Platform } from '../../platform.js';
+import type { WebhooksService } from './service.js';
 import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
 import { WebhookCreate, WebhookCreated, WebhookDeleted, WebhookListQuery, WebhookPage, WebhookUpdate, WebhookUpdated } from '../../contract/webhooks.js';
 import { IdPath } from '../../contract/common.js';
 import { shapeB } from '../../transports/http/pagination.js';
 
-export function webhookRoutes(p: Platform) {
+export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }) {
   const r = createRouter();
-  const { webhooks } = p.services;
   const tags = ['Webhooks'];
 
   r.openapi(

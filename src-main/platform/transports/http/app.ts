@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { AppEnv } from './env.js';
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import { hostGuard } from './middleware/host-guard.js';
 import { cors } from './middleware/cors.js';
 import { bearerAuth, type PrincipalResolver } from './middleware/auth.js';
@@ -31,7 +31,7 @@ export interface AppOptions {
   resolvers?: PrincipalResolver[];
 }
 
-export function createApp(p: Platform, opts: AppOptions = {}) {
+export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   const app = new OpenAPIHono<AppEnv>();
   const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get<string[]>('localhost.allowed_hosts', [])];
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get<string[]>('localhost.allowed_origins', [])];
@@ -49,7 +49,7 @@ export function createApp(p: Platform, opts: AppOptions = {}) {
 
   // One router per resource, all under /api.
   const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes];
-  for (const routes of apiRouters) app.route('/api', routes(p));
+  for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));
 

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import type { AppEnv } from './env.js';
+import { TYPES, contentTypeOf, safeJoin } from '../../kernel/static-files.js';
 
 /**
  * Browser mode serves the built renderer (out/renderer) at `/`, next to the API, so a plain
@@ -28,29 +29,6 @@ export const BROWSER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** The Content-Type for a served file, by extension. */
-export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 
 /** Paths that belong to the API (or login), never to the static files. */
 const NOT_STATIC = /^\/(api|v1|mcp|login)(\/|$)/;
@@ -79,18 +57,6 @@ function pendingPage(reason: string): string {
 <p>The API is running meanwhile; see <a href="/api/docs">/api/docs</a>.</p></body></html>`;
 }
 
-/** Resolves a URL path inside root, or null if it would escape it (traversal) or is malformed. */
-export function safeJoin(root: string, urlPath: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0')) return null;
-  const full = path.resolve(root, `.${path.posix.normalize(`/${decoded}`)}`);
-  return full === root || full.startsWith(root + path.sep) ? full : null;
-}
 
 async function fileOrNull(file: string): Promise<Buffer | null> {
   try {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AppEnv } from '../http/env.js';
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import { createMcpServer } from './server.js';
 
 /**
@@ -10,7 +10,7 @@ import { createMcpServer } from './server.js';
  * and a restart loses nothing (every tool call is one request). Server-initiated messages on a
  * standalone GET stream are not offered (405), which stateless mode permits.
  */
-export function mcpHandler(p: Platform) {
+export function mcpHandler(p: TransportDeps) {
   return async (c: Context<AppEnv>): Promise<Response> => {
     if (c.req.method !== 'POST') {
       return c.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' }, id: null }, 405, {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
 import type { Agent } from '../../contract/agents.js';
 import { MEMORY_MAX } from '../../contract/memories.js';
@@ -9,7 +9,7 @@ import { errorResult, jsonResult } from './results.js';
 
 /** What every tool runs with: the platform and the caller (a bearer key's user, or the stdio user). */
 export interface ToolContext {
-  platform: Platform;
+  platform: TransportDeps;
   principal: Principal;
 }
 

@@ -1,4 +1,4 @@
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
 import type { Agent } from '../../contract/agents.js';
 import type { ChatCompletionRequest, FinishReason, Usage } from '../../contract/openai.js';
@@ -35,7 +35,7 @@ export function executionFailure(executionId: number, error: { message: string; 
 }
 
 /** The agent and model a request runs: `model` names an agent, or a raw model run by the chat agent. */
-async function target(p: Platform, userId: number, body: ChatCompletionRequest, fixedAgentId: string | undefined, providers: ProviderModelSource) {
+async function target(p: TransportDeps, userId: number, body: ChatCompletionRequest, fixedAgentId: string | undefined, providers: ProviderModelSource) {
   if (fixedAgentId !== undefined) {
     const agent = p.services.agents.get(userId, fixedAgentId);
     if (agent.active !== 1) throw modelNotFound(agent.slug);
@@ -87,7 +87,7 @@ function refuseUnsupported(body: ChatCompletionRequest): void {
  * `POST /api/agents/{id}/execute`: same context (instructions, memories, files), credits, storage
  * and webhooks. Validation errors come before anything runs.
  */
-export async function startChat(p: Platform, principal: Principal, body: ChatCompletionRequest, opts: { fixedAgentId?: string; providers: ProviderModelSource }): Promise<ChatRun> {
+export async function startChat(p: TransportDeps, principal: Principal, body: ChatCompletionRequest, opts: { fixedAgentId?: string; providers: ProviderModelSource }): Promise<ChatRun> {
   refuseUnsupported(body);
   const { agent, model, echo } = await target(p, principal.userId, body, opts.fixedAgentId, opts.providers);
   const messages = toEngineMessages(body.messages);

@@ -1,4 +1,4 @@
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import type { Agent } from '../../contract/agents.js';
 import type { OpenAIModel } from '../../contract/openai.js';
 import { modelNotFound } from './errors.js';
@@ -16,37 +16,13 @@ export interface ProviderModel {
 /** Where raw provider models come from (the configured providers' own model lists). */
 export type ProviderModelSource = () => Promise<ProviderModel[]>;
 
-const LIST_TIMEOUT_MS = 3000;
-const CACHE_MS = 30_000;
-
 /**
- * The models every enabled provider lists, asked in parallel with a short timeout (a provider that
- * is down lists nothing) and cached briefly, so resolving a `model` does not cost a round trip per
- * request. A change of provider settings invalidates the cache.
+ * The models every enabled provider lists: the providers module's catalog (asked in parallel with
+ * a short timeout, a provider that is down lists nothing, cached briefly per configuration), the
+ * same listing that routing and the default model read.
  */
-export function providerModelSource(p: Platform): ProviderModelSource {
-  let cache: { sig: string; at: number; models: Promise<ProviderModel[]> } | null = null;
-  const load = async (ids: string[]): Promise<ProviderModel[]> => {
-    const lists = await Promise.all(
-      ids.map(async (id) => {
-        const provider = p.services.providers.byId(id);
-        if (!provider?.listModels) return [];
-        try {
-          return (await provider.listModels(AbortSignal.timeout(LIST_TIMEOUT_MS))).map((m) => ({ id: m, owned_by: id }));
-        } catch (err) {
-          p.log.debug({ err, provider: id }, 'listing provider models failed');
-          return [];
-        }
-      }),
-    );
-    return lists.flat();
-  };
-  return () => {
-    const views = p.services.providers.view().providers.filter((v) => v.enabled);
-    const sig = JSON.stringify(views);
-    if (!cache || cache.sig !== sig || Date.now() - cache.at > CACHE_MS) cache = { sig, at: Date.now(), models: load(views.map((v) => v.id)) };
-    return cache.models;
-  };
+export function providerModelSource(p: TransportDeps): ProviderModelSource {
+  return async () => (await p.services.providers.listings()).flatMap((l) => l.models.map((m) => ({ id: m.id, owned_by: l.provider })));
 }
 
 /** What a `model` string names: an agent (run as is), or a raw provider model run by the chat agent. */
@@ -57,7 +33,7 @@ const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const PAGE = 100;
 
 /** Every active agent the user can see, walking the service's pages. */
-export function activeAgents(p: Platform, userId: number): Agent[] {
+export function activeAgents(p: TransportDeps, userId: number): Agent[] {
   const out: Agent[] = [];
   for (let page = 1; ; page++) {
     const res = p.services.agents.list(userId, { page, per_page: PAGE });
@@ -72,7 +48,7 @@ export const agentAsModel = (a: Agent): OpenAIModel => ({ id: a.slug, object: 'm
  * `/v1/models`: agents first (id = slug), then the providers' raw models that no agent slug
  * shadows (an agent slug wins a name clash, so a `model` string always means one thing).
  */
-export async function listModels(p: Platform, userId: number, providers: ProviderModelSource): Promise<OpenAIModel[]> {
+export async function listModels(p: TransportDeps, userId: number, providers: ProviderModelSource): Promise<OpenAIModel[]> {
   const agents = activeAgents(p, userId).map(agentAsModel);
   const taken = new Set(agents.map((m) => m.id));
   const raw: OpenAIModel[] = [];
@@ -89,7 +65,7 @@ export async function listModels(p: Platform, userId: number, providers: Provide
  * provider, or one of the chat agent's model options), run by the default chat agent. Anything else
  * is OpenAI's 404 `model_not_found`, before any execution is made.
  */
-export async function resolveModel(p: Platform, userId: number, model: string, providers: ProviderModelSource): Promise<ModelTarget> {
+export async function resolveModel(p: TransportDeps, userId: number, model: string, providers: ProviderModelSource): Promise<ModelTarget> {
   const agent = p.services.agents.findBySlug(userId, model);
   if (agent && agent.active === 1) return { kind: 'agent', agent };
   const chat = p.services.agents.findBySlug(userId, DEFAULT_CHAT_SLUG);

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { Platform } from '../../platform.js';
+import type { TransportDeps } from '../deps.js';
 import { createRouter, bearer } from '../http/router.js';
 import { AgentChatCompletionRequest, ChatCompletion, ChatCompletionRequest, OpenAIErrorBody, OpenAIModel, OpenAIModelList } from '../../contract/openai.js';
 import { agentAsModel, listModels, providerModelSource, resolveModel } from './models.js';
@@ -17,7 +17,7 @@ export const openAIErrors = {
 } as const;
 
 /** The OpenAI-compatible API: `/v1/...`, and `/api/agents/{id}/openai/...` with the agent fixed by the path. */
-export function openaiRoutes(p: Platform) {
+export function openaiRoutes(p: TransportDeps) {
   const r = createRouter();
   const providers = providerModelSource(p);
 

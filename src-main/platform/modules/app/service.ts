@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceContext } from '../../kernel/context.js';
+import type { SettingsService } from '../../kernel/settings.js';
+import type { SecretBox } from '../../kernel/secrets.js';
+import { LOCALHOST_DEFAULTS, type LocalhostSettingsUpdate } from '../../contract/app-settings.js';
+import { UsageService } from './usage.js';
+import { LOCALHOST_SETTINGS_EVENT } from '../../kernel/events.js';
+
+
+let version: string | undefined;
+/** The app's version from its package.json, found upwards from here (source, bundle and asar alike). */
+export function appVersion(): string {
+  if (version) return version;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'agent-desk' && pkg.version) return (version = pkg.version);
+    } catch {}
+    dir = path.dirname(dir);
+  }
+  return (version = '0.0.0');
+}
+
+/** The localhost API settings as stored (keys read by the host guard and CORS too). */
+export function readLocalhostSettings(s: SettingsService, config: ServiceContext['config']) {
+  return {
+    enabled: s.get<boolean>('localhost.enabled', LOCALHOST_DEFAULTS.enabled),
+    port: s.get<number>('localhost.port', LOCALHOST_DEFAULTS.port),
+    allowed_hosts: s.get<string[]>('localhost.allowed_hosts', []),
+    allowed_origins: s.get<string[]>('localhost.allowed_origins', []),
+    from_env: { allowed_hosts: config.allowedHosts, allowed_origins: config.allowedOrigins },
+  };
+}
+
+/** What the app's Settings and Usage screens read and change (ext). */
+export class AppService {
+  readonly usage: UsageService;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly settings: SettingsService,
+    private readonly secrets: SecretBox,
+  ) {
+    this.usage = new UsageService(ctx.db);
+  }
+
+  info() {
+    return {
+      version: appVersion(),
+      data_dir: this.ctx.config.dataDir,
+      secrets_encrypted: this.secrets.encrypted,
+      platform: process.platform,
+      electron: process.versions.electron ?? null,
+      schema_version: this.ctx.db.pragma('user_version', { simple: true }) as number,
+    };
+  }
+
+  localhost() {
+    return readLocalhostSettings(this.settings, this.ctx.config);
+  }
+
+  /** Omitted fields stay as they are; listeners (the desktop shell) re-listen on the event. */
+  updateLocalhost(body: LocalhostSettingsUpdate) {
+    const s = this.settings;
+    this.ctx.db.transaction(() => {
+      if (body.enabled !== undefined) s.set('localhost.enabled', body.enabled);
+      if (body.port !== undefined) s.set('localhost.port', body.port);
+      if (body.allowed_hosts) s.set('localhost.allowed_hosts', body.allowed_hosts);
+      if (body.allowed_origins) s.set('localhost.allowed_origins', body.allowed_origins);
+    })();
+    const now = this.localhost();
+    this.ctx.events.emit(LOCALHOST_SETTINGS_EVENT, now);
+    return now;
+  }
+}
