@@ -1,7 +1,8 @@
 import type { ChatMessage } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
 import type { ExecutionContext } from '../contract/executions.js';
-import type { Turn } from '../modules/executions/store.js';
+import type { Turn } from './turn.js';
+import { countTokensSync, tokenCounter, tokenizerReady, type Counter } from './tokens.js';
 
 /** Where context comes from; the platform wires memories and files, tests pass fakes. */
 export interface ContextSources {
@@ -32,22 +33,6 @@ export interface BuiltContext {
   inputTokens: number;
 }
 
-type Counter = (text: string) => number;
-let counter: Counter | null = null;
-let loading: Promise<Counter> | null = null;
-
-/** gpt-tokenizer (o200k) loads lazily: its tables cost start-up time that most runs never need. */
-export function tokenCounter(): Promise<Counter> {
-  if (counter) return Promise.resolve(counter);
-  loading ??= import('gpt-tokenizer').then((m) => (counter = (t: string) => m.countTokens(t)));
-  return loading;
-}
-
-/** Tokens of a text: exact once the tokenizer is loaded, else a safe over-estimate (a token per 3 chars). */
-export function countTokensSync(text: string): number {
-  return counter ? counter(text) : Math.ceil(text.length / 3);
-}
-
 const MESSAGE_OVERHEAD = 4;
 
 /**
@@ -62,7 +47,7 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
   // A token covers at least one UTF-8 byte (at most 4 per char), so a prompt that small fits
   // whatever the tokenizer would say: no need to wait for it to load.
   const totalChars = input.instructions.length + (input.developer?.length ?? 0) + input.conversation.reduce((n, t) => n + t.content.length, 0);
-  const exact = counter !== null || (totalChars + 2000) * 4 + memoryBudget + passageBudget > available;
+  const exact = tokenizerReady() || (totalChars + 2000) * 4 + memoryBudget + passageBudget > available;
   const count: Counter = exact ? await tokenCounter() : countTokensSync;
 
   const used: ExecutionContext = { memories: [], passages: [] };

@@ -2,7 +2,8 @@ import type { Agent } from '../contract/agents.js';
 import type { ExecutionContext } from '../contract/executions.js';
 import type { ChatMessage, ModelProvider } from './providers/types.js';
 import { ProviderError } from './providers/types.js';
-import { buildContext, countTokensSync, type ContextSources } from './context.js';
+import { buildContext, type ContextSources } from './context.js';
+import { countTokensSync, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS } from './tokens.js';
 import { contextWindowOf } from './models.js';
 import { runWebTool, searchConfigured, toolSpecs, type SearchBackend } from './tools/web.js';
 import type { Turn } from '../modules/executions/store.js';
@@ -87,6 +88,14 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     );
   }
 
+  // Bounded work per request: a message this long fits no model's window anyway.
+  const tooLong = plan.conversation.find((t) => t.content.length > MAX_MESSAGE_CHARS);
+  if (tooLong) {
+    throw new ProviderError(
+      `A message is too long (${tooLong.content.length.toLocaleString('en-US')} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString('en-US')}). Shorten it or attach the text as a file.`,
+      'message_too_long',
+    );
+  }
   const window = provider.contextWindow?.(model) ?? contextWindowOf(model);
   const reserveOutput = plan.overrides.maxTokens ?? Math.min(4096, Math.floor(window / 4));
   const built = await buildContext(
@@ -128,6 +137,15 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
       signal: plan.signal,
     })) {
       if (ev.type === 'text') {
+        // A model that never stops (or one 10 MB token) ends here rather than filling the disk.
+        const room = MAX_OUTPUT_CHARS - produced.length - roundText.length;
+        if (ev.text.length > room) {
+          if (room > 0) sink.text(ev.text.slice(0, room));
+          throw new ProviderError(
+            `The model's output passed the limit of ${MAX_OUTPUT_CHARS.toLocaleString('en-US')} characters and was stopped; the text up to the limit is kept.`,
+            'output_too_long',
+          );
+        }
         roundText += ev.text;
         sink.text(ev.text);
       } else if (ev.type === 'usage') {

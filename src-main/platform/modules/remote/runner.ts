@@ -1,6 +1,6 @@
 import type { RunDeps, RunPlan, RunResult, RunSink } from '../../engine/runner.js';
 import { ProviderError } from '../../engine/providers/types.js';
-import { countTokensSync, tokenCounter } from '../../engine/context.js';
+import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import type { ExecutionContext } from '../../contract/executions.js';
 import { RemoteError } from './client.js';
 import type { RemoteService } from './service.js';

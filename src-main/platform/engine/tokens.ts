@@ -1,0 +1,157 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
+ *
+ * - The tokenizer lives in a worker thread: importing it costs ~0.4 s of parsing that would
+ *   otherwise stop HTTP, SSE and IPC. `preloadTokenizer()` starts it at start-up; until it is
+ *   ready, counts are a safe over-estimate.
+ * - Callers need a synchronous count (context building sums many small texts), so a count is a
+ *   synchronous round trip through shared memory (Atomics.wait), not a message.
+ * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
+ *   longer than CHUNK_CHARS (runs without spaces are cut), and a text longer than EXACT_MAX_CHARS
+ *   is counted on its first EXACT_MAX_CHARS and scaled: every count costs at most ~5 ms.
+ */
+
+export type Counter = (text: string) => number;
+
+/** Longest text counted exactly; longer ones are scaled from their head. */
+export const EXACT_MAX_CHARS = 32_768;
+/** Longest piece handed to BPE at once. */
+export const CHUNK_CHARS = 1_024;
+/** Largest message (characters) an execution accepts; larger ones fail before the model is called. */
+export const MAX_MESSAGE_CHARS = 1_000_000;
+/** Largest output (characters) kept from one execution; the model is stopped there. */
+export const MAX_OUTPUT_CHARS = 4_000_000;
+
+/** The count before the tokenizer is ready: a token per 3 UTF-16 units, above what o200k gives for prose. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3);
+}
+
+/** Splits a text into pieces of at most `max` chars, cutting after whitespace where it can. */
+export function pieces(text: string, max = CHUNK_CHARS): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (text.length - start > max) {
+    let cut = start + max;
+    // Look back a little for whitespace (bounded, so the scan stays linear) and cut before it:
+    // o200k attaches a space to the word after it, so the pieces then count as the whole does.
+    for (let i = cut - 1; i > start + max / 2; i--) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 9 || c === 13) {
+        cut = i;
+        break;
+      }
+    }
+    // Never split a surrogate pair.
+    const prev = text.charCodeAt(cut - 1);
+    if (prev >= 0xd800 && prev <= 0xdbff) cut--;
+    out.push(text.slice(start, cut));
+    start = cut;
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/** Counts with a raw counter, linear in the text's length (see the module comment). */
+export function boundedCount(raw: Counter, text: string): number {
+  if (text.length <= CHUNK_CHARS) return raw(text);
+  const head = text.length > EXACT_MAX_CHARS ? text.slice(0, EXACT_MAX_CHARS) : text;
+  let n = 0;
+  for (const p of pieces(head)) n += raw(p);
+  return head === text ? n : Math.ceil((n * text.length) / head.length);
+}
+
+// The worker's side: plain CommonJS evaluated in the thread (no build step, works from the
+// sources and from a bundle). Shared memory: ctrl[0] state (0 idle, 1 asked, 2 answered),
+// ctrl[1] byte length in, ctrl[2] tokens out.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { countTokens } = require(workerData.tokenizer);
+const ctrl = new Int32Array(workerData.ctrl);
+const data = new Uint8Array(workerData.data);
+const decoder = new TextDecoder();
+countTokens('warm up the encoder once so the first real count is not the slow one');
+parentPort.postMessage('ready');
+for (;;) {
+  const state = Atomics.load(ctrl, 0);
+  if (state !== 1) { Atomics.wait(ctrl, 0, state); continue; }
+  let n = -1;
+  try { n = countTokens(decoder.decode(data.subarray(0, ctrl[1]))); } catch {}
+  ctrl[2] = n;
+  Atomics.store(ctrl, 0, 2);
+  Atomics.notify(ctrl, 0);
+}
+`;
+
+/** Largest piece sent to the worker: CHUNK_CHARS UTF-16 units are at most 3 bytes each in UTF-8. */
+const DATA_BYTES = CHUNK_CHARS * 3;
+/** A count the worker does not answer in this time falls back to the estimate (and the worker is dropped). */
+const ANSWER_TIMEOUT_MS = 2_000;
+
+let counter: Counter | null = null;
+let loading: Promise<Counter> | null = null;
+
+function startWorker(): Promise<Counter> {
+  return new Promise((resolve, reject) => {
+    const ctrlBuf = new SharedArrayBuffer(12);
+    const dataBuf = new SharedArrayBuffer(DATA_BYTES);
+    const ctrl = new Int32Array(ctrlBuf);
+    const data = new Uint8Array(dataBuf);
+    const encoder = new TextEncoder();
+    const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf }, stdout: false, stderr: false });
+    // An idle tokenizer must not keep a CLI or a test process alive.
+    worker.unref();
+    let broken = false;
+    const raw: Counter = (piece) => {
+      if (broken) return estimateTokens(piece);
+      const { written } = encoder.encodeInto(piece, data);
+      ctrl[1] = written;
+      Atomics.store(ctrl, 0, 1);
+      Atomics.notify(ctrl, 0);
+      if (Atomics.wait(ctrl, 0, 1, ANSWER_TIMEOUT_MS) === 'timed-out' || ctrl[2] < 0) {
+        broken = true;
+        void worker.terminate();
+        return estimateTokens(piece);
+      }
+      const n = ctrl[2];
+      Atomics.store(ctrl, 0, 0);
+      return n;
+    };
+    worker.once('message', () => resolve((text) => boundedCount(raw, text)));
+    worker.once('error', (err) => {
+      broken = true;
+      reject(err);
+    });
+    worker.once('exit', () => {
+      broken = true;
+    });
+  });
+}
+
+/** Starts loading the tokenizer in its worker (start-up calls it; later calls share the load). */
+export function tokenCounter(): Promise<Counter> {
+  if (counter) return Promise.resolve(counter);
+  loading ??= startWorker().then((c) => (counter = c));
+  // A tokenizer that cannot load leaves counts estimated rather than failing executions.
+  loading = loading.catch(() => (counter = estimateTokens));
+  return loading;
+}
+
+/** Whether exact counts are available without waiting. */
+export function tokenizerReady(): boolean {
+  return counter !== null;
+}
+
+/** Loads the tokenizer in the background; never throws. */
+export function preloadTokenizer(): void {
+  void tokenCounter();
+}
+
+/** Tokens of a text: exact (bounded) once the tokenizer is loaded, else a safe over-estimate. */
+export function countTokensSync(text: string): number {
+  return counter ? counter(text) : estimateTokens(text);
+}
