@@ -21,6 +21,8 @@ import { FilesService } from './modules/files/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/delivery.js';
 import { RemoteService } from './modules/remote/service.js';
 import { ProvidersService } from './modules/providers/service.js';
+import { ModelsService } from './modules/models/service.js';
+import { DownloadsService } from './modules/models/downloads.js';
 import { ExecutionsService } from './modules/executions/service.js';
 import { remoteRunner } from './modules/remote/runner.js';
 import { executionFiles } from './modules/executions/files-port.js';
@@ -61,7 +63,9 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote) });
   const app = new AppService(ctx, settings, secrets);
   const archive = new ArchiveService(ctx);
-  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive };
+  const models = new ModelsService(ctx, providers, agents);
+  const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
+  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads };
 }
 
 export type Services = ReturnType<typeof buildServices>;

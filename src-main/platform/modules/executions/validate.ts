@@ -74,7 +74,7 @@ export function validateMessages(raw: unknown, errors: Record<string, string[]>)
 }
 
 /** One answer against its question; returns the normalized value or records an error. */
-function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>): unknown {
+function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>, acceptModel?: (model: string) => boolean): unknown {
   const add = (m: string) => (errors[q.name] ??= []).push(m);
   if (empty(v)) {
     if (q.required) add(`The ${label(q.name)} field is required.`);
@@ -83,7 +83,9 @@ function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>):
   switch (q.type) {
     case 'select': {
       const s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
-      if (typeof s !== 'string' || !(q.options ?? []).includes(s)) return add(`The selected ${label(q.name)} is invalid.`);
+      // The `model` question also takes any model a configured provider serves now (GET /api/models).
+      const served = q.name === 'model' && typeof s === 'string' && !!acceptModel?.(s);
+      if (typeof s !== 'string' || (!(q.options ?? []).includes(s) && !served)) return add(`The selected ${label(q.name)} is invalid.`);
       return s;
     }
     case 'number': {
@@ -111,7 +113,7 @@ function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>):
  * agent's questions and the conversation against CONTRACT.md's rules. Existence checks (root_id,
  * file_ids) are the caller's, as they need the database.
  */
-export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body: ExecuteBody, opts: { steeringOptional?: boolean } = {}): NormalizedRequest {
+export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body: ExecuteBody, opts: { steeringOptional?: boolean; acceptModel?: (model: string) => boolean } = {}): NormalizedRequest {
   const top: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!CONTROL_KEYS.has(k)) top[k] = v;
   const merged: Record<string, unknown> = { ...top, ...(body.answers ?? {}) };
@@ -121,7 +123,7 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
   for (const q of agent.questions) {
     if (SPECIAL.has(q.name)) continue;
     // Callers with their own generation settings (OpenAI-compatible, MCP) may leave steering questions unanswered.
-    const v = checkAnswer(opts.steeringOptional && STEERING.has(q.name) ? { ...q, required: false } : q, merged[q.name], errors);
+    const v = checkAnswer(opts.steeringOptional && STEERING.has(q.name) ? { ...q, required: false } : q, merged[q.name], errors, opts.acceptModel);
     if (v !== undefined) answers[q.name] = v;
   }
 

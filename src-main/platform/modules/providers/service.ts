@@ -10,7 +10,8 @@ import { ProviderError } from '../../engine/providers/types.js';
 import { OpenAICompatibleProvider } from '../../engine/providers/openai-compatible.js';
 import { AnthropicProvider } from '../../engine/providers/anthropic.js';
 import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
-import { setupHint } from '../../engine/models.js';
+import { contextWindowOf, setupHint } from '../../engine/models.js';
+import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog.js';
 
 /** A provider as stored in settings (`providers.list`); the key is sealed with the platform's SecretBox. */
 interface StoredProvider {
@@ -100,17 +101,23 @@ export class ProvidersService {
 
   private readonly ollamaProbe: string;
   private readonly idleTimeoutMs: number | undefined;
+  /** What each provider lists right now (cached briefly): routing and the default model read it. */
+  readonly catalog: ModelCatalog;
+  /** The app's own models folder (downloads land here); served as the `local` provider when no GGUF provider is configured. */
+  readonly modelsFolder: string;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
     private readonly secrets: SecretBox,
-    opts: { ollamaProbeUrl?: string } = {},
+    opts: { ollamaProbeUrl?: string; catalog?: ConstructorParameters<typeof ModelCatalog>[0] } = {},
   ) {
     this.ollamaProbe = opts.ollamaProbeUrl ?? OLLAMA_DEFAULT;
     // Silence after which a streaming provider is given up on (default 120 s).
     const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
+    this.catalog = new ModelCatalog(opts.catalog);
+    this.modelsFolder = path.join(ctx.config.dataDir, 'models');
     this.seedFromEnv();
     this.detected = this.detectOllama();
   }
@@ -184,7 +191,77 @@ export class ProvidersService {
   private all(): StoredProvider[] {
     const list = this.stored();
     const off = new Set(this.disabledIds());
-    return [...list, ...this.auto.filter((a) => !list.some((p) => p.id === a.id))].map((p) => (p.source !== 'settings' && off.has(p.id) ? { ...p, enabled: false } : p));
+    const auto = [...this.auto, ...this.appFolder(list)];
+    return [...list, ...auto.filter((a) => !list.some((p) => p.id === a.id))].map((p) => (p.source !== 'settings' && off.has(p.id) ? { ...p, enabled: false } : p));
+  }
+
+  /** The app's models folder as the `local` provider, once it holds a GGUF file and no GGUF provider is configured. */
+  private appFolder(list: StoredProvider[]): StoredProvider[] {
+    if (list.some((p) => p.kind === 'gguf' || p.id === 'local') || !listGguf(this.modelsFolder).length) return [];
+    return [{ id: 'local', kind: 'gguf', label: 'Models folder', base_url: null, api_key_sealed: null, models_dir: this.modelsFolder, enabled: true, context_window: null, source: 'auto' }];
+  }
+
+  /** Where downloaded GGUF files go: the first enabled GGUF provider's folder, else the app's own. */
+  downloadsFolder(): string {
+    return this.all().find((p) => p.kind === 'gguf' && p.enabled && p.models_dir)?.models_dir ?? this.modelsFolder;
+  }
+
+  /** Every enabled provider that can list models, in settings order (registered ones last). */
+  private entries(): CatalogEntry[] {
+    const out: CatalogEntry[] = this.all()
+      .filter((p) => p.enabled)
+      .map((p) => ({ id: p.id, kind: p.kind, base_url: p.base_url, sig: JSON.stringify(p), provider: this.instance(p) }));
+    for (const { provider } of this.registered.values()) {
+      if (provider.listModels && !out.some((e) => e.id === provider.id)) out.push({ id: provider.id, kind: 'openai-compatible', base_url: null, sig: `registered:${provider.id}`, provider });
+    }
+    return out;
+  }
+
+  /** What each enabled provider lists now (cached briefly; `fresh` asks again). Never throws: a failed provider keeps its error. */
+  listings(opts: { fresh?: boolean } = {}): Promise<ProviderListing[]> {
+    return this.catalog.list(this.entries(), opts);
+  }
+
+  /** The provider whose last listing holds this model, first in settings order. */
+  private listedBy(model: string): ModelProvider | null {
+    for (const e of this.entries()) {
+      if (this.catalog.cached(e.id, e.sig)?.models.some((m) => m.id === model)) return e.provider;
+    }
+    return null;
+  }
+
+  /** Whether a configured provider serves this model now (listed, or a GGUF file of that name). */
+  serves(model: string): boolean {
+    if (this.listedBy(model)) return true;
+    return this.all().some((p) => p.kind === 'gguf' && p.enabled && !!p.models_dir && ggufFileFor(p.models_dir, model) !== null);
+  }
+
+  /**
+   * Before an execution's answers are checked: when its model is none of the agent's options
+   * (a listed model) or is left out (the default model applies), the listings must be known.
+   * A model among the options needs no round trip.
+   */
+  async prepareFor(agent: { questions: { name: string; options?: string[] | null }[] }, body: unknown, override?: string): Promise<void> {
+    const b = (body && typeof body === 'object' ? body : {}) as { model?: unknown; answers?: { model?: unknown } };
+    const asked = override ?? b.answers?.model ?? b.model;
+    const options = agent.questions.find((q) => q.name === 'model')?.options ?? [];
+    if (typeof asked === 'string' && asked && options.includes(asked)) return;
+    await this.ready();
+  }
+
+  /**
+   * Resolves once routing and the default model can read a listing of every enabled provider:
+   * at once when a default model is set or listings are cached (a stale one is refreshed in the
+   * background), else after the providers answered or timed out.
+   */
+  async ready(): Promise<void> {
+    if (this.settings.get<string | null>('providers.default_model', null)) return;
+    const entries = this.entries();
+    if (entries.every((e) => this.catalog.cached(e.id, e.sig))) {
+      void this.listings();
+      return;
+    }
+    await this.listings();
   }
 
   /** Registers a provider at run time (e.g. issue 9's remote platform); `routes` are match patterns tried first. Returns an unregister function. */
@@ -238,6 +315,9 @@ export class ProvidersService {
    */
   resolve(model: string): ModelProvider {
     for (const { provider, routes } of this.registered.values()) if (routes.some((r) => matches(r, model))) return provider;
+    // A model that a provider lists goes to it before any pattern rule: a provider added in Settings is usable at once.
+    const lister = this.listedBy(model);
+    if (lister) return lister;
     for (const cfg of this.all()) {
       if (cfg.kind === 'gguf' && cfg.enabled && cfg.models_dir && ggufFileFor(cfg.models_dir, model)) return this.instance(cfg);
     }
@@ -254,8 +334,19 @@ export class ProvidersService {
     throw new ModelUnavailableError(model);
   }
 
+  /** The user's default model; when unset, the first enabled provider's first listed model (null before any listing). */
   defaultModel(): string | null {
-    return this.settings.get<string | null>('providers.default_model', null);
+    return this.defaultModelOf().model;
+  }
+
+  defaultModelOf(): { model: string | null; provider: string | null; source: 'setting' | 'first_listed' | null } {
+    const set = this.settings.get<string | null>('providers.default_model', null);
+    if (set) return { model: set, provider: null, source: 'setting' };
+    for (const e of this.entries()) {
+      const first = this.catalog.cached(e.id, e.sig)?.models[0];
+      if (first) return { model: first.id, provider: e.id, source: 'first_listed' };
+    }
+    return { model: null, provider: null, source: null };
   }
 
   search(): SearchConfig {
@@ -318,6 +409,8 @@ export class ProvidersService {
     if (body.providers) this.saveList(body.providers);
     if (body.routes) this.settings.set('providers.routes', body.routes);
     if (body.default_model !== undefined) this.settings.set('providers.default_model', body.default_model);
+    // Ask the (new) providers for their models now, so routing and the default model know them.
+    if (body.providers) void this.listings();
     if (body.search) {
       const prev = this.settings.get<StoredSearch | null>('providers.search', null);
       const brave = body.search.brave_api_key;
@@ -358,6 +451,35 @@ export class ProvidersService {
       this.settings.set('providers.list', [...envKept.filter((e) => !saved.some((s) => s.id === e.id)), ...saved]);
       this.settings.set('providers.disabled', [...off]);
     })();
+  }
+
+  /**
+   * Adds one provider to the saved ones (or replaces the saved one of the same id), keeping the
+   * others and their keys: what the first-run setup does with one click.
+   */
+  add(input: ProviderInput): ProviderView {
+    const keep: ProviderSave[] = this.stored()
+      .filter((p) => p.source === 'settings' && p.id !== input.id)
+      .map((p) => ({ id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window }));
+    this.saveList([...keep, input]);
+    void this.listings();
+    return this.view().providers.find((p) => p.id === input.id)!;
+  }
+
+  /** A provider's name for people (its label, else one by kind). */
+  labelOf(id: string): string {
+    const p = this.all().find((x) => x.id === id);
+    if (p?.label) return p.label;
+    if (!p) return id;
+    if (p.kind === 'ollama') return 'Ollama';
+    if (p.kind === 'anthropic') return 'Anthropic';
+    if (p.kind === 'gguf') return id === 'local' ? 'Models folder' : `GGUF (${id})`;
+    return id === 'openai' && (p.base_url ?? '').includes('api.openai.com') ? 'OpenAI' : id;
+  }
+
+  /** Context window of a model as its provider reports it, else the family's known one. */
+  contextWindowFor(providerId: string, model: string): number {
+    return this.byId(providerId)?.contextWindow?.(model) ?? contextWindowOf(model);
   }
 
   /** Reachability and model list of a saved provider, or of one given whole before saving. */

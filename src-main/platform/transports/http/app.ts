@@ -18,6 +18,7 @@ import { appSettingsRoutes } from '../../modules/app/routes.js';
 import { remoteRoutes } from '../../modules/remote/routes.js';
 import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
+import { modelRoutes } from '../../modules/models/routes.js';
 import { docsPage } from './docs.js';
 import { openAIErrorShape } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
@@ -48,7 +49,7 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   }
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes];
   for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));

@@ -1,0 +1,114 @@
+import type { ModelProvider } from '../../engine/providers/types.js';
+import type { ProviderKind } from '../../contract/settings.js';
+
+/** One model a provider serves right now. */
+export interface ListedModel {
+  id: string;
+  provider: string;
+  /** `file`: a GGUF file in a models folder; `listed`: the provider's own model list */
+  source: 'listed' | 'file';
+}
+
+/** What one provider answered when asked for its models. */
+export interface ProviderListing {
+  provider: string;
+  ok: boolean;
+  error: string | null;
+  models: ListedModel[];
+}
+
+export interface CatalogEntry {
+  id: string;
+  kind: ProviderKind;
+  /** the provider's configuration; a change invalidates its cached listing */
+  sig: string;
+  base_url: string | null;
+  provider: ModelProvider;
+}
+
+interface Cached {
+  sig: string;
+  at: number;
+  pending: Promise<ProviderListing>;
+  done: ProviderListing | null;
+}
+
+const TIMEOUT_MS = 3000;
+const TTL_MS = 30_000;
+
+/** Ollama's own list (`/api/tags`) holds every pulled model, also those its /v1 list leaves out. */
+async function ollamaTags(baseUrl: string, signal: AbortSignal): Promise<string[]> {
+  const origin = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const res = await fetch(`${origin}/api/tags`, { signal });
+  if (!res.ok) throw new Error(`Ollama answered ${res.status} to /api/tags.`);
+  const j = (await res.json()) as { models?: { name?: string; model?: string }[] };
+  return (j.models ?? []).map((m) => m.name ?? m.model ?? '').filter(Boolean);
+}
+
+/**
+ * The models each configured provider lists, asked in parallel with a short timeout and cached
+ * briefly per provider configuration. A provider that does not answer lists nothing and keeps
+ * its error, so one dead server never fails a listing.
+ */
+export class ModelCatalog {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly opts: { now?: () => number; ttlMs?: number; timeoutMs?: number } = {}) {}
+
+  private now(): number {
+    return this.opts.now ? this.opts.now() : Date.now();
+  }
+
+  private async ask(e: CatalogEntry): Promise<ProviderListing> {
+    const signal = AbortSignal.timeout(this.opts.timeoutMs ?? TIMEOUT_MS);
+    const source: ListedModel['source'] = e.kind === 'gguf' ? 'file' : 'listed';
+    try {
+      let ids: string[];
+      if (e.kind === 'ollama' && e.base_url) {
+        try {
+          ids = await ollamaTags(e.base_url, signal);
+        } catch {
+          ids = e.provider.listModels ? await e.provider.listModels(signal) : [];
+        }
+      } else ids = e.provider.listModels ? await e.provider.listModels(signal) : [];
+      const seen = new Set<string>();
+      const models = ids.filter((id) => id && !seen.has(id) && seen.add(id)).map((id) => ({ id, provider: e.id, source }));
+      return { provider: e.id, ok: true, error: null, models };
+    } catch (err) {
+      const msg = (err as Error).name === 'TimeoutError' ? `No answer within ${(this.opts.timeoutMs ?? TIMEOUT_MS) / 1000} s.` : (err as Error).message;
+      return { provider: e.id, ok: false, error: msg, models: [] };
+    }
+  }
+
+  /** Listings of these providers, in their order; `fresh` asks again whatever the cache holds. */
+  async list(entries: CatalogEntry[], opts: { fresh?: boolean } = {}): Promise<ProviderListing[]> {
+    const ttl = this.opts.ttlMs ?? TTL_MS;
+    const live = new Set(entries.map((e) => e.id));
+    for (const id of [...this.cache.keys()]) if (!live.has(id)) this.cache.delete(id);
+    return Promise.all(
+      entries.map((e) => {
+        const hit = this.cache.get(e.id);
+        if (hit && hit.sig === e.sig && !opts.fresh && (hit.done === null || this.now() - hit.at < ttl)) return hit.pending;
+        const slot: Cached = { sig: e.sig, at: this.now(), done: null, pending: Promise.resolve(null as unknown as ProviderListing) };
+        slot.pending = this.ask(e).then((l) => {
+          slot.done = l;
+          slot.at = this.now();
+          return l;
+        });
+        this.cache.set(e.id, slot);
+        return slot.pending;
+      }),
+    );
+  }
+
+  /** The last finished listing of a provider (for synchronous routing), if its configuration is unchanged. */
+  cached(id: string, sig: string): ProviderListing | null {
+    const hit = this.cache.get(id);
+    return hit && hit.sig === sig ? hit.done : null;
+  }
+
+  /** Drops every listing (e.g. a download added a file to a models folder). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+}
