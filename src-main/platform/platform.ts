@@ -31,6 +31,7 @@ import { createApp, type AppOptions } from './transports/http/app.js';
 import type { AgentCreate } from './contract/agents.js';
 import { plainBox, type SecretBox } from './kernel/secrets.js';
 import { lifecycleOf, type Lifecycle, type ShutdownHook } from './kernel/lifecycle.js';
+import { ToolsService } from './modules/tools/service.js';
 import { AppService } from './modules/app/service.js';
 import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
@@ -60,12 +61,13 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const providers = new ProvidersService(ctx, settings, secrets);
-  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote) });
+  const tools = new ToolsService(ctx, { settings, secrets, agents, lifecycle });
+  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools });
   const app = new AppService(ctx, settings, secrets);
   const archive = new ArchiveService(ctx);
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
-  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads };
+  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, shapeA, shapeB } from './common.js';
+import { ToolServerRef, ToolServers } from './tools.js';
 
 export const AGENT_TYPES = ['chat', 'image', 'text', 'video'] as const;
 export const AgentType = z.enum(AGENT_TYPES);
@@ -36,6 +37,8 @@ export const Agent = z
     source: z.enum(['local', 'remote']),
     /** ext: whether local memories and files may be sent along when this (remote) agent runs. */
     share_context: z.boolean(),
+    /** ext: the MCP servers (and optionally which of their tools) this agent may use. */
+    tool_servers: z.array(ToolServerRef).optional(),
   })
   .meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
@@ -66,6 +69,7 @@ export const AgentCreate = z
     active: z.union([z.literal(0), z.literal(1)]).optional(),
     questions: questionsField.optional(),
     instructions: z.string().max(100000).optional(),
+    tool_servers: ToolServers.optional(),
   })
   .meta({ id: 'AgentCreate' });
 export type AgentCreate = z.infer<typeof AgentCreate>;

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { looseBool } from './common.js';
+import { ToolStep } from './tools.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+/** ext `awaiting_approval`: live only (a tool call waits for a person); the stored row reads `running`. */
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number] | 'awaiting_approval';
 
 export const ExecutionError = z.object({ message: z.string(), code: z.string() }).meta({ id: 'ExecutionError' });
 
@@ -26,6 +28,8 @@ const executionFields = {
   created_at: z.string(),
   updated_at: z.string(),
   template_id: z.number().int(),
+  /** ext: the run's tool calls (CONTRACT.md "Tools and schedules"); present once there is one. */
+  steps: z.array(ToolStep).optional(),
 };
 
 /** A stream event: the execution without `input`. */

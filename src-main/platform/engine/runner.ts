@@ -6,7 +6,9 @@ import { buildContext, type ContextSources } from './context.js';
 import { countTokensSync, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS } from './tokens.js';
 import { contextWindowOf } from './models.js';
 import { runWebTool, searchConfigured, toolSpecs, type SearchBackend } from './tools/web.js';
-import type { Turn } from '../modules/executions/store.js';
+import type { Turn } from './turn.js';
+import { ToolLoop, type Toolbox } from './tool-loop.js';
+import type { ToolStep } from '../contract/tools.js';
 
 /** Per-call generation settings (issue 7 passes an OpenAI request's own through). */
 export interface Overrides {
@@ -37,6 +39,8 @@ export interface RunPlan {
   signal: AbortSignal;
   /** the validated answers, as given (a remote agent forwards them) */
   answers?: Record<string, unknown>;
+  /** the agent's own tools (MCP servers), offered whatever the web `tools` answer is */
+  toolbox?: Toolbox;
 }
 
 export interface RunDeps {
@@ -52,6 +56,8 @@ export interface RunSink {
   running(provider: string): void;
   text(delta: string): void;
   context(used: ExecutionContext): void;
+  /** a tool step was added or changed */
+  step?(step: ToolStep): void;
 }
 
 export interface RunResult {
@@ -119,7 +125,10 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   sink.running(provider.id);
 
   const messages: ChatMessage[] = [...built.messages];
-  const tools = plan.tool ? toolSpecs(plan.tool) : undefined;
+  const loop = plan.toolbox?.tools.length ? new ToolLoop(plan.toolbox, { step: (st) => sink.step?.(st) }, plan.signal) : null;
+  const allTools = [...(plan.tool ? toolSpecs(plan.tool) : []), ...(loop?.specs() ?? [])];
+  const tools = allTools.length ? allTools : undefined;
+  const maxRounds = loop ? Math.max(MAX_TOOL_ROUNDS, loop.maxSteps) : MAX_TOOL_ROUNDS;
   let inputTokens = 0;
   let outputTokens = 0;
   let reported = false;
@@ -127,13 +136,15 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   for (let round = 0; ; round++) {
     let calls = null as null | { id: string; name: string; arguments: string }[];
     let roundText = '';
+    // Past the bound, the model is asked once more without tools, so that it answers.
+    const offered = round < maxRounds && !loop?.exhausted ? tools : undefined;
     for await (const ev of provider.stream({
       model,
       messages,
       temperature: plan.overrides.temperature ?? plan.temperature,
       maxTokens: plan.overrides.maxTokens,
       stop: plan.overrides.stop,
-      tools: round < MAX_TOOL_ROUNDS ? tools : undefined,
+      tools: offered,
       signal: plan.signal,
     })) {
       if (ev.type === 'text') {
@@ -156,8 +167,15 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     }
     produced += roundText;
     if (!calls?.length) break;
+    if (!offered) {
+      throw new ProviderError(`The model kept calling tools after ${loop ? `${loop.steps.length} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
+    }
     messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
     for (const c of calls) {
+      if (loop?.owns(c.name)) {
+        messages.push(await loop.run(c));
+        continue;
+      }
       const result = await runWebTool(backend, plan.tool ?? 'internet', c.name, c.arguments, plan.signal);
       messages.push({ role: 'tool', toolCallId: c.id, content: result });
     }

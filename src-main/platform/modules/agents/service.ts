@@ -4,6 +4,10 @@ import { NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Agent, AgentCreate, AgentUpdate, Question } from '../../contract/agents.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
+import type { ToolServerRef } from '../../contract/tools.js';
+
+/** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
+export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
 
 interface AgentRow {
   id: number;
@@ -25,6 +29,7 @@ interface AgentRow {
   remote_id: number | null;
   remote_synced_at: number | null;
   share_context: number;
+  tool_servers?: string;
 }
 
 export function toAgent(r: AgentRow): Agent {
@@ -45,6 +50,7 @@ export function toAgent(r: AgentRow): Agent {
     instructions: r.instructions,
     source: r.source,
     share_context: r.share_context === 1,
+    tool_servers: JSON.parse(r.tool_servers ?? '[]') as ToolServerRef[],
   };
 }
 
@@ -84,6 +90,13 @@ export class AgentsService {
    * new nowMicros(), so a changed row never matches; a deleted one is not found by versionOf.
    */
   private readonly cache = new Map<number, { version: number; agent: Agent }>();
+  /** set by the tools module: validates `tool_servers` */
+  toolServersCheck: ToolServersCheck | null = null;
+
+  private checkToolServers(userId: number, refs: ToolServerRef[]): void {
+    const errors = this.toolServersCheck?.(userId, refs) ?? {};
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -147,12 +160,13 @@ export class AgentsService {
     if (body.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ?').get(body.slug)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
+    if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
     const now = nowMicros();
     const id = Number(
       this.ctx.db
         .prepare(
-          `INSERT INTO agents(workspace_id, template_id, title, description, long_description, visibility, slug, active, type, questions, instructions, created_by, created_at, updated_at)
-           VALUES (@workspace_id, @template_id, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @created_by, @now, @now)`,
+          `INSERT INTO agents(workspace_id, template_id, title, description, long_description, visibility, slug, active, type, questions, instructions, tool_servers, created_by, created_at, updated_at)
+           VALUES (@workspace_id, @template_id, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @tool_servers, @created_by, @now, @now)`,
         )
         .run({
           workspace_id: workspaceId,
@@ -166,6 +180,7 @@ export class AgentsService {
           type: body.type ?? tpl?.type ?? 'chat',
           questions: JSON.stringify(body.questions ?? tpl?.questions ?? []),
           instructions: body.instructions ?? tpl?.instructions ?? '',
+          tool_servers: JSON.stringify(body.tool_servers ?? []),
           created_by: userId,
           now,
         }).lastInsertRowid,
@@ -192,11 +207,13 @@ export class AgentsService {
       questions: body.questions ? JSON.stringify(body.questions) : row.questions,
       instructions: body.instructions ?? row.instructions,
       share_context: body.share_context === undefined ? row.share_context : body.share_context ? 1 : 0,
+      tool_servers: body.tool_servers ? JSON.stringify(body.tool_servers) : (row.tool_servers ?? '[]'),
     };
+    if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
     this.ctx.db
       .prepare(
         `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, slug=@slug,
-         active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, updated_at=@now WHERE id=@id`,
+         active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, tool_servers=@tool_servers, updated_at=@now WHERE id=@id`,
       )
       .run({ ...next, now: nowMicros(), id: row.id });
     return this.get(userId, row.id);

@@ -1,5 +1,6 @@
 import type { ExecutionContext, ExecutionEvent, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
+import type { ToolStep } from '../../contract/tools.js';
 
 export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'failed', 'canceled']);
 
@@ -17,6 +18,10 @@ export class LiveExecution {
   provider: string | null = null;
   /** the memories and passages the model was given (stored with the final record) */
   context: ExecutionContext | null = null;
+  /** ext: the run's tool calls, changed in place while they run */
+  steps: ToolStep[] = [];
+  /** bumped on every step change: a stream sends an event for it */
+  stepsVersion = 0;
   readonly abort = new AbortController();
   /** why it was aborted: a user's cancel, or shutdown */
   abortReason: 'cancel' | 'shutdown' | null = null;
@@ -67,6 +72,8 @@ export class LiveExecution {
       created_at: isoMicros(this.createdAt),
       updated_at: isoMicros(this.updatedAt),
       template_id: this.agentId,
+      // ext: a copy, so an event already handed out does not change under its reader
+      ...(this.steps.length ? { steps: this.steps.map((s) => ({ ...s })) } : {}),
     };
   }
 
@@ -78,10 +85,12 @@ export class LiveExecution {
   async *events(): AsyncGenerator<ExecutionEvent> {
     let sent = 0;
     let first = true;
+    let seenSteps = 0;
     for (;;) {
       const wait = this.terminal ? null : this.changed();
       const out = this.output;
-      if (out.length > sent || first) {
+      if (out.length > sent || first || (this.stepsVersion !== seenSteps && !this.terminal)) {
+        seenSteps = this.stepsVersion;
         yield this.event('running', out.slice(sent), false);
         sent = out.length;
         first = false;

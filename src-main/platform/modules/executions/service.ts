@@ -49,6 +49,7 @@ import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
 import type { ToolboxSource } from '../../engine/tool-loop.js';
+import type { ToolboxSource } from '../../engine/tool-loop.js';
 import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError, isAbort } from '../../engine/providers/types.js';
 import type { ContextSources } from '../../engine/context.js';
@@ -111,6 +112,8 @@ export class ExecutionsService {
       providers: ProvidersService;
       files?: ExecutionFiles | null;
       remoteRunner?: typeof runExecution;
+      /** the agents' own tools (MCP servers) */
+      tools?: ToolboxSource;
       /** the agents' own tools (MCP servers) */
       tools?: ToolboxSource;
     },
@@ -313,6 +316,13 @@ export class ExecutionsService {
             live.notify();
             this.scheduleFlush(live);
           },
+          step: (st) => {
+            if (!live.steps.includes(st)) live.steps.push(st);
+            live.stepsVersion++;
+            live.status = live.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
+            live.notify();
+            this.scheduleFlush(live);
+          },
         },
       );
     } catch (err) {
@@ -392,6 +402,7 @@ export class ExecutionsService {
       e.status = live.status;
       e.output = live.output;
       if (live.context) e.context = live.context;
+      if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
       if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
     }
     return e;

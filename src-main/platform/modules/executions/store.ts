@@ -3,6 +3,7 @@ import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
+import type { ToolStep } from '../../contract/tools.js';
 
 export interface ExecutionRow {
   id: number;
@@ -21,6 +22,8 @@ export interface ExecutionRow {
   turns: string;
   file_ids: string;
   context: string;
+  /** ext: JSON array of tool steps */
+  steps?: string;
   output_file_id: number | null;
   input_tokens: number;
   output_tokens: number;
@@ -49,6 +52,7 @@ export function toExecution(r: ExecutionRow): Execution {
     template_id: r.agent_id,
     model: r.model,
     context: { memories: ctx.memories ?? [], passages: ctx.passages ?? [] },
+    ...(r.steps && r.steps !== '[]' ? { steps: JSON.parse(r.steps) as ToolStep[] } : {}),
   };
 }
 
@@ -64,6 +68,8 @@ export interface FinalRecord {
   outputFileId: number | null;
   provider: string | null;
   context?: ExecutionContext | null;
+  /** ext: the run's tool steps (null: unchanged) */
+  steps?: ToolStep[] | null;
   now: number;
 }
 
@@ -118,10 +124,10 @@ export class ExecutionsStore {
     );
     this.setRootStmt = fast.prepare('UPDATE executions SET root_id = id WHERE id = ?');
     this.byIdStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
-    this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
+    this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
     this.finishStmt = db.prepare(
       `UPDATE executions SET status = @status, output = @output, error_message = @errorMessage, error_code = @errorCode, credits = @credits, context = coalesce(@context, context),
-       input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), updated_at = @now, finished_at = @now
+       input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now, finished_at = @now
        WHERE id = @id`,
     );
     this.sessionStmt = db.prepare<[number, number], Pick<ExecutionRow, 'id' | 'turns' | 'output'>>(
@@ -152,12 +158,13 @@ export class ExecutionsStore {
     return this.byIdStmt.get(id, userId);
   }
 
-  progress(id: number, status: ExecutionStatus, output: string, provider: string | null, now: number): void {
-    this.progressStmt.run({ id, status, output, provider, now });
+  progress(id: number, status: ExecutionStatus, output: string, provider: string | null, now: number, steps: ToolStep[] | null = null): void {
+    // awaiting_approval lives in memory; the row reads running (start-up recovery finds it).
+    this.progressStmt.run({ id, status: status === 'awaiting_approval' ? 'running' : status, output, provider, now, steps: steps?.length ? JSON.stringify(steps) : null });
   }
 
   finish(f: FinalRecord): void {
-    this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null });
+    this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null, steps: f.steps?.length ? JSON.stringify(f.steps) : null });
   }
 
   /**

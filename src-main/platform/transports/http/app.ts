@@ -19,6 +19,7 @@ import { remoteRoutes } from '../../modules/remote/routes.js';
 import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
 import { modelRoutes } from '../../modules/models/routes.js';
+import { mcpServerRoutes, stepApprovalRoutes } from '../../modules/tools/routes.js';
 import { docsPage } from './docs.js';
 import { openAIErrorShape } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
@@ -49,7 +50,7 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   }
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes];
   for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));

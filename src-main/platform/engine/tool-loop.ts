@@ -1,0 +1,196 @@
+/**
+ * The agent's own tools (from MCP servers) inside a run: offered to the model as functions, each
+ * call approved, bounded in time and size, and recorded as a step. The engine imports no module:
+ * the tools, their approval and the call itself come in through `Toolbox`.
+ */
+import type { ToolStep } from '../contract/tools.js';
+import type { ChatMessage, ToolCall, ToolSpec } from './providers/types.js';
+import { isAbort } from './providers/types.js';
+import { isoMicros, nowMicros } from '../kernel/time.js';
+
+export interface AgentTool {
+  /** the function name the model sees (unique within the run) */
+  name: string;
+  serverId: number;
+  server: string;
+  /** the tool's name on its server */
+  tool: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCallResult {
+  text: string;
+  isError: boolean;
+}
+
+export type Approval = 'auto' | 'user' | 'denied';
+
+export interface Toolbox {
+  tools: AgentTool[];
+  /** tool calls per run (default 8) */
+  maxSteps?: number;
+  /** per call (default 60 s) */
+  callTimeoutMs?: number;
+  /** characters of one result given to the model (default 32,000) */
+  maxResultChars?: number;
+  /** Resolves once the call may run (or is denied); `onWait` is called first when a person must answer. */
+  approve(tool: AgentTool, args: Record<string, unknown>, stepId: number, signal: AbortSignal, onWait: () => void): Promise<Approval>;
+  call(tool: AgentTool, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }): Promise<ToolCallResult>;
+}
+
+export interface StepSink {
+  /** a step was added or changed (the step object is the live one) */
+  step(step: ToolStep): void;
+}
+
+export const DEFAULT_MAX_STEPS = 8;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_RESULT_CHARS = 32_000;
+/** What a step keeps of a result (the model gets up to maxResultChars). */
+const EXCERPT_CHARS = 4_000;
+
+/** OpenAI and Anthropic accept function names of this shape only. */
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Model-facing names: the tool's own name when valid and unique, else `server__tool`, made valid. */
+export function functionNames(list: { server: string; tool: string }[]): string[] {
+  const counts = new Map<string, number>();
+  for (const t of list) counts.set(t.tool, (counts.get(t.tool) ?? 0) + 1);
+  const used = new Set<string>();
+  return list.map((t) => {
+    let n = FUNCTION_NAME.test(t.tool) && counts.get(t.tool) === 1 ? t.tool : `${t.server}__${t.tool}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+    for (let i = 2; used.has(n); i++) n = `${n.slice(0, 60)}_${i}`;
+    used.add(n);
+    return n;
+  });
+}
+
+export function capResult(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n\n[Agent Desk truncated this tool result: ${text.length} characters, the first ${max} shown.]`;
+}
+
+class CallTimeout extends Error {}
+
+export class ToolLoop {
+  readonly steps: ToolStep[] = [];
+  private readonly byName: Map<string, AgentTool>;
+  readonly maxSteps: number;
+
+  constructor(
+    private readonly box: Toolbox,
+    private readonly sink: StepSink,
+    private readonly signal: AbortSignal,
+  ) {
+    this.byName = new Map(box.tools.map((t) => [t.name, t]));
+    this.maxSteps = box.maxSteps ?? DEFAULT_MAX_STEPS;
+  }
+
+  specs(): ToolSpec[] {
+    return this.box.tools.map((t) => ({ name: t.name, description: t.description || `${t.tool} (${t.server})`, parameters: t.parameters }));
+  }
+
+  owns(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  get exhausted(): boolean {
+    return this.steps.length >= this.maxSteps;
+  }
+
+  private update(step: ToolStep, patch: Partial<ToolStep>): void {
+    Object.assign(step, patch);
+    this.sink.step(step);
+  }
+
+  /** Runs one call the model asked for and returns the tool message that answers it. Cancel rethrows at once. */
+  async run(call: ToolCall): Promise<ChatMessage> {
+    const answer = (content: string): ChatMessage => ({ role: 'tool', toolCallId: call.id, content });
+    if (this.exhausted) return answer(`Error: not run. This run has reached its limit of ${this.maxSteps} tool calls; answer with what you have.`);
+    const tool = this.byName.get(call.name)!;
+    let args: Record<string, unknown> = {};
+    let badArgs: string | null = null;
+    try {
+      const parsed: unknown = JSON.parse(call.arguments || '{}');
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+      else badArgs = 'the arguments must be a JSON object';
+    } catch {
+      badArgs = 'the arguments are not valid JSON';
+    }
+    const started = performance.now();
+    const step: ToolStep = {
+      id: this.steps.length + 1,
+      type: 'tool_call',
+      server_id: tool.serverId,
+      server: tool.server,
+      tool: tool.tool,
+      arguments: badArgs ? call.arguments : args,
+      result: null,
+      error: null,
+      status: 'running',
+      approved: null,
+      started_at: isoMicros(nowMicros()),
+      duration_ms: null,
+    };
+    this.steps.push(step);
+    const done = (patch: Partial<ToolStep>) => this.update(step, { ...patch, duration_ms: Math.round(performance.now() - started) });
+    if (badArgs) {
+      done({ status: 'failed', error: `Not run: ${badArgs}.` });
+      return answer(`Error: ${badArgs}. Call ${call.name} again with a JSON object that matches its input schema.`);
+    }
+    this.sink.step(step);
+
+    let approval: Approval;
+    try {
+      approval = await this.box.approve(tool, args, step.id, this.signal, () => this.update(step, { status: 'awaiting_approval' }));
+    } catch (err) {
+      done({ status: 'failed', error: this.signal.aborted ? 'Canceled.' : `Approval failed: ${(err as Error).message}` });
+      throw err;
+    }
+    if (approval === 'denied') {
+      done({ status: 'denied', approved: null, error: 'The user denied this call.' });
+      return answer('Error: the user denied this tool call. Do not call it again; answer without it or say what you would need.');
+    }
+    this.update(step, { status: 'running', approved: approval });
+
+    const timeoutMs = this.box.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const ctl = new AbortController();
+    const onAbort = () => ctl.abort(this.signal.reason);
+    this.signal.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        ctl.abort(new CallTimeout());
+        reject(new CallTimeout());
+      }, timeoutMs);
+    });
+    try {
+      const result = await Promise.race([this.box.call(tool, args, { signal: ctl.signal, timeoutMs }), timeout]);
+      const text = capResult(result.text, this.box.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+      const excerpt = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+      if (result.isError) {
+        done({ status: 'failed', error: excerpt || 'The tool reported an error.', result: null });
+        return answer(`Error from ${tool.tool}: ${text || 'the tool reported an error without text.'}`);
+      }
+      done({ status: 'succeeded', result: excerpt });
+      return answer(text);
+    } catch (err) {
+      if (this.signal.aborted) {
+        done({ status: 'failed', error: 'Canceled.' });
+        throw isAbort(err) ? err : Object.assign(new Error('The execution was canceled.'), { name: 'AbortError' });
+      }
+      const message = err instanceof CallTimeout ? `The tool did not answer within ${Math.round(timeoutMs / 100) / 10} s and was stopped.` : (err as Error)?.message || String(err);
+      done({ status: 'failed', error: message });
+      return answer(`Error: ${message}`);
+    } finally {
+      clearTimeout(timer);
+      this.signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Where an execution gets its agent's tools (the tools module implements it). */
+export interface ToolboxSource {
+  toolboxFor(userId: number, agentId: number, executionId: number, signal: AbortSignal): Promise<Toolbox | null>;
+}

@@ -1,0 +1,236 @@
+/**
+ * One MCP server as a client connection: started on first use, restarted after a crash with
+ * backoff, stopped at shutdown; its status, last error and stderr tail are kept for Settings.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../kernel/log.js';
+
+export interface ServerSpec {
+  id: number;
+  name: string;
+  transport: 'stdio' | 'http';
+  command: string | null;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | null;
+  url: string | null;
+  headers: Record<string, string>;
+}
+
+export interface ListedTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+export type ServerStatus = 'stopped' | 'starting' | 'running' | 'failed';
+
+const STDERR_KEEP = 8 * 1024;
+const CONNECT_TIMEOUT_MS = 30_000;
+/** A server that ran this long before it died starts again without waiting. */
+const HEALTHY_MS = 60_000;
+export const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+
+type Content = { type: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri?: string; text?: string; blob?: string } };
+
+/** An MCP tool result as text for the model: text parts as is, other parts described. */
+export function resultText(result: { content?: Content[]; structuredContent?: unknown; toolResult?: unknown }): string {
+  const parts: string[] = [];
+  for (const c of result.content ?? []) {
+    if (c.type === 'text') parts.push(c.text ?? '');
+    else if (c.type === 'image' || c.type === 'audio') parts.push(`[${c.type} ${c.mimeType ?? ''}, ${Math.floor(((c.data?.length ?? 0) * 3) / 4)} bytes]`);
+    else if (c.type === 'resource') parts.push(c.resource?.text ?? `[resource ${c.resource?.uri ?? ''}]`);
+    else if (c.type === 'resource_link') parts.push(`[resource link ${c.uri ?? ''}]`);
+    else parts.push(JSON.stringify(c));
+  }
+  if (!parts.length && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (!parts.length && result.toolResult !== undefined) parts.push(JSON.stringify(result.toolResult));
+  return parts.join('\n');
+}
+
+export class McpConnection {
+  status: ServerStatus = 'stopped';
+  error: string | null = null;
+  stderr = '';
+  pid: number | null = null;
+  restarts = 0;
+  private client: Client | null = null;
+  private connecting: Promise<Client> | null = null;
+  private tools: ListedTool[] | null = null;
+  private failures = 0;
+  private startedAt = 0;
+  private nextStartAt = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private closed = false;
+
+  constructor(
+    private spec: ServerSpec,
+    private readonly log: Logger,
+  ) {}
+
+  /** New settings: the next use connects with them. */
+  async reconfigure(spec: ServerSpec): Promise<void> {
+    this.spec = spec;
+    await this.stop();
+    this.closed = false;
+    this.failures = 0;
+    this.nextStartAt = 0;
+    this.error = null;
+  }
+
+  private appendStderr(chunk: Buffer | string): void {
+    this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);
+  }
+
+  private transport(): Transport {
+    const s = this.spec;
+    if (s.transport === 'stdio') {
+      if (!s.command) throw new Error(`The MCP server "${s.name}" has no command.`);
+      const t = new StdioClientTransport({ command: s.command, args: s.args, env: { ...getDefaultEnvironment(), ...s.env }, cwd: s.cwd ?? undefined, stderr: 'pipe' });
+      t.stderr?.on('data', (c: Buffer) => this.appendStderr(c));
+      return t;
+    }
+    if (!s.url) throw new Error(`The MCP server "${s.name}" has no URL.`);
+    return new StreamableHTTPClientTransport(new URL(s.url), { requestInit: { headers: s.headers } });
+  }
+
+  /** The connected client, starting the server when needed (waiting out a crash backoff). */
+  async connect(signal?: AbortSignal): Promise<Client> {
+    if (this.client) return this.client;
+    if (this.connecting) return this.connecting;
+    if (this.closed) throw new Error(`The MCP server "${this.spec.name}" is stopped (Agent Desk is closing).`);
+    const wait = this.nextStartAt - Date.now();
+    if (wait > 0) {
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, wait);
+        signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+      });
+      if (this.client) return this.client;
+      if (this.connecting) return this.connecting;
+    }
+    this.connecting = this.start().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async start(): Promise<Client> {
+    this.clearRestart();
+    this.status = 'starting';
+    this.error = null;
+    const client = new Client({ name: 'Agent Desk', version: '1.0.0' });
+    let transport: Transport | null = null;
+    try {
+      transport = this.transport();
+      client.onclose = () => this.lost(client);
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.tools = null;
+      });
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    } catch (err) {
+      client.onclose = undefined;
+      await client.close().catch(() => {});
+      this.fail(`Could not start: ${(err as Error)?.message ?? String(err)}${this.stderrHint()}`);
+      throw new Error(`The MCP server "${this.spec.name}" could not start: ${(err as Error)?.message ?? String(err)}`);
+    }
+    this.client = client;
+    this.tools = null;
+    this.status = 'running';
+    this.startedAt = Date.now();
+    this.pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    return client;
+  }
+
+  private stderrHint(): string {
+    const last = this.stderr.trim().split('\n').slice(-3).join('\n');
+    return last ? `\nstderr: ${last}` : '';
+  }
+
+  private fail(message: string): void {
+    this.status = 'failed';
+    this.error = message;
+    this.failures++;
+    this.nextStartAt = Date.now() + backoffMs(this.failures);
+  }
+
+  /** The connection closed: by us (stop) or by the server (a crash: restart after a backoff). */
+  private lost(client: Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.tools = null;
+    this.pid = null;
+    if (this.stopping || this.closed) {
+      this.status = 'stopped';
+      return;
+    }
+    if (Date.now() - this.startedAt > HEALTHY_MS) this.failures = 0;
+    this.fail(`The server exited unexpectedly.${this.stderrHint()}`);
+    this.log.warn({ server: this.spec.name, failures: this.failures }, 'an MCP server exited; restarting it after a backoff');
+    this.clearRestart();
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.client || this.connecting || this.closed) return;
+      this.restarts++;
+      this.connecting = this.start().finally(() => (this.connecting = null));
+      this.connecting.catch(() => {});
+    }, backoffMs(this.failures));
+    this.restartTimer.unref();
+  }
+
+  private clearRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+  }
+
+  async listTools(signal?: AbortSignal): Promise<ListedTool[]> {
+    if (this.tools && this.client) return this.tools;
+    const client = await this.connect(signal);
+    const out: ListedTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: CONNECT_TIMEOUT_MS });
+      for (const t of page.tools) out.push({ name: t.name, description: t.description ?? '', input_schema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown> });
+      cursor = page.nextCursor;
+    } while (cursor && out.length < 1000);
+    this.tools = out;
+    return out;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number }): Promise<{ text: string; isError: boolean }> {
+    const client = await this.connect(opts.signal);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal: opts.signal, timeout: opts.timeoutMs });
+      return { text: resultText(result as Parameters<typeof resultText>[0]), isError: result.isError === true };
+    } catch (err) {
+      if (opts.signal.aborted) throw err;
+      if (!this.client) throw new Error(`The MCP server "${this.spec.name}" stopped while ${tool} ran (${(err as Error)?.message ?? 'connection closed'}).`);
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.clearRestart();
+    this.stopping = true;
+    try {
+      if (this.connecting) await this.connecting.catch(() => {});
+      const c = this.client;
+      this.client = null;
+      this.tools = null;
+      this.pid = null;
+      if (c) await c.close().catch(() => {});
+      if (this.status !== 'failed') this.status = 'stopped';
+    } finally {
+      this.stopping = false;
+    }
+  }
+
+  /** Shutdown: stop, and never start again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop();
+    this.status = 'stopped';
+  }
+}
