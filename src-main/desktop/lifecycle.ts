@@ -1,5 +1,8 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type App } from 'electron';
-import { createPlatform, type Platform } from '../platform/platform.js';
+import path from 'node:path';
+import { createPlatform, checkSqliteBinding, useSqliteBinding, type Platform } from '../platform/platform.js';
+import { electronBindingPath, bindingFix } from './native/binding.js';
+import { reportStartupFailure } from './startup-failure.js';
 import { resolveDesktopPaths } from './paths.js';
 import { safeStorageBox } from './secrets.js';
 import { createMainWindow } from './window.js';
@@ -69,10 +72,15 @@ export async function startDesktop(): Promise<Running | null> {
 
   let platform: Platform;
   try {
+    // SQLite built for this Electron (node_modules holds the Node build), checked before anything opens.
+    useSqliteBinding(
+      electronBindingPath({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, electron: process.versions.electron ?? '', env: process.env }),
+    );
+    checkSqliteBinding({ fix: bindingFix(app.isPackaged) });
     platform = createPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
   } catch (err) {
-    // e.g. a database from a newer Agent Desk: say what happened instead of a silent exit.
-    dialog.showErrorBox('Agent Desk could not start', err instanceof Error ? err.message : String(err));
+    // A binding that cannot load, a damaged database, one from a newer Agent Desk: one sentence, not a silent exit.
+    reportStartupFailure(err, { showErrorBox: (t, c) => dialog.showErrorBox(t, c), logFile: path.join(app.getPath('logs'), 'main.log'), ready: app.isReady() });
     app.exit(1);
     return null;
   }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { sqliteOptions } from './sqlite-binding.js';
+import { sqliteOptions } from './sqlite-binding.js';
 import path from 'node:path';
 
 export interface DataDirLock {
