@@ -4,7 +4,6 @@ import { PlatformEvents } from '../kernel/events.js';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../db/sqlite-binding.js';
-import { sqliteOptions } from '../db/sqlite-binding.js';
 import { resolveConfig } from '../kernel/config.js';
 import { openDatabase } from '../db/connection.js';
 import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrate.js';

@@ -4,7 +4,6 @@ import { listen } from '../transports/http/server.js';
 import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
 import { StartupError } from '../db/sqlite-binding.js';
-import { StartupError } from '../db/sqlite-binding.js';
 import { parseId } from '../kernel/context.js';
 import { createBrowserSessions } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';

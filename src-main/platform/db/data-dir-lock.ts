@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { sqliteOptions } from './sqlite-binding.js';
-import { sqliteOptions } from './sqlite-binding.js';
 import path from 'node:path';
 
 export interface DataDirLock {

@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../db/sqlite-binding.js';
-import { sqliteOptions } from '../db/sqlite-binding.js';
 import { Chunker } from './chunk.js';
 import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';

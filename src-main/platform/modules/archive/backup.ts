@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../../db/sqlite-binding.js';
-import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../../db/sqlite-binding.js';
-import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
