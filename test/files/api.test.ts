@@ -48,9 +48,9 @@ describe('files API', () => {
     expect(other.json.errors.file).toEqual(['The file field is required.']);
   });
 
-  it('keeps a name with ../ and unicode as data, never as a path', async () => {
-    const name = '../../etc/Ünïcødé 文件 ✓.md';
-    const r = await upload(p, name, '# Title\n\nunicode body');
+  it('keeps the last path segment of a name with ../ and unicode (as PHP gives it), never a path', async () => {
+    const name = 'Ünïcødé 文件 ✓.md';
+    const r = await upload(p, `../../etc/${name}`, '# Title\n\nunicode body');
     expect(r.status).toBe(200);
     expect(r.json.filename).toBe(name);
     expect(fs.existsSync(path.join(p.dir, 'etc'))).toBe(false);
@@ -62,6 +62,8 @@ describe('files API', () => {
   it('x-workspace-id: not an integer is 422, not a member is 403', async () => {
     const bad = await upload(p, 'a.txt', 'x', { headers: { 'x-workspace-id': 'abc' } });
     expect(bad.status).toBe(422);
+    // A workspace that exists but is not the caller's (one naming no workspace means the selected one).
+    p.db.prepare("INSERT INTO workspaces(id, name, created_at) VALUES (99, 'Theirs', 0)").run();
     const other = await upload(p, 'a.txt', 'x', { headers: { 'x-workspace-id': '99' } });
     expect(other.status).toBe(403);
     expect(other.json).toEqual({ message: expect.any(String) });

@@ -2,6 +2,7 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../platform.js';
+import { lingerThenClose } from './linger.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +21,8 @@ export function listen(platform: Platform, opts: { host?: string; port?: number 
   return new Promise((resolve, reject) => {
     const listener = getRequestListener(platform.app.fetch, {
       hostname: host,
+      // The adapter's own drain of unread bodies gives up after half a second; lingerThenClose below replaces it.
+      autoCleanupIncoming: false,
       // Requests the adapter cannot even turn into a Request (a malformed Host or path) get the
       // contract's envelope too, not an empty 400.
       errorHandler: (err) => {
@@ -28,7 +31,11 @@ export function listen(platform: Platform, opts: { host?: string; port?: number 
         return json(500, { message: 'Server Error', error: 'The request could not be handled; see the Agent Desk log.' });
       },
     });
-    const server = createServer(listener);
+    const server = createServer((req, res) => {
+      // A body left unread by the answer (a 413 upload) is drained, bounded, before the socket closes.
+      if (req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => lingerThenClose(req));
+      void listener(req, res);
+    });
     server.listen(opts.port ?? 8787, host);
     server.headersTimeout = 30_000;
     server.requestTimeout = 0; // uploads and SSE streams may legitimately take long
