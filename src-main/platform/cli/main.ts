@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   if (err instanceof DatabaseFromTheFutureError || err instanceof StartupError) fail(err.message, 1);
-  if (err instanceof Error && /ERR_PARSE_ARGS/.test((err as any).code ?? '')) fail(`${err.message}\n\n${USAGE}`);
+  if (err instanceof Error && /ERR_PARSE_ARGS/.test((err as NodeJS.ErrnoException).code ?? '')) fail(`${err.message}\n\n${USAGE}`);
   process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

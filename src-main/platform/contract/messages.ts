@@ -8,9 +8,21 @@ function label(path: PropertyKey[]): string {
   return path.map(String).join('.').replace(/_/g, ' ');
 }
 
+interface IssueFields {
+  input?: unknown;
+  expected?: unknown;
+  format?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  keys?: string[];
+  divisor?: number | bigint;
+}
+
 function issueMessage(issue: z.core.$ZodIssue): string {
   const f = label(issue.path.length ? issue.path : ['input']);
-  const i = issue as any;
+  // The issue's own fields (expected, origin, minimum...) differ by code; zod keeps the input on it.
+  const i = issue as unknown as IssueFields;
   switch (issue.code) {
     case 'invalid_type': {
       if (i.input === undefined || i.input === null) return `The ${f} field is required.`;
@@ -40,7 +52,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
       if (i.format === 'regex' && issue.message && !issue.message.startsWith('Invalid')) return issue.message;
       return `The ${f} field format is invalid.`;
     case 'unrecognized_keys':
-      return `The ${label(issue.path)}${issue.path.length ? ' ' : ''}field has unknown keys: ${(i.keys as string[]).join(', ')}.`;
+      return `The ${label(issue.path)}${issue.path.length ? ' ' : ''}field has unknown keys: ${(i.keys ?? []).join(', ')}.`;
     case 'not_multiple_of':
       return `The ${f} field must be a multiple of ${i.divisor}.`;
     default:
@@ -50,8 +62,8 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 
 /** The value at `path` in `root` (undefined when any step is missing). */
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
-  let v: any = root;
-  for (const k of path) v = v !== null && typeof v === 'object' ? v[k as any] : undefined;
+  let v: unknown = root;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   return v;
 }
 

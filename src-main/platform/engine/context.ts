@@ -6,7 +6,8 @@ import { countTokensSync, tokenCounter, tokenizerReady, type Counter } from './t
 
 /** Where context comes from; the platform wires memories and files, tests pass fakes. */
 export interface ContextSources {
-  memories(userId: number, text: string, limit: number): { id: number; memory: string }[];
+  /** `collections`: only memories of these collection ids (ext `memory_collections`); null: all */
+  memories(userId: number, text: string, limit: number, collections?: number[] | null): { id: number; memory: string }[];
   passages(fileIds: number[], query: string, limit: number): { file_id: number; filename: string | null; text: string }[];
   linkedFileIds(agentId: number): number[];
 }
@@ -20,6 +21,8 @@ export interface ContextInput {
   /** retrieval query: the last user message (or a text agent's prompt) */
   query: string;
   fileIds: number[];
+  /** ext `memory_collections`: only these collections' memories enter the context */
+  memoryCollections?: number[] | null;
   contextWindow: number;
   /** tokens kept free for the answer */
   reserveOutput: number;
@@ -52,7 +55,7 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
 
   const used: ExecutionContext = { memories: [], passages: [] };
   let memTokens = 0;
-  for (const m of input.query ? sources.memories(input.userId, input.query, 20) : []) {
+  for (const m of input.query ? sources.memories(input.userId, input.query, 20, input.memoryCollections ?? null) : []) {
     const t = count(m.memory) + 2;
     if (memTokens + t > memoryBudget) continue;
     memTokens += t;

@@ -29,6 +29,8 @@ export interface RunPlan {
   /** retrieval query */
   query: string;
   fileIds: number[];
+  /** ext `memory_collections`: null means all of the caller's memories */
+  memoryCollections?: number[] | null;
   temperature?: number;
   tool: string | null;
   /** image agents: the `size` answer (e.g. 1024x1024) */
@@ -113,6 +115,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
       conversation: plan.conversation,
       query: plan.query,
       fileIds: plan.fileIds,
+      memoryCollections: plan.memoryCollections ?? null,
       contextWindow: window,
       reserveOutput,
       model,

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/connection.js';
 import type { Logger } from '../kernel/log.js';
 
-export interface Job<P = any> {
+export interface Job<P = unknown> {
   id: number;
   kind: string;
   payload: P;
@@ -19,17 +19,17 @@ export class PermanentJobError extends Error {}
  * transaction that marks the job done, so "the effect is recorded" and "the job is
  * finished" commit together (no duplicate after a crash between the two).
  */
-export type JobHandler<P = any> = (job: Job<P>) => Promise<void | (() => void)>;
+export type JobHandler<P = unknown> = (job: Job<P>) => Promise<void | (() => void)>;
 
-export interface JobKindOptions {
+export interface JobKindOptions<P = unknown> {
   concurrency?: number;
   maxAttempts?: number;
   /** Delay before the next attempt, given the number of attempts made so far (1 after the first failure). */
   backoffMs?: (attempts: number) => number;
   /** Called when the last attempt failed (inside the transaction that marks the job failed). `err` is what the handler threw. */
-  onGiveUp?: (job: Job<any>, error: string, err: unknown) => void;
+  onGiveUp?: (job: Job<P>, error: string, err: unknown) => void;
   /** Called after each failed attempt that will be retried (inside the same transaction). */
-  onRetry?: (job: Job<any>, error: string, nextRunAt: number, err: unknown) => void;
+  onRetry?: (job: Job<P>, error: string, nextRunAt: number, err: unknown) => void;
   /**
    * Lane mode. Unset (default): a lane is strict, one job at a time, oldest first, and a job
    * waiting for its retry holds up the lane. Set to N (or a function of the lane giving N): up to
@@ -90,10 +90,11 @@ export class JobQueue {
     private readonly now: () => number = Date.now,
   ) {}
 
-  register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions = {}): void {
+  register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions<P> = {}): void {
+    // Stored untyped: the payload was written by `enqueue` for this kind, so it has the kind's shape.
     this.kinds.set(kind, {
       handler: handler as JobHandler,
-      opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => 1000 * 2 ** n), ...opts },
+      opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => 1000 * 2 ** n), ...(opts as JobKindOptions) },
       running: 0,
       laneRunning: new Map(),
     });

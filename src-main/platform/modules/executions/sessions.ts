@@ -3,7 +3,8 @@ import type { Session, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import { offsetOf } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
-import type { ExecutionRow, Turn } from './store.js';
+import type { ExecutionRow } from './store.js';
+import type { Turn } from '../../engine/turn.js';
 import { isoMicros } from '../../kernel/time.js';
 
 const TITLE_MAX = 80;

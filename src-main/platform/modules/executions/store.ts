@@ -4,6 +4,7 @@ import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
+import type { Turn } from '../../engine/turn.js';
 
 export interface ExecutionRow {
   id: number;
@@ -30,11 +31,6 @@ export interface ExecutionRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
-}
-
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
 }
 
 export function toExecution(r: ExecutionRow): Execution {
@@ -77,6 +73,8 @@ export interface NewExecution {
   agentId: number;
   userId: number;
   rootId: number | null;
+  /** the execution this turn follows (NULL: a session's first turn) */
+  parentId: number | null;
   input: string;
   credits: number;
   model: string | null;
@@ -84,8 +82,6 @@ export interface NewExecution {
   turns: string;
   fileIds: string;
   now: number;
-  /** the execution this turn follows (NULL: a session's first turn) */
-  parentId: number | null;
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { Agent, Question } from '../../contract/agents.js';
-import type { ExecuteBody } from '../../contract/executions.js';
-import type { Turn } from './store.js';
+import { coerceMessages, coerceRootId, type ExecuteBody } from '../../contract/executions.js';
+import type { Turn } from '../../engine/turn.js';
 import { ValidationError } from '../../kernel/errors.js';
 
 /** Body keys that steer the request; every other top-level key is an answer (the spec's examples send model, tools...). */
-const CONTROL_KEYS = new Set(['stream', 'wait_execution', 'waitExecution', 'answers', 'file_ids']);
+const CONTROL_KEYS = new Set(['stream', 'wait_execution', 'waitExecution', 'answers', 'file_ids', 'file_id', 'memory_collections']);
 /** Questions with their own handling: the conversation and the session. */
 const SPECIAL = new Set(['messages', 'root_id']);
 /** Answers that steer the model rather than describe the task (left out of a text agent's prompt). */
@@ -18,6 +18,9 @@ export interface NormalizedRequest {
   turns: Turn[];
   fileIds: number[];
   rootId: number | null;
+  /** ext: only memories of these collections enter the context; null: all of the caller's */
+  memoryCollections: number[] | null;
+  /** null: the user's default model (omitted, or a hosted `tess-*` id) */
   model: string | null;
   temperature: number | undefined;
   /** `internet`, a website source, or null */
@@ -26,6 +29,20 @@ export interface NormalizedRequest {
 
 const empty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 const label = (name: string) => name.replace(/_/g, ' ');
+
+/** The hosted platform's own model ids: they run on the user's default model here. */
+export const isHostedModel = (v: unknown) => typeof v === 'string' && /^tess-/i.test(v.trim());
+
+/**
+ * CONTRACT.md "Compatibility": a required select left out takes the question's ext `default`,
+ * else for `model` the user's default model (undefined here: the runner picks it), else its
+ * first option.
+ */
+function omittedSelect(q: Question): unknown {
+  if (q.default !== undefined && (q.options ?? []).includes(q.default)) return q.default;
+  if (q.name === 'model') return undefined;
+  return q.options?.[0];
+}
 
 function contentText(v: unknown): string | null {
   if (typeof v === 'string') return v;
@@ -77,11 +94,13 @@ export function validateMessages(raw: unknown, errors: Record<string, string[]>)
 function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>, acceptModel?: (model: string) => boolean): unknown {
   const add = (m: string) => (errors[q.name] ??= []).push(m);
   if (empty(v)) {
+    if (q.required && q.type === 'select') return omittedSelect(q);
     if (q.required) add(`The ${label(q.name)} field is required.`);
     return undefined;
   }
   switch (q.type) {
     case 'select': {
+      if (q.name === 'model' && isHostedModel(v)) return undefined;
       const s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
       // The `model` question also takes any model a configured provider serves now (GET /api/models).
       const served = q.name === 'model' && typeof s === 'string' && !!acceptModel?.(s);
@@ -129,7 +148,7 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
 
   let developer: string | null = null;
   let turns: Turn[] = [];
-  const rawMessages = merged.messages;
+  const rawMessages = coerceMessages(merged.messages);
   const needsMessages = agent.type === 'chat' || agent.questions.some((q) => q.name === 'messages' && q.required);
   if (empty(rawMessages)) {
     if (needsMessages) errors.messages = ['The messages field is required.'];
@@ -138,7 +157,7 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
   }
 
   let rootId: number | null = null;
-  const rawRoot = merged.root_id;
+  const rawRoot = coerceRootId(merged.root_id);
   if (!empty(rawRoot)) {
     const n = typeof rawRoot === 'string' && /^\d+$/.test(rawRoot.trim()) ? Number(rawRoot) : rawRoot;
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) errors.root_id = ['The root id field must be an integer.'];
@@ -153,9 +172,10 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
     answers,
     developer,
     turns,
-    fileIds: body.file_ids ?? [],
+    fileIds: [...new Set([...(body.file_ids ?? []), ...(body.file_id !== undefined ? [body.file_id] : [])])],
     rootId,
-    model: typeof answers.model === 'string' ? answers.model : typeof merged.model === 'string' && merged.model ? merged.model : null,
+    memoryCollections: body.memory_collections?.length ? [...new Set(body.memory_collections)] : null,
+    model: typeof answers.model === 'string' ? answers.model : typeof merged.model === 'string' && merged.model && !isHostedModel(merged.model) ? merged.model : null,
     temperature: Number.isFinite(temperature) ? temperature : undefined,
     tool,
   };
@@ -173,8 +193,6 @@ export function promptFromAnswers(agent: Pick<Agent, 'questions'>, answers: Reco
 }
 
 /**
- * Joins a stored transcript with the client's turns. Clients either send only the new message
-/**
  * An image agent's prompt: the user's own words (its text answers, in question order), then the
  * values of its other choices such as a style; never the questions' labels, and never the size,
  * which the provider gets as a parameter.
@@ -191,6 +209,8 @@ export function imagePrompt(agent: Pick<Agent, 'questions'>, answers: Record<str
   return [words.join('\n\n'), choices.join(', ')].filter(Boolean).join('\n\n');
 }
 
+/**
+ * Joins a stored transcript with the client's turns. Clients either send only the new message
  * or the whole history again: the longest prefix of `turns` that repeats the transcript's end is dropped.
  */
 export function continueTranscript(transcript: Turn[], turns: Turn[]): { conversation: Turn[]; added: Turn[] } {
