@@ -24,7 +24,11 @@ function manualClock() {
     clock,
     advance(ms: number) {
       now += ms;
-      for (const t of timers) if (!t.done && t.at <= now) (t.done = true), t.fn();
+      for (const t of timers) {
+        if (t.done || t.at > now) continue;
+        t.done = true;
+        t.fn();
+      }
     },
     pending: () => timers.filter((t) => !t.done).length,
   };
