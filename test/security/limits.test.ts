@@ -92,23 +92,23 @@ describe('request limits', () => {
 });
 
 describe('failed-auth rate limit', () => {
-  it('after repeated failures the address gets 429 with Retry-After, even with a good key, and other addresses do not', async () => {
+  it('after repeated failures a key gets 429 with Retry-After; the valid key from the same address does not', async () => {
     let limited: Response | null = null;
+    let message = '';
     for (let i = 0; i < 40 && !limited; i++) {
-      const r = await fetch(`${s.url}/api/agents`, { headers: { authorization: `Bearer wrong-${i}` } });
+      const r = await fetch(`${s.url}/api/agents`, { headers: { authorization: 'Bearer wrong-key' } });
       if (r.status === 429) limited = r;
       else expect(r.status).toBe(401);
-      await r.arrayBuffer();
+      message = ((await r.json()) as { message: string }).message;
     }
     expect(limited, 'no 429 after 40 failed attempts').not.toBeNull();
     const retry = Number(limited!.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
+    expect(message).toMatch(/Too many/);
+    // Every local client shares 127.0.0.1: a wrong key must not lock the valid one out.
     const good = await fetch(`${s.url}/api/agents`, { headers: { authorization: `Bearer ${KEY}` } });
-    expect(good.status).toBe(429);
-    expect((await good.json()).message).toMatch(/Too many/);
-    // Another address (in-process caller) is not affected by this one's failures.
-    const other = await p.app.request('http://127.0.0.1/api/agents', { headers: { host: '127.0.0.1', authorization: `Bearer ${KEY}` } }, { incoming: { socket: { remoteAddress: '127.0.0.2' } } } as any);
-    expect(other.status).toBe(200);
+    expect(good.status).toBe(200);
+    await good.arrayBuffer();
   });
 });

@@ -43,11 +43,12 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   for (const prefix of ['/v1/*', '/api/agents/:id/openai/*']) app.use(prefix, openAIErrorShape());
   app.use('*', hostGuard(allowedHosts));
   app.use('*', cors(allowedOrigins));
-  app.use('*', jsonBody(() => p.config.maxJsonBytes));
   const auth = bearerAuth(p.services.keys, opts.resolvers);
   for (const prefix of ['/api/*', '/v1/*', '/mcp', '/mcp/*']) {
     app.use(prefix, async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : auth(c, next)));
   }
+  // After auth: an unauthenticated client gets its 401 without the server reading its body.
+  app.use('*', jsonBody(() => p.config.maxJsonBytes));
 
   // One router per resource, all under /api.
   const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes];

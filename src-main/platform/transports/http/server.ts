@@ -2,6 +2,8 @@ import { getRequestListener } from '@hono/node-server';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../platform.js';
+import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
+import { preloadTokenizer } from '../../engine/tokens.js';
 import { lingerThenClose } from './linger.js';
 
 export interface RunningServer {
@@ -16,8 +18,11 @@ export interface RunningServer {
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** Serves the platform's app on HOST:PORT (loopback by default); port 0 takes a free one. */
-export function listen(platform: Platform, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
+export function listen(platform: Platform, opts: { host?: string; port?: number; limits?: Partial<ConnectionLimits> } = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.limits };
+  // The tokenizer loads in its worker now, not when the first execution needs it.
+  preloadTokenizer();
   return new Promise((resolve, reject) => {
     const listener = getRequestListener(platform.app.fetch, {
       hostname: host,
@@ -31,14 +36,13 @@ export function listen(platform: Platform, opts: { host?: string; port?: number 
         return json(500, { message: 'Server Error', error: 'The request could not be handled; see the Agent Desk log.' });
       },
     });
-    const server = createServer((req, res) => {
+    const server = createServer({ connectionsCheckingInterval: limits.checkEveryMs }, (req, res) => {
       // A body left unread by the answer (a 413 upload) is drained, bounded, before the socket closes.
       if (req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => lingerThenClose(req));
       void listener(req, res);
     });
     server.listen(opts.port ?? 8787, host);
-    server.headersTimeout = 30_000;
-    server.requestTimeout = 0; // uploads and SSE streams may legitimately take long
+    applyConnectionLimits(server, limits);
     server.keepAliveTimeout = 5_000;
     server.once('error', reject);
     server.once('listening', () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import type { KeysService } from '../../../modules/access/keys.js';
@@ -13,12 +14,18 @@ export class UnauthenticatedError extends PlatformError {
 /** Extra ways in besides a bearer key (e.g. the browser-mode session cookie). */
 export type PrincipalResolver = (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => Principal | null;
 
-/** Failed attempts per client address: after `limit` in `windowMs`, answer 429 until the window passes. */
-class FailureLimiter {
+/**
+ * Failed attempts per presented credential: after `limit` in `windowMs`, that credential gets 429
+ * until the window passes. Keyed by what was presented, not by the client's address: every local
+ * client shares 127.0.0.1, so an address key let one wrong key lock out the valid key and the
+ * app's own session, while rotating 127.0.0.2-127.0.0.11 gave unlimited tries.
+ */
+export class FailureLimiter {
   private readonly hits = new Map<string, number[]>();
   constructor(
     private readonly limit = 30,
     private readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
   ) {}
   private recent(key: string, now: number): number[] {
     const list = (this.hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
@@ -27,18 +34,21 @@ class FailureLimiter {
     return list;
   }
   blockedFor(key: string): number {
-    const now = Date.now();
+    const now = this.now();
     const list = this.recent(key, now);
     return list.length >= this.limit ? Math.ceil((list[0] + this.windowMs - now) / 1000) : 0;
   }
   fail(key: string): void {
-    const now = Date.now();
+    const now = this.now();
     const list = this.recent(key, now);
     list.push(now);
     this.hits.set(key, list);
     if (this.hits.size > 10_000) this.hits.delete(this.hits.keys().next().value!);
   }
 }
+
+/** The limiter's key for an Authorization header: a digest, so no presented secret stays in memory. */
+const credentialKey = (header: string) => crypto.createHash('sha256').update(header).digest('base64url');
 
 /** Bearer auth: `Authorization: Bearer <key>`; trusted in-process callers pass a principal in env. */
 export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = []): MiddlewareHandler<AppEnv> {
@@ -49,12 +59,12 @@ export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = [
       c.set('principal', trusted);
       return next();
     }
-    const client = c.env?.incoming?.socket?.remoteAddress ?? 'local';
-    const wait = limiter.blockedFor(client);
-    if (wait > 0) throw new PlatformError(429, `Too many failed authentication attempts. Try again in ${wait} seconds.`, 'rate_limited', { retryAfter: wait });
     const header = c.req.header('authorization') ?? '';
+    const credential = header ? credentialKey(header) : null;
+    const wait = credential ? limiter.blockedFor(credential) : 0;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const userId = m ? keys.verify(m[1]) : null;
+    // A blocked credential is not even checked; the app's session (a resolver) still gets in.
+    const userId = m && wait === 0 ? keys.verify(m[1]) : null;
     if (userId !== null) {
       c.set('principal', { userId, via: 'key' });
       return next();
@@ -66,7 +76,8 @@ export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = [
         return next();
       }
     }
-    if (header) limiter.fail(client);
+    if (wait > 0) throw new PlatformError(429, `Too many failed authentication attempts with this key. Try again in ${wait} seconds.`, 'rate_limited', { retryAfter: wait });
+    if (credential) limiter.fail(credential);
     throw new UnauthenticatedError();
   };
 }
