@@ -11,14 +11,15 @@ describe('execute: validation (CONTRACT.md "Execution")', () => {
   const exec = (body: unknown, id: number | string = CHAT) => call(env.p, 'POST', `/api/agents/${id}/execute`, { body });
   const countBefore = () => env.fake.requests.length;
 
-  const cases: [string, unknown, string, RegExp][] = [
-    ['required question missing', { temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'x' }] }, 'model', /The model field is required\./],
+  // An omitted select takes a default (CONTRACT.md "Compatibility"); other required questions stay required.
+  const cases: [string, unknown, string, RegExp, number?][] = [
+    ['required question missing', { model: 'gpt-5', length: 'short' }, 'text', /The text field is required\./, 2],
     ['select value outside options', chatBody('x', { model: 'gpt-99' }), 'model', /The selected model is invalid\./],
     ['select temperature outside options', chatBody('x', { temperature: '0.3' }), 'temperature', /The selected temperature is invalid\./],
     ['answers object wins with a bad value', { ...chatBody('x'), answers: { tools: 'telepathy' } }, 'tools', /The selected tools is invalid\./],
     ['messages missing', { temperature: '0', model: 'gpt-5', tools: 'no-tools' }, 'messages', /The messages field is required\./],
     ['messages empty', chatBody('x', { messages: [] }), 'messages', /The messages field is required\./],
-    ['messages not an array', chatBody('x', { messages: 'hello' }), 'messages', /must be an array/],
+    ['messages not an array', chatBody('x', { messages: 42 }), 'messages', /must be an array/],
     ['system role refused', chatBody('x', { messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] }), 'messages.0.role', /may not be system/],
     ['developer not first', chatBody('x', { messages: [{ role: 'user', content: 'u' }, { role: 'developer', content: 'd' }, { role: 'user', content: 'u2' }] }), 'messages.1.role', /Only the first message may be a developer/],
     ['two user turns in a row', chatBody('x', { messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }), 'messages.1.role', /alternate/],
@@ -32,10 +33,10 @@ describe('execute: validation (CONTRACT.md "Execution")', () => {
     ['stream not a boolean', chatBody('x', { stream: 'maybe' }), 'stream', /true or false/],
     ['answers not an object', chatBody('x', { answers: [1, 2] }), 'answers', /.+/],
   ];
-  for (const [name, body, field, msg] of cases) {
+  for (const [name, body, field, msg, agent] of cases) {
     it(`422: ${name}`, async () => {
       const before = countBefore();
-      const r = await exec(body);
+      const r = await exec(body, agent);
       expect(r.status).toBe(422);
       expect(typeof r.json.message).toBe('string');
       expect(Object.keys(r.json.errors)).toContain(field);

@@ -12,6 +12,8 @@ export const Question = z
     description: z.string().max(2000),
     required: z.boolean(),
     options: z.array(z.string().max(200)).min(1).max(500).optional(),
+    /** ext: the answer a `select` takes when a client leaves it out (one of `options`) */
+    default: z.string().max(200).optional(),
   })
   .meta({ id: 'Question' });
 export type Question = z.infer<typeof Question>;

@@ -61,6 +61,29 @@ export const ChatTurn = z.object({
 const idValue = z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v), z.number().int().positive());
 
 /**
+ * `messages` as hosted clients send it: an array, or a string. A string holding a JSON array is
+ * that array (one integration serializes it); any other string is one user message.
+ */
+export function coerceMessages(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (t.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(t);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: plain text
+    }
+  }
+  return t === '' ? undefined : [{ role: 'user', content: v }];
+}
+
+/** `root_id` 0, "0", "" or null: a new session (hosted clients send 0 for "none"). */
+export function coerceRootId(v: unknown): unknown {
+  return v === 0 || v === '0' || v === '' || v === null ? undefined : v;
+}
+
+/**
  * Execute body. Types only: the rules that depend on the agent (its questions, its type) and the
  * conversation rules live in the executions service. Unknown top-level keys are answers.
  */
@@ -70,9 +93,13 @@ export const ExecuteBody = z
     wait_execution: looseBool().optional(),
     waitExecution: looseBool().optional(),
     answers: z.record(z.string(), z.unknown()).optional(),
-    messages: z.array(ChatTurn).max(1000).optional(),
+    messages: z.preprocess(coerceMessages, z.array(ChatTurn).max(1000).optional()),
     file_ids: z.array(idValue).max(100).optional(),
-    root_id: idValue.nullable().optional(),
+    /** ext: one attachment, as some hosted clients send it (joins `file_ids`) */
+    file_id: idValue.optional(),
+    root_id: z.preprocess(coerceRootId, idValue.optional()),
+    /** ext: collection ids; only memories of these collections enter the context */
+    memory_collections: z.preprocess((v) => (typeof v === 'number' || typeof v === 'string' ? [v] : v), z.array(idValue).max(100).optional()),
   })
   .meta({ id: 'ExecuteBody' });
 export type ExecuteBody = z.infer<typeof ExecuteBody>;

@@ -126,7 +126,7 @@ export class ExecutionsService {
   private sources(): ContextSources {
     const files = this.files;
     return {
-      memories: (userId, text, limit) => this.deps.memories.relevant(userId, text, limit),
+      memories: (userId, text, limit, collections) => this.deps.memories.relevant(userId, text, limit, collections),
       passages: (ids, query, limit) => (files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : []),
       linkedFileIds: (agentId) => (files ? files.linkedFileIds(agentId) : []),
     };
@@ -198,6 +198,9 @@ export class ExecutionsService {
     req.fileIds.forEach((id, i) => {
       if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
     });
+    req.memoryCollections?.forEach((id, i) => {
+      if (!this.deps.memories.ownsCollection(userId, id)) errors[`memory_collections.${i}`] = [`The selected memory_collections.${i} is invalid.`];
+    });
     let rootId: number | null = null;
     if (req.rootId !== null) {
       const root = this.store.row(req.rootId, userId);
@@ -256,6 +259,7 @@ export class ExecutionsService {
       overrides: opts.overrides ?? {},
       signal: live.abort.signal,
       answers: req.answers,
+      memoryCollections: req.memoryCollections,
     }, agent.source === 'remote');
     this.running.add(run);
     void run.finally(() => this.running.delete(run));

@@ -1,6 +1,6 @@
 import type { ServiceContext, Page } from '../../kernel/context.js';
 import { offsetOf, parseId } from '../../kernel/context.js';
-import { NotFoundError, ValidationError } from '../../kernel/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { Collection } from '../../contract/memories.js';
 import { nowMicros } from '../../kernel/time.js';
 
@@ -44,6 +44,11 @@ export class CollectionsService {
     return toCollection(row);
   }
 
+  /** true when the collection exists and is the user's. */
+  owns(userId: number, id: number): boolean {
+    return !!this.byId.get(id, userId);
+  }
+
   /** For request bodies: an id that is not the user's collection is a 422, as Laravel's `exists` rule says. */
   requireForInput(userId: number, id: number): Collection {
     const row = this.byId.get(id, userId);
@@ -84,7 +89,7 @@ export class CollectionsService {
   /** ext. Never loses data: the collection's memories move to the default collection. */
   delete(userId: number, rawId: string): { moved: number } {
     const col = this.get(userId, rawId);
-    if (col.name === DEFAULT_COLLECTION) throw ValidationError.field('id', 'The default collection cannot be deleted.');
+    if (col.name === DEFAULT_COLLECTION) throw new ForbiddenError('The default collection cannot be deleted.');
     return this.ctx.db.transaction(() => {
       const target = this.defaultFor(userId);
       const moved = this.ctx.db.prepare('UPDATE memories SET collection_id = ?, updated_at = ? WHERE collection_id = ?').run(target.id, nowMicros(), col.id).changes;

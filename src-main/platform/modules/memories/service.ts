@@ -30,6 +30,7 @@ export class MemoriesService {
   private readonly pageByCollection;
   private readonly countAll;
   private readonly countByCollection;
+  private readonly relevantStmt;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -42,6 +43,13 @@ export class MemoriesService {
       `SELECT ${COLS} FROM memories WHERE user_id = ? AND collection_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
     );
     this.countAll = db.prepare<[number], { n: number }>('SELECT coalesce(sum(n), 0) AS n FROM memory_counts WHERE user_id = ?');
+    this.relevantStmt = db.prepare<{ match: string; userId: number; limit: number; collections: string | null }, MemoryRow & { rank: number }>(
+      `SELECT m.id, m.user_id, m.collection_id, m.memory, m.credits, bm25(memories_fts) AS rank
+       FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+       WHERE memories_fts MATCH @match AND m.user_id = @userId
+         AND (@collections IS NULL OR m.collection_id IN (SELECT value FROM json_each(@collections)))
+       ORDER BY rank LIMIT @limit`,
+    );
     this.countByCollection = db.prepare<[number, number], { n: number }>('SELECT coalesce(sum(n), 0) AS n FROM memory_counts WHERE user_id = ? AND collection_id = ?');
   }
 
@@ -111,17 +119,20 @@ export class MemoriesService {
     this.ctx.db.prepare('DELETE FROM memories WHERE id = ?').run(row.id);
   }
 
-  /** The caller's memories most relevant to `text`, best first (execution context). */
-  relevant(userId: number, text: string, limit = 20): (Memory & { rank: number })[] {
+  /** true when the collection id is one of the user's (ext `memory_collections` of an execution). */
+  ownsCollection(userId: number, collectionId: number): boolean {
+    return this.collections.owns(userId, collectionId);
+  }
+
+  /**
+   * The caller's memories most relevant to `text`, best first (execution context); with
+   * `collections`, only memories of those collections (ext `memory_collections`).
+   */
+  relevant(userId: number, text: string, limit = 20, collections: number[] | null = null): (Memory & { rank: number })[] {
     const match = ftsQuery(text);
     if (!match) return [];
-    return this.ctx.db
-      .prepare<[string, number, number], MemoryRow & { rank: number }>(
-        `SELECT m.id, m.user_id, m.collection_id, m.memory, m.credits, bm25(memories_fts) AS rank
-         FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-         WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY rank LIMIT ?`,
-      )
-      .all(match, userId, limit)
+    return this.relevantStmt
+      .all({ match, userId, limit, collections: collections ? JSON.stringify(collections) : null })
       .map((r) => ({ ...toMemory(r), rank: r.rank }));
   }
 }
