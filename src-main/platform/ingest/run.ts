@@ -1,20 +1,28 @@
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExtractionInput, ExtractionResult } from './types.js';
+import { limitsFor, type ExtractionLimits } from './limits.js';
+import { RSS_MARK } from './watchdog.js';
 
 /**
- * Runs one extraction in its own worker thread so the API's event loop stays free while a
- * 100 MB PDF is read. In dev and tests the worker is TypeScript run through tsx; a build
- * ships worker.js next to this file.
+ * Runs one extraction in its own child process (worker.ts), not a thread: a decode bomb can
+ * take a process's memory past any heap limit, and only a process can be killed whatever it is
+ * doing. The child gets a resident-memory limit (its watchdog thread kills it past it), a heap
+ * limit, and a wall-time budget scaled by the file's size (the parent kills it past it); each
+ * ends the file `failed` with a reason the user can act on. A build ships worker.js next to
+ * this file; from TypeScript (dev, tests) the worker is bundled once per process.
  */
 const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
 
 export interface RunOptions {
+  /** Upper bound of the wall-time budget (which is otherwise scaled by the file's size). */
   timeoutMs?: number;
-  /** Heap ceiling of the worker: a pathological file fails the file, not the app. */
+  /** Heap ceiling of the reading process (its resident-memory limit is set by `limitsFor`). */
   maxHeapMb?: number;
+  /** Resident-memory ceiling of the reading process, overriding `limitsFor`. */
+  maxRssMb?: number;
   signal?: AbortSignal;
 }
 
@@ -33,10 +41,9 @@ export function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Pr
 let devEntry: Promise<string> | null = null;
 
 /**
- * The worker's entry file. Built, it is worker.js beside this file. Run from TypeScript (dev,
- * tests), the worker is bundled once per process with esbuild (which tsx brings) into a plain
- * .mjs: registering tsx's loader inside each worker costs ~1 s per file and can deadlock when
- * several workers start at once (seen under load: a worker online, then silent forever).
+ * The worker's entry file. Built, it is worker.js beside this file. Run from TypeScript, the
+ * worker is bundled once per process with esbuild (which tsx brings) into a plain .mjs:
+ * registering tsx's loader in each child would cost about a second per file.
  */
 function workerEntry(): Promise<string> {
   if (!import.meta.url.endsWith('.ts')) return Promise.resolve(fileURLToPath(workerUrl));
@@ -55,37 +62,65 @@ function workerEntry(): Promise<string> {
   return devEntry;
 }
 
+const fmtTime = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
+
 function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve: (r: ExtractionResult) => void, reject: (e: Error) => void): void {
-  const worker = new Worker(entry, {
-    workerData: input,
-    resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb ?? 2048 },
-    stdout: false,
-    stderr: false,
+  const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
+  const heapMb = Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb);
+  const child = fork(entry, [], {
+    // Never the parent's flags (a test runner's loaders, an inspector port).
+    execArgv: [`--max-old-space-size=${heapMb}`],
+    // Inside Electron, the executable runs as plain Node for this child.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    stderr = (stderr + s).slice(-4096);
   });
   let done = false;
+  let answer: ExtractionResult | null = null;
   const finish = (fn: () => void) => {
     if (done) return;
     done = true;
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     fn();
-    void worker.terminate();
   };
   const timer = setTimeout(
-    () => finish(() => resolve({ ok: false, code: 'timeout', error: `Processing took longer than ${Math.round((opts.timeoutMs ?? 0) / 60000)} minutes and was stopped.` })),
-    opts.timeoutMs ?? 30 * 60_000,
+    () =>
+      finish(() =>
+        resolve({
+          ok: false,
+          code: 'timeout',
+          error: `Reading this file took longer than ${fmtTime(limits.timeoutMs)} (the budget for its size) and was stopped; it may be damaged or built to be slow to read.`,
+        }),
+      ),
+    limits.timeoutMs,
   );
   const onAbort = () => finish(() => reject(new ExtractionAborted('aborted')));
   opts.signal?.addEventListener('abort', onAbort);
-  worker.on('message', (m: ExtractionResult) => finish(() => resolve(m)));
-  worker.on('error', (err: Error & { code?: string }) =>
-    finish(() =>
-      resolve({
-        ok: false,
-        code: 'crashed',
-        error: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'The file is too large or complex to process (the reader ran out of memory).' : `The reader stopped unexpectedly: ${err.message}`,
-      }),
-    ),
+  child.on('message', (m: ExtractionResult) => {
+    answer = m;
+  });
+  child.on('error', (err) => finish(() => resolve({ ok: false, code: 'crashed', error: `The reader could not start: ${err.message}` })));
+  // 'close' (not 'exit'): stderr is complete then, with the watchdog's mark if it fired.
+  child.on('close', (code, signal) =>
+    finish(() => {
+      if (answer) return resolve(answer);
+      const rss = stderr.indexOf(RSS_MARK);
+      if (rss >= 0 || /heap limit|out of memory|Allocation failed/i.test(stderr)) {
+        return resolve({
+          ok: false,
+          code: 'too_large',
+          error: `Reading this file needed more than ${limits.maxRssMb} MB of memory and was stopped; it may be damaged or built to exhaust memory.`,
+        });
+      }
+      resolve({ ok: false, code: 'crashed', error: `The reader stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}).` });
+    }),
   );
-  worker.on('exit', (code) => finish(() => resolve({ ok: false, code: 'crashed', error: `The reader stopped unexpectedly (exit code ${code}).` })));
+  child.send({ ...input, limits });
 }

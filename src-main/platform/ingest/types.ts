@@ -1,4 +1,6 @@
-/** What the processing worker is given and what it answers (plain data: it crosses a thread). */
+import type { ExtractionLimits } from './limits.js';
+
+/** What the processing worker is given and what it answers (plain data: it crosses a process boundary). */
 export interface ExtractionInput {
   fileId: number;
   /** The stored bytes (`<dataDir>/files/<id>`). */
@@ -9,11 +11,13 @@ export interface ExtractionInput {
   bytes: number;
   /** The platform database: the worker writes passages itself, in short transactions. */
   dbPath: string;
+  /** Set by the runner; extractors fall back to `limitsFor(bytes)`. */
+  limits?: ExtractionLimits;
 }
 
 export type ExtractionResult =
   | { ok: true; passages: number; chars: number; metadata: Record<string, unknown> }
-  | { ok: false; error: string; code: 'unreadable' | 'deleted' | 'crashed' | 'timeout' | 'aborted' };
+  | { ok: false; error: string; code: 'unreadable' | 'deleted' | 'crashed' | 'timeout' | 'aborted' | 'too_large' };
 
 /** Where an extractor sends text as it reads it (in document order). */
 export interface TextSink {

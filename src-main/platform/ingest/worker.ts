@@ -1,14 +1,16 @@
 /**
- * The processing worker (one per file, in its own thread): extracts text, splits it into
- * passages and writes them to the platform database in short transactions, so neither the
- * API's event loop nor its write lock is held for long.
+ * The processing worker: a child process per file (forked by run.ts) that extracts text, splits
+ * it into passages and writes them to the platform database in short transactions, so neither
+ * the API's event loop nor its write lock is held for long, and a hostile file can exhaust only
+ * this process's memory and time, never the app's.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../db/sqlite-binding.js';
 import { Chunker } from './chunk.js';
 import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
+import { startRssWatchdog } from './watchdog.js';
+import { limitsOf } from './limits.js';
 
 const BATCH = 100;
 
@@ -66,8 +68,9 @@ function reason(err: unknown, input: ExtractionInput): ExtractionResult {
   return { ok: false, code: 'unreadable', error: `The file could not be read as .${input.ext}: ${msg.slice(0, 300)}` };
 }
 
-const input = workerData as ExtractionInput;
-main(input).then(
-  (r) => parentPort!.postMessage(r),
-  (err) => parentPort!.postMessage(reason(err, input)),
-);
+/** One input per process: run it, answer, leave (the parent kills us if we overstay). */
+process.once('message', (input: ExtractionInput) => {
+  startRssWatchdog(limitsOf(input).maxRssMb);
+  const answer = (r: ExtractionResult) => process.send!(r, () => process.exit(0));
+  main(input).then(answer, (err) => answer(reason(err, input)));
+});

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { getDocumentProxy } from 'unpdf';
 import { UnreadableFileError, type Extractor } from '../types.js';
 import { sniff } from './sniff.js';
+import { checkPageCount, checkPdfStreams } from './pdf-guard.js';
+import { limitsOf } from '../limits.js';
 
 /** PDF text, page by page (pdf.js through unpdf), each page's lines kept as lines. */
 export const extractPdf: Extractor = async (file, sink) => {
@@ -11,15 +13,18 @@ export const extractPdf: Extractor = async (file, sink) => {
     const what = sniff(head);
     throw new UnreadableFileError(`The file is not a PDF${what ? ` (it looks like ${what})` : ''}.`);
   }
+  const limits = limitsOf(file);
+  await checkPdfStreams(Buffer.from(data.buffer, data.byteOffset, data.length), limits);
   let pdf;
   try {
-    pdf = await getDocumentProxy(data, { isEvalSupported: false, stopAtErrors: false } as any);
+    pdf = await getDocumentProxy(data, { isEvalSupported: false, stopAtErrors: false } as Parameters<typeof getDocumentProxy>[1]);
   } catch (err) {
     const e = err as Error;
     if (e.name === 'PasswordException') throw new UnreadableFileError('The PDF is encrypted (password protected).');
     throw new UnreadableFileError(`The PDF is damaged: ${e.message}`);
   }
   try {
+    checkPageCount(pdf.numPages, limits);
     for (let i = 1; i <= pdf.numPages; i++) {
       const page = await pdf.getPage(i);
       const content = await page.getTextContent();

@@ -3,6 +3,8 @@ import JSZip from 'jszip';
 import { UnreadableFileError, type Extractor } from '../types.js';
 import { isZip, sniff } from './sniff.js';
 import { isEncryptedOoxml } from './word.js';
+import { checkZip } from './zip-guard.js';
+import { limitsOf } from '../limits.js';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -34,6 +36,7 @@ export const extractPptx: Extractor = async (file, sink) => {
     const what = sniff(buf.subarray(0, 64));
     throw new UnreadableFileError(`The file is not a PowerPoint presentation${what ? ` (it looks like ${what})` : ''}.`);
   }
+  await checkZip(buf, limitsOf(file), 'presentation');
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(buf);

@@ -4,6 +4,8 @@ import WordExtractor from 'word-extractor';
 import XLSX from '@e965/xlsx';
 import { UnreadableFileError, type Extractor } from '../types.js';
 import { isCfb, isZip, sniff } from './sniff.js';
+import { checkZip } from './zip-guard.js';
+import { limitsOf } from '../limits.js';
 
 /** An OLE container holding "EncryptionInfo" is an encrypted OOXML file (docx/xlsx/pptx with a password). */
 export function isEncryptedOoxml(buf: Buffer): boolean {
@@ -35,6 +37,7 @@ export const extractWord: Extractor = async (file, sink) => {
   let format: string;
   if (isZip(buf)) {
     format = 'docx';
+    await checkZip(buf, limitsOf(file), 'Word document');
     try {
       text = (await mammoth.extractRawText({ buffer: buf })).value;
     } catch (err) {

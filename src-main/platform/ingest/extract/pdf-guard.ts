@@ -1,0 +1,73 @@
+import zlib from 'node:zlib';
+import { UnreadableFileError } from '../types.js';
+import { fmtMb, fmtSize, type ExtractionLimits } from '../limits.js';
+
+const STREAM = Buffer.from('stream');
+const ENDSTREAM = Buffer.from('endstream');
+const FLATE = /\/(?:FlateDecode|Fl)(?![A-Za-z0-9])/g;
+
+/** Pipes data through `stages` zlib inflaters, counting the last one's output; stops past `cap`. */
+function decodedSize(data: Buffer, stages: number, cap: number): Promise<number> {
+  return new Promise((resolve) => {
+    const chain = Array.from({ length: stages }, () => zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    let n = 0;
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      for (const s of chain) s.destroy();
+      resolve(n);
+    };
+    for (let i = 0; i + 1 < chain.length; i++) chain[i].pipe(chain[i + 1]);
+    const last = chain[chain.length - 1];
+    last.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > cap) end();
+    });
+    last.on('end', end);
+    // A damaged stream: pdf.js decides what to do with it; only the size counts here.
+    for (const s of chain) s.on('error', end);
+    chain[0].end(data);
+  });
+}
+
+/**
+ * Refuses a PDF whose compressed streams decode to more than the limit before pdf.js reads it:
+ * pdf.js keeps a stream's whole decoded buffer, so a 1.5 MB file holding one Flate stream of
+ * 1.5 GB of spaces took 3 GB of memory. Images are skipped (text extraction never decodes them);
+ * filters other than Flate are left to the reading process's memory limit.
+ */
+export async function checkPdfStreams(buf: Buffer, limits: ExtractionLimits): Promise<void> {
+  const cap = limits.maxPdfDecodedBytes;
+  let total = 0;
+  for (let at = buf.indexOf(STREAM); at >= 0; at = buf.indexOf(STREAM, at + STREAM.length)) {
+    if (at >= 3 && buf.toString('latin1', at - 3, at) === 'end') continue;
+    let start = at + STREAM.length;
+    if (buf[start] === 0x0d) start++;
+    if (buf[start] !== 0x0a) continue;
+    start++;
+    const dict = buf.toString('latin1', Math.max(0, at - 2048), at);
+    const body = dict.slice(dict.lastIndexOf(' obj') + 1);
+    if (!body.includes('<<') || /\/Subtype\s*\/Image\b/.test(body) || /\/(?:DCTDecode|JPXDecode|DCT)\b/.test(body)) continue;
+    const flates = (body.match(FLATE) ?? []).length;
+    let end = buf.indexOf(ENDSTREAM, start);
+    if (end < 0) end = buf.length;
+    if (flates === 0) continue;
+    total += await decodedSize(buf.subarray(start, end), Math.min(flates, 4), cap - total);
+    if (total > cap) {
+      throw new UnreadableFileError(
+        `The PDF holds compressed data that expands to more than ${fmtMb(cap)} (${fmtSize(buf.length)} on disk); it looks built to exhaust memory and was not read.`,
+      );
+    }
+    at = end;
+  }
+}
+
+/** Refuses a PDF whose page tree claims more pages than are read (a 2 KB file can claim a billion). */
+export function checkPageCount(pages: number, limits: ExtractionLimits): void {
+  if (!Number.isSafeInteger(pages) || pages > limits.maxPdfPages) {
+    throw new UnreadableFileError(
+      `The PDF claims ${Number.isFinite(pages) ? pages.toLocaleString('en-US') : 'an impossible number of'} pages; Agent Desk reads PDFs of up to ${limits.maxPdfPages.toLocaleString('en-US')} pages.`,
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, makePlatform } from '../api/helpers.js';
+import { upload } from '../files/helpers.js';
+import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../fixtures/bombs.js';
+import { runExtraction } from '../../src-main/platform/ingest/run.js';
+import { chunkText } from '../../src-main/platform/ingest/chunk.js';
+
+/**
+ * Hostile documents end `failed` with a reason the user understands (or, for the long runs,
+ * `completed`), each in its own process with memory and time limits, while a small file
+ * uploaded after them completes. No timing assertion: the bombs used to run for minutes or take
+ * gigabytes; the bounds here are the tests' own timeouts.
+ */
+describe('hostile documents', () => {
+  const p = makePlatform();
+  afterAll(async () => {
+    await p.close();
+    fs.rmSync(p.dir, { recursive: true, force: true });
+  });
+
+  const processFile = async (name: string, bytes: Buffer | string) => {
+    const up = await upload(p, name, bytes);
+    expect(up.status).toBe(200);
+    const r = await call(p, 'POST', `/api/files/${up.json.id}/process`);
+    expect(r.status).toBe(200);
+    return r.json as { id: number; status: string; error?: string };
+  };
+
+  it('a small file uploaded behind three bombs completes, and each bomb fails with its reason', async () => {
+    const bombs = [
+      processFile('range.xlsx', xlsxRangeBomb('A1:XFD1048576', true)),
+      processFile('pages.pdf', pdfPageTreeBomb()),
+      processFile('stream.pdf', pdfStreamBomb(1500)),
+    ];
+    const small = await processFile('note.txt', 'twelve bytes');
+    expect(small.status).toBe('completed');
+    const [range, pages, stream] = await Promise.all(bombs);
+    expect(range).toMatchObject({ status: 'failed' });
+    expect(range.error).toMatch(/^The sheet "Sheet1" spans 17,179,869,184 cells \(A1:XFD1048576\); Agent Desk reads sheets of up to 5,000,000 cells\.$/);
+    expect(pages).toMatchObject({ status: 'failed' });
+    expect(pages.error).toBe('The PDF claims 1,073,741,824 pages; Agent Desk reads PDFs of up to 10,000 pages.');
+    expect(stream).toMatchObject({ status: 'failed' });
+    expect(stream.error).toMatch(/^The PDF holds compressed data that expands to more than 160 MB \(1 MB on disk\); it looks built to exhaust memory/);
+  }, 120_000);
+
+  it('a docx whose parts unpack to 1 GB is refused before any reader unpacks it', async () => {
+    const r = await processFile('bomb.docx', docxZipBomb(1024));
+    expect(r.status).toBe('failed');
+    expect(r.error).toMatch(/^The Word document unpacks to more than 101 MB \(1 MB on disk, over 1,009 times its size\); it looks built to exhaust memory/);
+  }, 120_000);
+
+  it('a declared range of 17 billion cells around one real cell is read as that one cell', async () => {
+    const r = await processFile('declared.xlsx', xlsxRangeBomb());
+    expect(r.status).toBe('completed');
+    const detail = await call(p, 'GET', `/api/files/${r.id}`);
+    expect(detail.json.metadata).toMatchObject({ sheets: 1, rows: 1 });
+  }, 60_000);
+
+  it('text and a docx made of one 4-8 MB run without spaces complete, in passages of bounded size', async () => {
+    const txt = await processFile('run.txt', longRunText(8));
+    expect(txt.status).toBe('completed');
+    const docx = await processFile('run.docx', longRunDocx(4));
+    expect(docx.status).toBe('completed');
+    const detail = await call(p, 'GET', `/api/files/${docx.id}`);
+    expect(detail.json.passages).toBeGreaterThan(3000);
+    // The same cut the worker makes: every passage is at most the chunker's maximum plus its overlap.
+    expect(chunkText('x'.repeat(50_000)).every((t) => t.length <= 1250 + 151)).toBe(true);
+  }, 120_000);
+
+  it('a decoder no guard covers is stopped by the memory limit of its process', async () => {
+    // RunLength data (not checked before reading) that pdf.js decodes to 256 MB, read with a 200 MB limit.
+    const up = await upload(p, 'rle.pdf', pdfRunLengthBomb(256));
+    const row = { fileId: up.json.id as number, path: path.join(p.dir, 'files', String(up.json.id)), ext: 'pdf', kind: 'pdf', filename: 'rle.pdf', bytes: fs.statSync(path.join(p.dir, 'files', String(up.json.id))).size, dbPath: path.join(p.dir, 'agent-desk.sqlite') };
+    const r = await runExtraction(row, { maxRssMb: 200 });
+    expect(r).toEqual({ ok: false, code: 'too_large', error: 'Reading this file needed more than 200 MB of memory and was stopped; it may be damaged or built to exhaust memory.' });
+  }, 120_000);
+
+  it('a file that overstays its time budget is stopped with a reason', async () => {
+    const up = await upload(p, 'slow.txt', 'fine text');
+    const file = path.join(p.dir, 'files', String(up.json.id));
+    // A budget too short for any reader to start: the parent kills the process.
+    const r = await runExtraction({ fileId: up.json.id, path: file, ext: 'txt', kind: 'text', filename: 'slow.txt', bytes: 9, dbPath: path.join(p.dir, 'agent-desk.sqlite') }, { timeoutMs: 1 });
+    expect(r).toMatchObject({ ok: false, code: 'timeout' });
+    if (!r.ok) expect(r.error).toMatch(/^Reading this file took longer than 0 seconds \(the budget for its size\) and was stopped/);
+  }, 60_000);
+});
