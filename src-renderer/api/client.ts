@@ -11,6 +11,7 @@ import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/co
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
+import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
 import { ApiError, errorFrom } from './errors';
 import { createSseParser } from './sse';
 import type { RawResponse, Transport } from './transport';
@@ -158,6 +159,19 @@ export function createClient(t: Transport) {
       sync: () => call(RemoteSyncResult, 'POST', '/api/remote/sync'),
       /** Copies a remote agent into a new local one. */
       importAgent: (id: number) => call(Agent, 'POST', `/api/agents/${id}/import`),
+    },
+    models: {
+      list: (q: Query = {}) => get(ModelList, `/api/models${qs(q)}`),
+      sources: () => get(zod.array(ModelSource), '/api/models/sources'),
+      default: () => get(DefaultModel, '/api/models/default'),
+      catalog: () => get(zod.array(CuratedModel), '/api/models/catalog'),
+      localServers: () => get(zod.array(LocalServer), '/api/models/local-servers'),
+      setup: (body: ModelSetupBody) => call(ModelSetupResult, 'POST', '/api/models/setup', body),
+      downloads: () => get(zod.array(ModelDownload), '/api/models/downloads'),
+      download: (body: { url: string; sha256?: string }) => call(ModelDownload, 'POST', '/api/models/downloads', body),
+      pause: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/pause`),
+      resume: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/resume`),
+      removeDownload: (id: number) => call(zod.object({ deleted: zod.boolean() }), 'DELETE', `/api/models/downloads/${id}`),
     },
     app: () => get(AppInfo, '/api/app'),
     usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),

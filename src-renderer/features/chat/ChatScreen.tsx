@@ -10,9 +10,12 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { RemoteBanner } from './RemoteBanner';
 import { useRemote } from '../settings/remote-store';
 import { isRemoteErrorCode } from '../settings/remote-api';
+import { SetupPanel } from '../setup/SetupPanel';
+import { useNeedsSetup } from '../setup/setup-store';
 
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
+  const needsSetup = useNeedsSetup();
   const { agentId, selectAgent, turns, loadingSession } = useChat();
   const agent = agents.find((a) => a.id === agentId) ?? null;
   const list = useRef<HTMLDivElement>(null);
@@ -36,7 +39,7 @@ export function ChatScreen() {
   }, [agentId, agents, selectAgent]);
 
   return (
-    <section className="screen chat" aria-labelledby="chat-title">
+    <section className={`screen chat${needsSetup ? ' needs-setup' : ''}`} aria-labelledby="chat-title">
       <SessionList />
       <div className="chat-main">
         <header className="chat-head">
@@ -48,6 +51,7 @@ export function ChatScreen() {
         {error ? <ErrorNote error={error} what="Agents" /> : null}
         {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
         {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
+        {needsSetup ? <SetupPanel /> : null}
         {agent ? <QuestionControls agent={agent} /> : null}
         <div
           className="turns"

@@ -1,5 +1,6 @@
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
+import { ModelPicker } from './ModelPicker';
 import { shownQuestions } from './answers';
 
 /** One control per question the agent asks: select → select, number → input, string → textarea. */
@@ -29,7 +30,9 @@ function QuestionField({ q }: { q: Question }) {
     </label>
   );
   let control;
-  if (q.type === 'select') {
+  if (q.name === 'model' && q.type === 'select') {
+    control = <ModelPicker id={id} value={String(value ?? '')} options={q.options ?? []} required={!!q.required} onChange={(m) => setAnswer(q.name, m)} />;
+  } else if (q.type === 'select') {
     control = (
       <select id={id} value={String(value ?? '')} onChange={(e) => setAnswer(q.name, e.target.value)}>
         {!q.required ? <option value="">—</option> : null}

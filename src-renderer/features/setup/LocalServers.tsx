@@ -1,0 +1,44 @@
+import type { LocalServer, ModelSetupBody } from '../../../src-main/platform/contract/models';
+import { api } from '../../api';
+import { useLoad } from '../../components/use-load';
+
+/** Ollama and LM Studio found on their usual ports of this computer: one click to use. */
+export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name: string, body: ModelSetupBody): void }) {
+  const found = useLoad(() => api.models.localServers(), []);
+  const list: LocalServer[] = found.data ?? [];
+  return (
+    <article className="card stack setup-card" aria-labelledby="setup-local">
+      <h3 id="setup-local">On this computer</h3>
+      {found.loading && !found.data ? <p className="muted small">Looking for Ollama and LM Studio…</p> : null}
+      <ul className="setup-servers">
+        {list.map((s) => (
+          <li key={s.kind} className="row">
+            <span className={`dot ${s.found ? 'dot-ok' : ''}`} aria-hidden="true" />
+            <span className="grow">
+              <strong>{s.name}</strong>{' '}
+              <span className="muted small">
+                {s.found ? `running · ${s.models.length} model${s.models.length === 1 ? '' : 's'}` : `not running on ${s.url.replace(/^https?:\/\//, '').replace(/\/v1$/, '')}`}
+              </span>
+            </span>
+            {s.found ? (
+              <button
+                type="button"
+                className="btn btn-primary btn-small"
+                disabled={busy !== null}
+                onClick={() => onUse(s.name, { kind: s.kind, base_url: s.url })}
+              >
+                {busy === s.name ? 'Connecting…' : `Use ${s.name}`}
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <div className="row">
+        <button type="button" className="btn btn-small" onClick={() => void found.reload()} disabled={found.loading}>
+          Look again
+        </button>
+        <span className="muted small">Start Ollama or LM Studio&apos;s server, then look again.</span>
+      </div>
+    </article>
+  );
+}

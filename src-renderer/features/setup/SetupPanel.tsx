@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import type { ModelSetupBody } from '../../../src-main/platform/contract/models';
+import { api, messageOf } from '../../api';
+import { toast } from '../../stores/toasts';
+import { useSetup } from './setup-store';
+import { LocalServers } from './LocalServers';
+import { ConnectForms } from './ConnectForms';
+import { ModelDownloads } from './ModelDownloads';
+import './setup.css';
+
+/**
+ * First run: no provider serves a model yet, so Chat offers the ways to get one instead of a
+ * message box that would fail after Send. One click adds a provider; the chat is ready at once.
+ */
+export function SetupPanel() {
+  const check = useSetup((s) => s.check);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const connect = async (what: string, body: ModelSetupBody): Promise<boolean> => {
+    setBusy(what);
+    setError(null);
+    try {
+      const r = await api.models.setup(body);
+      if (!r.ok || !r.models.length) {
+        setError(r.ok ? `${what} answered but serves no model yet. Load or pull a model there, then try again.` : `${what} did not answer: ${r.error ?? 'no answer'}`);
+        return false;
+      }
+      toast(`Connected to ${what}: ${r.models.length} model${r.models.length === 1 ? '' : 's'}. Default: ${r.default.model ?? r.models[0].id}.`);
+      await check();
+      return true;
+    } catch (err) {
+      setError(messageOf(err));
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="setup" aria-labelledby="setup-title" data-testid="setup-panel">
+      <header className="setup-head">
+        <h2 id="setup-title">Connect a model to start chatting</h2>
+        <p className="muted">Agent Desk runs your agents on a language model. Pick one way below; you can add more later in Settings → Providers.</p>
+      </header>
+      {error ? (
+        <p className="note note-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="setup-grid">
+        <LocalServers busy={busy} onUse={(name, body) => void connect(name, body)} />
+        <ConnectForms busy={busy} onConnect={connect} />
+        <ModelDownloads onReady={() => void check({ fresh: true })} />
+      </div>
+    </section>
+  );
+}
