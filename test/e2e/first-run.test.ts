@@ -1,0 +1,164 @@
+/**
+ * First run in a real browser against a real `serve` on an empty data dir: Chat shows the setup
+ * panel (no provider), a model download from a stand-in hub shows progress and pauses, the user
+ * adds a local OpenAI-compatible server by its URL and gets a streamed answer; then the `openai`
+ * SDK calls `/v1/chat/completions` with `model: "chat"` and no other setting. Screenshots of
+ * each state at 1280x800 and 1024x700, light and dark.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
+import { ensureRendererBuilt } from './support/build';
+import { startServe, type ServeProcess } from './support/server';
+import { launchBrowser, type Browser } from './support/browser';
+import { pageFetch, shot } from './support/page';
+import { startHub, type Hub } from '../models/hub';
+
+const KEY = `first-run-${Math.random().toString(36).slice(2)}-key`;
+const REPLY = 'Hello from llama on loopback: one two three four five six seven eight.';
+
+let fake: FakeServer;
+let hub: Hub;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let setupError: unknown = null;
+/** Clicks the user made, from the empty chat to the streamed answer. */
+let clicks = 0;
+
+function it(name: string, fn: () => Promise<void>, timeout: number) {
+  vitestIt(
+    name,
+    async () => {
+      if (setupError) throw setupError;
+      await fn();
+    },
+    timeout,
+  );
+}
+
+/** A loopback port with nothing listening: the "usual ports" probes find nothing there. */
+async function nothingAt(): Promise<string> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The four looks of one state. */
+async function shots(name: string): Promise<void> {
+  for (const [w, h] of [
+    [1280, 800],
+    [1024, 700],
+  ]) {
+    await page.setViewportSize({ width: w, height: h });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(page, `first-run-${name}-${w}-${scheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('first run: from an empty data dir to a streamed answer', () => {
+  beforeAll(async () => {
+    try {
+      ensureRendererBuilt();
+      fake = await startFakeOpenAI({ models: ['llama-3.1-8b'], reply: REPLY, delayMs: 30 });
+      hub = await startHub();
+      serve = await startServe({
+        AGENT_DESK_API_KEY: KEY,
+        AGENT_DESK_OLLAMA_AUTODETECT: '0',
+        // A real Ollama or LM Studio on this machine must not change what the test sees.
+        AGENT_DESK_PROBE_OLLAMA_URL: await nothingAt(),
+        AGENT_DESK_PROBE_LMSTUDIO_URL: await nothingAt(),
+      });
+      browser = await launchBrowser();
+      page = await browser.context.newPage();
+      page.on('dialog', (d) => void d.accept());
+    } catch (err) {
+      setupError = err;
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.close();
+    await hub?.close();
+    await fake?.close();
+  }, 30_000);
+
+  it('shows the setup panel instead of a message box that would fail', async () => {
+    await page.goto(serve.loginUrl);
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+    const panel = page.getByTestId('setup-panel');
+    await panel.waitFor({ timeout: 15_000 });
+    await expect(page.getByRole('heading', { name: 'Connect a model to start chatting' }).isVisible()).resolves.toBe(true);
+    // Nothing to send into: the composer is not shown while no model is configured.
+    expect(await page.locator('form.composer').isVisible()).toBe(false);
+    await panel.getByText('not running on').first().waitFor();
+    expect(await panel.getByText('Qwen2.5 0.5B Instruct').isVisible()).toBe(true);
+    await shots('setup');
+  }, 60_000);
+
+  it('downloads a GGUF by URL with progress, pauses and deletes it', async () => {
+    hub.stallAfter(Math.floor(hub.bytes.length / 2));
+    await page.getByLabel('Hugging Face file URL').fill(hub.url);
+    await page.getByTestId('setup-panel').getByRole('button', { name: 'Download', exact: true }).last().click();
+    const row = page.getByTestId('download').first();
+    await row.getByText('downloading').waitFor({ timeout: 15_000 });
+    await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: 15_000 }).toBe(50);
+    await row.scrollIntoViewIfNeeded();
+    await shots('download');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await row.getByText('paused').waitFor({ timeout: 10_000 });
+    await row.scrollIntoViewIfNeeded();
+    await shot(page, 'first-run-download-paused-1280-light');
+    hub.release();
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    await expect.poll(() => page.getByTestId('download').count(), { timeout: 10_000 }).toBe(0);
+    hub.stallAfter(null);
+  }, 60_000);
+
+  it('adds a local OpenAI-compatible server and gets a streamed answer in two clicks', async () => {
+    await page.getByLabel('Server URL').fill(fake.url);
+    await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
+    clicks++;
+    await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: 15_000 });
+    // The model picker offers what the server serves, grouped by provider, and picked the default.
+    const picker = page.locator('#q-model');
+    await expect.poll(() => picker.inputValue(), { timeout: 10_000 }).toBe('llama-3.1-8b');
+    expect(await picker.locator('optgroup').getAttribute('label')).toBe('Server at ' + new URL(fake.url).host);
+    await shots('ready');
+
+    await page.fill('#chat-input', 'Say hello');
+    await page.locator('form.composer button[type="submit"]').click();
+    clicks++;
+    const turn = page.locator('[data-testid="turn"]').last();
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+    expect(await turn.locator('.msg-agent .md').textContent()).toContain(REPLY);
+    expect(fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
+    expect(clicks).toBeLessThanOrEqual(3);
+    await shots('answer');
+
+    // Settings shows the default model the platform uses when an agent names none.
+    const def = await pageFetch(page, 'GET', '/api/models/default');
+    expect(def.json).toEqual({ model: 'llama-3.1-8b', provider: 'server', source: 'first_listed' });
+  }, 90_000);
+
+  it('the openai SDK calls /v1/chat/completions with model "chat" and no other setting', async () => {
+    const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 30_000 });
+    const stream = await client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'Hello from the SDK' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe(REPLY);
+    const whole = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Again' }] });
+    expect(whole.choices[0].message.content).toBe(REPLY);
+    expect(fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
+  }, 60_000);
+});
