@@ -73,9 +73,8 @@ export async function startDesktop(): Promise<Running | null> {
   let platform: Platform;
   try {
     // SQLite built for this Electron (node_modules holds the Node build), checked before anything opens.
-    useSqliteBinding(
-      electronBindingPath({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, electron: process.versions.electron ?? '', env: process.env }),
-    );
+    const electron = process.versions.electron;
+    if (electron) useSqliteBinding(electronBindingPath({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, electron, env: process.env }));
     checkSqliteBinding({ fix: bindingFix(app.isPackaged) });
     platform = createPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
   } catch (err) {
