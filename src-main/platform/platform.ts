@@ -161,7 +161,9 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     services,
     app: createApp({ services, config, log }, opts.app),
     shutdownHooks,
-    primary: lock.primary,
+    get primary() {
+      return lock.primary;
+    },
     async close() {
       for (const hook of shutdownHooks) {
         try {
@@ -186,7 +188,20 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     },
   };
   if (lock.primary) jobs.start();
-  else log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
+  else {
+    log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
+    // The heir: when the owner exits (or is killed), this process takes the lock and its work.
+    lock.watch(() => {
+      if (!db.open) return;
+      log.warn({ dataDir: config.dataDir }, 'the process that owned this data dir is gone: taking over its background work');
+      try {
+        services.executions.recover();
+        jobs.start();
+      } catch (err) {
+        log.error({ err }, 'taking over the background work failed');
+      }
+    });
+  }
   // Refresh the remote's agents in the background; offline, the cached list stays readable.
   if (services.remote.view().status !== 'unconfigured') void services.remote.sync().catch(() => {});
   return platform;
