@@ -128,18 +128,16 @@ describe('OpenAI-compatible chat completions, driven by the openai SDK', () => {
     await http(s, 'POST', '/api/memories', { memory: 'The release codename is BLUEBIRD.' });
     const ask = () => client.chat.completions.create({ model: 'release-helper', messages: [{ role: 'user', content: 'What is the release codename?' }] });
 
-    // No model answer and no default model: the engine's model_unavailable, as a 400 that says how to fix it.
-    const err = await ask().catch((e) => e);
-    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(err.code).toBe('model_unavailable');
-    expect(err.message).toMatch(/default model/);
-    const failedId = err.headers.get('x-agent-desk-execution-id');
-    const failed = await http(s, 'GET', `/api/agent-responses/${failedId}`);
-    expect(failed.json).toMatchObject({ status: 'failed', error: { code: 'model_unavailable' } });
+    // No model answer and no default model set: the first configured provider's first listed model.
+    const first = await ask();
+    expect(first.choices[0].message.content).toBe(REPLY);
+    expect(s.fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('gpt-4o-mini');
 
-    s.p.services.providers.update({ default_model: 'gpt-4o-mini' });
+    // A default model set in Settings wins.
+    s.p.services.providers.update({ default_model: 'gpt-5' });
     const res = await ask();
     s.p.services.providers.update({ default_model: null });
+    expect(s.fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('gpt-5');
     expect(res.model).toBe('release-helper');
     expect(res.choices[0].message.content).toBe(REPLY);
     const prompt = JSON.stringify(s.fake.prompts().at(-1));
