@@ -5,7 +5,7 @@ import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../
 import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
 import { z as zod } from 'zod';
 import { Execution, ExecutionEvent, ExecuteResponse } from '../../src-main/platform/contract/executions';
-import { SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
+import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
@@ -30,6 +30,9 @@ export interface ExecuteBody {
   messages?: { role: 'user' | 'assistant' | 'developer'; content: string }[];
   file_ids?: number[];
 }
+  /** ext: continue after this execution / answer again beside it (branches of a session) */
+  parent_id?: number;
+  alternative_of?: number;
 
 /** The one typed client: every call parses the answer with the contract, whatever the transport. */
 export function createClient(t: Transport) {
@@ -104,6 +107,7 @@ export function createClient(t: Transport) {
       get: (id: number) => get(SessionDetail, `/api/sessions/${id}`),
       delete: (id: number) => call(SessionDeleted, 'DELETE', `/api/sessions/${id}`),
     },
+      rename: (id: number, title: string) => call(Session, 'PATCH', `/api/sessions/${id}`, { title }),
     files: {
       /** One page; `status` and `q` are the server's ext filters (empty means any). */
       list: (q: Query = {}) => get(FileList, `/api/files${qs({ per_page: 100, ...q })}`),

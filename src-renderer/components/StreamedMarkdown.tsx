@@ -1,8 +1,40 @@
-import { Streamdown } from 'streamdown';
+import { Streamdown, type LinkSafetyModalProps } from 'streamdown';
+import { createCodePlugin } from '@streamdown/code';
+import 'streamdown/styles.css';
+import { ConfirmDialog } from './ConfirmDialog';
+import { SafeImage } from './SafeImage';
+
+// Shiki with its JavaScript regex engine (no WebAssembly, so the app's CSP holds); grammars load on first use.
+const plugins = { code: createCodePlugin({ themes: ['github-light', 'github-dark'] }) };
+
+/** Links leave the app only after the user confirms where they go (system browser in the desktop app, a new tab in a browser). */
+function LinkConfirm({ isOpen, onClose, onConfirm, url }: LinkSafetyModalProps) {
+  return (
+    <ConfirmDialog open={isOpen} title="Open this link?" confirmLabel="Open link" onCancel={onClose} onConfirm={() => (onConfirm(), onClose())}>
+      <p>It opens outside Agent Desk:</p>
+      <p className="dialog-url" data-testid="link-url">
+        {url}
+      </p>
+    </ConfirmDialog>
+  );
+}
+
+const linkSafety = { enabled: true, renderModal: (p: LinkSafetyModalProps) => <LinkConfirm {...p} /> };
+const components = { img: SafeImage };
 
 export default function StreamedMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   return (
-    <Streamdown className="md" mode={streaming ? 'streaming' : 'static'} isAnimating={streaming} parseIncompleteMarkdown>
+    <Streamdown
+      className="md"
+      mode={streaming ? 'streaming' : 'static'}
+      isAnimating={streaming}
+      parseIncompleteMarkdown
+      plugins={plugins}
+      linkSafety={linkSafety}
+      components={components}
+      lineNumbers={false}
+      controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
+    >
       {text}
     </Streamdown>
   );

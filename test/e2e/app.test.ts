@@ -114,7 +114,7 @@ describe('Agent Desk in a browser', () => {
     expect(await turn.locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
-    // Regenerating branched a new session (newest first); the original one is kept as it was.
+    // Regenerating added an alternative in the same session; reopened, it shows the newest one.
     await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: /^Show me streaming/ }).first().click();
     const restored = page.locator('[data-testid="turn"]');
     await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(1);
@@ -389,6 +389,7 @@ describe('Agent Desk in a browser', () => {
       // Deleting it there removes it from the platform.
       const before = (await pageFetch(p2, 'GET', '/api/sessions')).json.total as number;
       await list.locator('[data-testid="session"]').first().getByRole('button', { name: /^Delete session/ }).click();
+      await p2.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
       await expect.poll(async () => (await pageFetch(p2, 'GET', '/api/sessions')).json.total, { timeout: 10_000 }).toBe(before - 1);
     } finally {
       await second.close();

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAgents } from '../../stores/agents';
 import { useChat } from '../../stores/chat';
 import { AgentPicker } from './AgentPicker';
@@ -12,19 +12,36 @@ import { useRemote } from '../settings/remote-store';
 import { isRemoteErrorCode } from '../settings/remote-api';
 import { SetupPanel } from '../setup/SetupPanel';
 import { useNeedsSetup } from '../setup/setup-store';
+import { JumpToLatest } from './JumpToLatest';
+import { useSessionUrl } from './use-session-url';
+import { useChatPrefs } from './prefs';
 
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
   const needsSetup = useNeedsSetup();
-  const { agentId, selectAgent, turns, loadingSession } = useChat();
+  const { agentId, selectAgent, turns, loadingSession, sentSeq } = useChat();
+  const enterSends = useChatPrefs((s) => s.enterSends);
   const agent = agents.find((a) => a.id === agentId) ?? null;
   const list = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const [away, setAway] = useState(false);
+  useSessionUrl(agents, loaded);
+
+  const toEnd = () => {
+    stick.current = true;
+    setAway(false);
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  };
 
   useEffect(() => {
     // Follow the answer as it grows, unless the user has scrolled up to read.
     if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [turns]);
+
+  // The message just sent always comes into view, wherever the user had scrolled.
+  useEffect(() => {
+    if (sentSeq) toEnd();
+  }, [sentSeq]);
 
   const last = turns[turns.length - 1];
   const remoteFailure = last && isRemoteErrorCode(last.error?.code) ? last.key : null;
@@ -53,29 +70,33 @@ export function ChatScreen() {
         {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
         {needsSetup ? <SetupPanel /> : null}
         {agent ? <QuestionControls agent={agent} /> : null}
-        <div
-          className="turns"
-          ref={list}
-          aria-live="polite"
-          aria-busy={loadingSession}
-          data-testid="turns"
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-          }}
-        >
-          {loadingSession ? <p className="muted">Loading the conversation…</p> : null}
-          {!turns.length && !loadingSession ? (
-            <div className="empty-chat">
-              <p>Ask {agent ? agent.title : 'an agent'} anything.</p>
-              <p className="muted">
-                <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>Enter</kbd> sends, <kbd>Esc</kbd> stops. Drop files anywhere to attach them.
-              </p>
-            </div>
-          ) : null}
-          {turns.map((t, i) => (
-            <TurnView key={t.key} turn={t} last={i === turns.length - 1} />
-          ))}
+        <div className="turns-wrap">
+          <div
+            className="turns"
+            ref={list}
+            aria-live="polite"
+            aria-busy={loadingSession}
+            data-testid="turns"
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+              setAway(!stick.current);
+            }}
+          >
+            {loadingSession ? <p className="muted">Loading the conversation…</p> : null}
+            {!turns.length && !loadingSession ? (
+              <div className="empty-chat">
+                <p>Ask {agent ? agent.title : 'an agent'} anything.</p>
+                <p className="muted">
+                  <kbd>{enterSends ? 'Enter' : 'Ctrl+Enter'}</kbd> sends, <kbd>Esc</kbd> stops. Drop or paste files to attach them.
+                </p>
+              </div>
+            ) : null}
+            {turns.map((t) => (
+              <TurnView key={t.key} turn={t} />
+            ))}
+          </div>
+          <JumpToLatest visible={away && turns.length > 0} onJump={toEnd} />
         </div>
         <Composer agent={agent} />
       </div>

@@ -1,18 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
-import { missingAnswers } from './answers';
+import { missingAnswers, mainTextQuestion } from './answers';
 import { pickFiles } from '../../components/pick-files';
-
-const MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+import { AttachmentChips, attachmentBlock } from './AttachmentChips';
+import { enterAction, useChatPrefs } from './prefs';
 
 export function Composer({ agent }: { agent: Agent | null }) {
   const [text, setText] = useState('');
-  const { send, stop, busy, attachments, attach, detach, answers } = useChat();
+  const { send, stop, busy, attachments, attach, answers, turns, setEditing } = useChat();
+  const { enterSends, setEnterSends } = useChatPrefs();
   const box = useRef<HTMLTextAreaElement>(null);
-  const missing = agent ? missingAnswers(agent.questions, answers) : [];
-  const uploading = attachments.some((a) => a.fileId === null && !a.error);
-  const canSend = !!agent && !busy && !!text.trim() && !missing.length && !uploading;
+  const main = agent && agent.type !== 'chat' ? mainTextQuestion(agent.questions) : null;
+  const missing = agent ? missingAnswers(agent.questions, answers).filter((n) => n !== main?.name) : [];
+  const blocked = attachmentBlock(attachments);
+  const canSend = !!agent && !busy && !!text.trim() && !missing.length && !blocked;
 
   const submit = () => {
     if (!canSend) return;
@@ -37,6 +39,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
     if (!busy) box.current?.focus({ preventScroll: true });
   }, [busy]);
 
+  const sendKeys = enterSends ? 'Enter' : 'Ctrl+Enter';
   return (
     <form
       className="composer"
@@ -45,32 +48,43 @@ export function Composer({ agent }: { agent: Agent | null }) {
         submit();
       }}
     >
-      {attachments.length ? (
-        <ul className="chips" aria-label="Attachments">
-          {attachments.map((a) => (
-            <li key={a.key} className={a.error ? 'chip chip-error' : 'chip'} title={a.error}>
-              {a.name} <span className="muted small">{a.error ? 'failed' : a.status}</span>
-              <button type="button" className="btn-icon" aria-label={`Remove ${a.name}`} onClick={() => detach(a.key)}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <AttachmentChips />
       {missing.length ? <p className="muted small">Answer first: {missing.join(', ')}</p> : null}
+      {blocked ? (
+        <p className={attachments.some((a) => a.error) ? 'note note-error small' : 'muted small'} role="status" data-testid="send-blocked">
+          {blocked}
+        </p>
+      ) : null}
       <div className="composer-row">
         <label className="sr-only" htmlFor="chat-input">
-          Message
+          {main ? main.description || main.name : 'Message'}
         </label>
         <textarea
           id="chat-input"
           ref={box}
           rows={3}
           value={text}
-          placeholder="Write a message…"
+          placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : 'Write a message…'}
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            // Files and images pasted (a screenshot, files copied in the file manager) attach.
+            const files = Array.from(e.clipboardData.files);
+            if (!files.length) return;
+            e.preventDefault();
+            void attach(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${f.type.split('/')[1] || 'bin'}`, { type: f.type }))));
+          }}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+              // Up on an empty composer edits the last message, as in chat apps.
+              const last = turns[turns.length - 1];
+              if (last && !busy) {
+                e.preventDefault();
+                setEditing(last.key);
+              }
+              return;
+            }
+            const action = enterAction({ ...e, isComposing: e.nativeEvent.isComposing, keyCode: e.keyCode }, enterSends);
+            if (action === 'send') {
               e.preventDefault();
               submit();
             }
@@ -86,10 +100,18 @@ export function Composer({ agent }: { agent: Agent | null }) {
             </button>
           ) : (
             <button type="submit" className="btn btn-primary" disabled={!canSend} data-testid="send">
-              Send <kbd>{MAC ? '⌘↵' : 'Ctrl+Enter'}</kbd>
+              Send <kbd>{sendKeys}</kbd>
             </button>
           )}
         </div>
+      </div>
+      <div className="composer-hints small muted">
+        <span>
+          <kbd>{sendKeys}</kbd> sends, <kbd>{enterSends ? 'Shift+Enter' : 'Enter'}</kbd> adds a line, <kbd>↑</kbd> edits your last message
+        </span>
+        <label className="check">
+          <input type="checkbox" checked={!enterSends} onChange={(e) => setEnterSends(!e.target.checked)} data-testid="ctrl-enter-sends" /> Send with Ctrl+Enter
+        </label>
       </div>
     </form>
   );

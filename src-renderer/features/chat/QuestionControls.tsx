@@ -1,11 +1,15 @@
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
 import { ModelPicker } from './ModelPicker';
-import { shownQuestions } from './answers';
+import { mainTextQuestion, shownQuestions } from './answers';
 
-/** One control per question the agent asks: select → select, number → input, string → textarea. */
+/**
+ * One control per question the agent asks: select → select, number → input, string → textarea.
+ * An agent that is not a chat gets its main text question from the composer, so it is not repeated here.
+ */
 export function QuestionControls({ agent }: { agent: Agent }) {
-  const questions = shownQuestions(agent.questions);
+  const main = agent.type !== 'chat' ? mainTextQuestion(agent.questions)?.name : undefined;
+  const questions = shownQuestions(agent.questions).filter((q) => q.name !== main);
   if (!questions.length) return null;
   return (
     <details className="questions" open>

@@ -1,48 +1,57 @@
-import { useEffect } from 'react';
-import { useAgents } from '../../stores/agents';
+import { useEffect, useState } from 'react';
 import { useChat } from '../../stores/chat';
 import { ErrorNote } from '../../components/ErrorNote';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import type { Session } from '../../stores/sessions';
+import { SessionItem } from './SessionItem';
 
-/** The platform's session list (GET /api/sessions): the same wherever the user signs in. */
+/** The platform's session list (GET /api/sessions): the same wherever the user signs in; searchable, paged. */
 export function SessionList() {
-  const { sessions, sessionsError, rootId, openSession, newSession, deleteSession, loadSessions, busy } = useChat();
-  const agents = useAgents((s) => s.agents);
+  const { sessions, sessionsTotal, sessionsError, newSession, deleteSession, loadSessions, busy } = useChat();
+  const [query, setQuery] = useState('');
+  const [doomed, setDoomed] = useState<Session | null>(null);
   useEffect(() => {
-    void loadSessions();
-  }, [loadSessions]);
+    // Searching as the user types, a moment after the last key.
+    const t = setTimeout(() => void loadSessions({ query }), query ? 250 : 0);
+    return () => clearTimeout(t);
+  }, [query, loadSessions]);
   return (
     <aside className="sessions" aria-label="Sessions">
       <button type="button" className="btn btn-primary wide" onClick={newSession} disabled={busy}>
         New chat
       </button>
       <h2 className="section-title">Sessions</h2>
+      <label className="sr-only" htmlFor="session-search">
+        Search sessions
+      </label>
+      <input id="session-search" type="search" className="session-search" placeholder="Search sessions…" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="session-search" />
       <ErrorNote error={sessionsError} />
-      {!sessions.length ? <p className="muted small">Your conversations appear here.</p> : null}
+      {!sessions.length ? <p className="muted small">{query ? 'No session matches.' : 'Your conversations appear here.'}</p> : null}
       <ul className="session-list">
-        {sessions.map((s) => {
-          const agent = agents.find((a) => a.id === s.agent_id);
-          return (
-            <li key={s.id} className={s.id === rootId ? 'active' : undefined} data-testid="session" data-session-id={s.id}>
-              <button type="button" className="session-open" disabled={busy} aria-current={s.id === rootId ? 'true' : undefined} onClick={() => void openSession(s.id, agent)}>
-                <span className="session-title">{s.title || 'Untitled'}</span>
-                <span className="muted small">
-                  {agent?.title ?? `Agent ${s.agent_id}`} · {s.turns} turn{s.turns === 1 ? '' : 's'}
-                </span>
-              </button>
-              <button
-                type="button"
-                className="btn-icon"
-                disabled={busy && s.id === rootId}
-                aria-label={`Delete session ${s.title}`}
-                title="Delete this session and its answers"
-                onClick={() => confirm(`Delete the session "${s.title || 'Untitled'}" and its answers?`) && void deleteSession(s.id)}
-              >
-                ×
-              </button>
-            </li>
-          );
-        })}
+        {sessions.map((s) => (
+          <SessionItem key={s.id} session={s} onDelete={() => setDoomed(s)} />
+        ))}
       </ul>
+      {sessions.length < sessionsTotal ? (
+        <button type="button" className="btn btn-small wide" onClick={() => void loadSessions({ more: true })} data-testid="more-sessions">
+          Show more ({sessionsTotal - sessions.length} older)
+        </button>
+      ) : null}
+      <ConfirmDialog
+        open={!!doomed}
+        title="Delete this session?"
+        confirmLabel="Delete"
+        danger
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => {
+          if (doomed) void deleteSession(doomed.id);
+          setDoomed(null);
+        }}
+      >
+        <p>
+          “{doomed?.title || 'Untitled'}” and its answers are removed. This cannot be undone.
+        </p>
+      </ConfirmDialog>
     </aside>
   );
 }

@@ -1,22 +1,39 @@
 import { useState } from 'react';
 import { Markdown } from '../../components/Markdown';
-import { formatCredits } from '../../components/format';
+import { CopyButton } from '../../components/CopyButton';
+import { formatCredits, formatTime } from '../../components/format';
 import { useChat, type Turn } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
 import { RemoteLink } from '../settings/RemoteLink';
 import { isRemoteErrorCode } from '../settings/remote-api';
 
-export function TurnView({ turn, last }: { turn: Turn; last: boolean }) {
-  const { regenerate, busy } = useChat();
+export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
+  const { regenerate, busy, editing, setEditing } = useChat();
   const go = useNav((s) => s.go);
   const [sources, setSources] = useState(false);
   const live = turn.status === 'pending' || turn.status === 'running';
   return (
     <article className="turn" data-status={turn.status} data-response-id={turn.responseId ?? undefined} data-testid="turn">
-      <div className="msg msg-user">
-        <div className="msg-role">You</div>
-        <div className="msg-text">{turn.user}</div>
+      <div className="msg msg-user" data-testid="user-message">
+        <div className="msg-role">
+          You
+          <AltSwitcher turn={turn} />
+        </div>
+        {editing === turn.key ? (
+          <MessageEditor turn={turn} />
+        ) : (
+          <>
+            <div className="msg-text">{turn.user}</div>
+            {!busy ? (
+              <div className="msg-tools">
+                <button type="button" className="btn btn-small btn-ghost" onClick={() => setEditing(turn.key)} aria-label="Edit this message and resend">
+                  Edit
+                </button>
+              </div>
+            ) : null}
+          </>
+        )}
         {turn.attachments.length ? (
           <ul className="chips">
             {turn.attachments.map((a) => (
@@ -61,10 +78,17 @@ export function TurnView({ turn, last }: { turn: Turn; last: boolean }) {
           {turn.responseId !== null && !live ? (
             <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
               {sources ? 'Hide sources' : 'Sources used'}
-            </button>
+          {turn.model ? <span data-testid="turn-model">{turn.model}</span> : null}
+          {turn.at ? (
+            <time dateTime={turn.at} data-testid="turn-time">
+              {formatTime(turn.at)}
+            </time>
           ) : null}
-          {last && !live && !busy ? (
-            <button type="button" className="btn btn-small btn-ghost" onClick={() => void regenerate()}>
+            </button>
+          {!live && turn.output ? <CopyButton text={turn.output} label="Copy answer" /> : null}
+          ) : null}
+          {!live && !busy ? (
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => void regenerate(turn.key)}>
               Regenerate
             </button>
           ) : null}

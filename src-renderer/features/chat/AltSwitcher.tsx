@@ -1,0 +1,22 @@
+import { useChat, type Turn } from '../../stores/chat';
+
+/** "‹ 2/3 ›": which of a turn's alternatives (regenerated answers, edited messages) is shown. */
+export function AltSwitcher({ turn }: { turn: Turn }) {
+  const choose = useChat((s) => s.choose);
+  const busy = useChat((s) => s.busy);
+  if (!turn.alts || turn.alts < 2 || !turn.siblings || !turn.alt) return null;
+  const go = (d: number) => choose(turn.siblings![turn.alt! - 1 + d]);
+  return (
+    <span className="alt-switcher" data-testid="alt-switcher">
+      <button type="button" className="btn-icon" aria-label="Previous version" disabled={busy || turn.alt <= 1} onClick={() => go(-1)}>
+        ‹
+      </button>
+      <span data-testid="alt-position">
+        {turn.alt}/{turn.alts}
+      </span>
+      <button type="button" className="btn-icon" aria-label="Next version" disabled={busy || turn.alt >= turn.alts} onClick={() => go(1)}>
+        ›
+      </button>
+    </span>
+  );
+}

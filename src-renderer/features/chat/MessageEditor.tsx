@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import { useChat, type Turn } from '../../stores/chat';
+import { enterAction, useChatPrefs } from './prefs';
+
+/** A sent message edited in place; "Send" branches the conversation from there (the old branch stays, 1/N). */
+export function MessageEditor({ turn }: { turn: Turn }) {
+  const [text, setText] = useState(turn.user);
+  const { resend, setEditing } = useChat();
+  const enterSends = useChatPrefs((s) => s.enterSends);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+    box.current?.setSelectionRange(text.length, text.length);
+    // Focus once, when editing starts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const save = () => void resend(turn.key, text);
+  return (
+    <form
+      className="msg-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <label className="sr-only" htmlFor={`edit-${turn.key}`}>
+        Edit your message
+      </label>
+      <textarea
+        id={`edit-${turn.key}`}
+        ref={box}
+        rows={Math.min(8, Math.max(2, text.split('\n').length))}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            setEditing(null);
+          } else if (enterAction({ ...e, isComposing: e.nativeEvent.isComposing, keyCode: e.keyCode }, enterSends) === 'send') {
+            e.preventDefault();
+            save();
+          }
+        }}
+      />
+      <div className="msg-edit-actions">
+        <button type="button" className="btn btn-small" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-small btn-primary" disabled={!text.trim()} data-testid="edit-send">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

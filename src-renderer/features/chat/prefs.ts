@@ -1,0 +1,27 @@
+import { create } from 'zustand';
+
+const KEY = 'agent-desk.enter-sends';
+
+/** How the composer's keys behave: Enter sends and Shift+Enter adds a line (the default, as every peer does), or swapped. */
+interface ChatPrefs {
+  enterSends: boolean;
+  setEnterSends(v: boolean): void;
+}
+
+export const useChatPrefs = create<ChatPrefs>((set) => ({
+  enterSends: typeof localStorage === 'undefined' || localStorage.getItem(KEY) !== '0',
+  setEnterSends(v) {
+    localStorage.setItem(KEY, v ? '1' : '0');
+    set({ enterSends: v });
+  },
+}));
+
+/** What an Enter key press does in the composer. IME composition (e.g. Japanese input confirming a word) never sends. */
+export function enterAction(e: { key: string; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean; isComposing: boolean; keyCode?: number }, enterSends: boolean): 'send' | 'newline' | 'none' {
+  if (e.key !== 'Enter') return 'none';
+  if (e.isComposing || e.keyCode === 229) return 'none';
+  if (e.ctrlKey || e.metaKey) return 'send';
+  if (e.altKey) return 'newline';
+  const plain = !e.shiftKey;
+  return plain === enterSends ? 'send' : 'newline';
+}

@@ -1,0 +1,48 @@
+/**
+ * A conversation is a tree: each turn follows a parent (ROOT for the first), and turns sharing a
+ * parent are alternatives (a regenerated answer, an edited message). The chat shows one branch.
+ */
+export const ROOT = 'root';
+
+export interface Turn {
+  key: string;
+  /** the key of the turn this one follows, or ROOT */
+  parent: string;
+  user: string;
+  attachments: { id: number; name: string }[];
+  responseId: number | null;
+  output: string;
+  status: 'pending' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  error: { message: string; code?: string } | null;
+  credits: number | null;
+  /** the model that answered, once known */
+  model: string | null;
+  /** when it was asked (ISO) */
+  at: string | null;
+  /** on the shown branch: which alternative this is (1-based) and how many there are */
+  alt?: number;
+  alts?: number;
+  /** the keys of its alternatives, oldest first */
+  siblings?: string[];
+}
+
+/** The branch to show: from ROOT, at each step the chosen alternative, else the newest. */
+export function pathOf(tree: Turn[], chosen: Record<string, string>): Turn[] {
+  const children = new Map<string, Turn[]>();
+  for (const t of tree) {
+    const list = children.get(t.parent) ?? [];
+    list.push(t);
+    children.set(t.parent, list);
+  }
+  const out: Turn[] = [];
+  let at = ROOT;
+  const seen = new Set<string>();
+  for (;;) {
+    const kids = children.get(at);
+    if (!kids?.length || seen.has(at)) return out;
+    seen.add(at);
+    const pick = kids.find((k) => k.key === chosen[at]) ?? kids[kids.length - 1];
+    out.push({ ...pick, alt: kids.indexOf(pick) + 1, alts: kids.length, siblings: kids.map((k) => k.key) });
+    at = pick.key;
+  }
+}
