@@ -12,6 +12,7 @@ import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type Provi
 import { AppInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
+import { McpImportResult, McpServer, McpServerDeleted, McpServerList, McpToolList, type McpImport, type McpServerCreate, type McpServerUpdate } from '../../src-main/platform/contract/tools';
 import { ApiError, errorFrom } from './errors';
 import { createSseParser } from './sse';
 import type { RawResponse, Transport } from './transport';
@@ -176,6 +177,17 @@ export function createClient(t: Transport) {
       pause: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/pause`),
       resume: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/resume`),
       removeDownload: (id: number) => call(zod.object({ deleted: zod.boolean() }), 'DELETE', `/api/models/downloads/${id}`),
+    },
+    tools: {
+      servers: () => get(McpServerList, '/api/mcp-servers'),
+      create: (body: McpServerCreate) => call(McpServer, 'POST', '/api/mcp-servers', body),
+      update: (id: number, body: McpServerUpdate) => call(McpServer, 'PATCH', `/api/mcp-servers/${id}`, body),
+      remove: (id: number) => call(McpServerDeleted, 'DELETE', `/api/mcp-servers/${id}`),
+      import: (body: McpImport) => call(McpImportResult, 'POST', '/api/mcp-servers/import', body),
+      list: (id: number) => get(McpToolList, `/api/mcp-servers/${id}/tools`),
+      /** Answers a tool call waiting for approval; `always` lets that tool run unasked from now on. */
+      approve: (executionId: number, step: number, always = false) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/approve`, { always }),
+      deny: (executionId: number, step: number) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/deny`, {}),
     },
     app: () => get(AppInfo, '/api/app'),
     usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { QuestionRow } from './QuestionRow';
+import { AgentToolsField } from './AgentToolsField';
 
 /** Edits an agent's title, description, instructions and questions (ext PATCH), or deletes it. */
 export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void }) {
@@ -12,6 +13,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   const [description, setDescription] = useState(agent.description ?? '');
   const [instructions, setInstructions] = useState(agent.instructions);
   const [questions, setQuestions] = useState<Question[]>(agent.questions);
+  const [toolServers, setToolServers] = useState(agent.tool_servers ?? []);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const { upsert, remove } = useAgents();
@@ -19,7 +21,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   const save = async () => {
     setSaving(true);
     try {
-      const saved = await api.agents.update(agent.id, { title, description: description || null, instructions, questions });
+      const saved = await api.agents.update(agent.id, { title, description: description || null, instructions, questions, tool_servers: toolServers });
       upsert(saved);
       setError(null);
       toast('Agent saved.');
@@ -86,6 +88,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
           </button>
         </div>
       </fieldset>
+      <AgentToolsField value={toolServers} onChange={setToolServers} />
       <ErrorNote error={error} />
       <div className="row">
         <button type="button" className="btn btn-danger" onClick={() => void del()}>

@@ -7,6 +7,7 @@ import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
 import { RemoteLink } from '../settings/RemoteLink';
 import { isRemoteErrorCode } from '../settings/remote-api';
+import { ToolSteps } from './ToolSteps';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
   const { regenerate, busy, editing, setEditing } = useChat();
@@ -46,6 +47,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
       </div>
       <div className="msg msg-agent" data-testid="answer">
         <div className="msg-role">Agent</div>
+        <ToolSteps responseId={turn.responseId} live={live} />
         {turn.output ? <Markdown text={turn.output} streaming={live} /> : live ? <div className="typing" aria-label="Thinking">…</div> : null}
         {turn.error ? (
           <div className="note note-error" role="alert" data-testid="turn-error">

@@ -5,10 +5,12 @@ import { LocalhostPanel } from './LocalhostPanel';
 import { DataPanel } from './DataPanel';
 import { UsagePanel } from './UsagePanel';
 import { RemotePanel } from './RemotePanel';
+import { McpServersPanel } from './McpServersPanel';
 
 const TABS = [
   { id: 'providers', label: 'Providers' },
   { id: 'remote', label: 'Remote' },
+  { id: 'tools', label: 'MCP servers' },
   { id: 'keys', label: 'API keys' },
   { id: 'localhost', label: 'Localhost API' },
   { id: 'data', label: 'Data folder' },
@@ -33,6 +35,7 @@ export default function SettingsScreen() {
       <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
         {tab === 'providers' ? <ProvidersPanel /> : null}
         {tab === 'remote' ? <RemotePanel /> : null}
+        {tab === 'tools' ? <McpServersPanel /> : null}
         {tab === 'keys' ? <KeysPanel /> : null}
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}

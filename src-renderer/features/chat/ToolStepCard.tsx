@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import type { ToolStep } from '../../../src-main/platform/contract/tools';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+
+const LABEL: Record<ToolStep['status'], string> = {
+  awaiting_approval: 'Waiting for you',
+  running: 'Running…',
+  succeeded: 'Done',
+  failed: 'Failed',
+  denied: 'Denied',
+};
+
+/** One tool call: tool, server, arguments and result, collapsible; with the approval buttons while it waits. */
+export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep; executionId: number; onAnswered(): void }) {
+  const waiting = step.status === 'awaiting_approval';
+  const [open, setOpen] = useState(waiting);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const answer = async (how: 'once' | 'always' | 'deny') => {
+    setBusy(true);
+    try {
+      if (how === 'deny') await api.tools.deny(executionId, step.id);
+      else await api.tools.approve(executionId, step.id, how === 'always');
+      setError(null);
+      onAnswered();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments, null, 2);
+  return (
+    <details className="tool-step" data-status={step.status} data-testid="tool-step" open={open || waiting} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+      <summary>
+        <span className="tool-step-name">
+          <code>{step.tool}</code> <span className="muted">on {step.server ?? 'a removed server'}</span>
+        </span>
+        <span className={`badge ${step.status === 'succeeded' ? 'badge-ok' : step.status === 'failed' || step.status === 'denied' ? 'badge-error' : 'badge-warn'}`} data-testid="tool-step-status">
+          {LABEL[step.status]}
+        </span>
+        {step.duration_ms !== null && !waiting ? <span className="small muted">{step.duration_ms} ms</span> : null}
+        {step.approved === 'user' ? <span className="small muted">allowed by you</span> : null}
+      </summary>
+      <div className="tool-step-body">
+        <div className="small muted">Arguments</div>
+        <pre className="tool-step-pre">{args}</pre>
+        {step.result !== null ? (
+          <>
+            <div className="small muted">Result</div>
+            <pre className="tool-step-pre" data-testid="tool-step-result">
+              {step.result}
+            </pre>
+          </>
+        ) : null}
+        {step.error ? (
+          <div className="note note-error small" role="status">
+            {step.error}
+          </div>
+        ) : null}
+        {waiting ? (
+          <div className="row" role="group" aria-label="Allow this tool call?">
+            <span className="small grow">
+              The agent wants to run <strong>{step.tool}</strong> on <strong>{step.server}</strong>.
+            </span>
+            <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => void answer('once')}>
+              Allow once
+            </button>
+            <button type="button" className="btn btn-small" disabled={busy} onClick={() => void answer('always')}>
+              Always
+            </button>
+            <button type="button" className="btn btn-small btn-danger" disabled={busy} onClick={() => void answer('deny')}>
+              Deny
+            </button>
+          </div>
+        ) : null}
+        <ErrorNote error={error} />
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'react';
+import type { ToolStep } from '../../../src-main/platform/contract/tools';
+import { api } from '../../api';
+import { ToolStepCard } from './ToolStepCard';
+import './tool-steps.css';
+
+const POLL_MS = 400;
+
+/**
+ * The tool calls of one answer (ext `steps`), read from the execution while it runs and once when
+ * it is stored; a call waiting for approval shows Allow once / Always / Deny.
+ */
+export function ToolSteps({ responseId, live }: { responseId: number | null; live: boolean }) {
+  const [steps, setSteps] = useState<ToolStep[]>([]);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (responseId === null) return;
+    let gone = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      try {
+        const e = await api.executions.get(responseId);
+        if (gone) return;
+        setSteps(e.steps ?? []);
+        const running = e.status === 'starting' || e.status === 'running' || e.status === 'awaiting_approval';
+        if (running) timer = setTimeout(() => void load(), POLL_MS);
+      } catch {
+        if (!gone && live) timer = setTimeout(() => void load(), POLL_MS * 3);
+      }
+    };
+    void load();
+    return () => {
+      gone = true;
+      clearTimeout(timer);
+    };
+  }, [responseId, live, tick]);
+  if (!steps.length || responseId === null) return null;
+  return (
+    <div className="tool-steps" aria-label="Agent tools used" data-testid="tool-steps">
+      {steps.map((s) => (
+        <ToolStepCard key={s.id} step={s} executionId={responseId} onAnswered={() => setTick((t) => t + 1)} />
+      ))}
+    </div>
+  );
+}
