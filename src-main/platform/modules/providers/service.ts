@@ -409,8 +409,6 @@ export class ProvidersService {
     if (body.providers) this.saveList(body.providers);
     if (body.routes) this.settings.set('providers.routes', body.routes);
     if (body.default_model !== undefined) this.settings.set('providers.default_model', body.default_model);
-    // Ask the (new) providers for their models now, so routing and the default model know them.
-    if (body.providers) void this.listings();
     if (body.search) {
       const prev = this.settings.get<StoredSearch | null>('providers.search', null);
       const brave = body.search.brave_api_key;
@@ -462,7 +460,6 @@ export class ProvidersService {
       .filter((p) => p.source === 'settings' && p.id !== input.id)
       .map((p) => ({ id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window }));
     this.saveList([...keep, input]);
-    void this.listings();
     return this.view().providers.find((p) => p.id === input.id)!;
   }
 
