@@ -83,11 +83,17 @@ export class JobQueue {
   private again = false;
   private wakeQueued = false;
   private finishing: Finishing[] = [];
+  /**
+   * Retries this process scheduled, by job id, on the monotonic clock: `run_at` is wall-clock
+   * time (it must survive a restart), so a clock moved back would otherwise delay them by the jump.
+   */
+  private readonly retryDue = new Map<number, number>();
 
   constructor(
     private readonly db: DB,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
+    private readonly mono: () => number = () => performance.now(),
   ) {}
 
   register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions<P> = {}): void {
@@ -116,7 +122,8 @@ export class JobQueue {
   start(): void {
     if (this.started) return;
     this.started = true;
-    const reset = this.db.prepare("UPDATE jobs SET state = 'pending', updated_at = ? WHERE state = 'running'").run(this.now());
+    // The attempt a dead process was making never finished: it is not charged (attempts count at claim).
+    const reset = this.db.prepare("UPDATE jobs SET state = 'pending', attempts = max(attempts - 1, 0), updated_at = ? WHERE state = 'running'").run(this.now());
     if (reset.changes) this.log.info({ jobs: reset.changes }, 'resuming jobs interrupted by the last shutdown');
     this.wake();
   }
@@ -166,6 +173,7 @@ export class JobQueue {
     if (this.stopping || !this.db.open) return;
     this.pumping = true;
     try {
+      this.releaseDueRetries();
       do {
         this.again = false;
         for (const [k, r] of this.claimDue()) this.run(k, r);
@@ -336,13 +344,28 @@ export class JobQueue {
           this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(message, now, job.id);
           k.opts.onGiveUp?.(job, message, err);
         } else {
-          const next = now + Math.max(0, k.opts.backoffMs(job.attempts));
+          const delay = Math.max(0, k.opts.backoffMs(job.attempts));
+          const next = now + delay;
           this.db.prepare("UPDATE jobs SET state = 'pending', last_error = ?, run_at = ?, updated_at = ? WHERE id = ?").run(message, next, now, job.id);
+          this.retryDue.set(job.id, this.mono() + delay);
           k.opts.onRetry?.(job, message, next, err);
         }
       }).immediate();
     } catch (e) {
       this.log.error({ err: e, job: job.id }, 'could not record a job failure');
+    }
+  }
+
+  /** Retries whose monotonic time has come are made due now, whatever the wall clock did meanwhile. */
+  private releaseDueRetries(): void {
+    if (!this.retryDue.size) return;
+    const mono = this.mono();
+    const now = this.now();
+    const release = this.sql('UPDATE jobs SET run_at = ? WHERE id = ? AND state = ? AND run_at > ?');
+    for (const [id, due] of this.retryDue) {
+      if (due > mono) continue;
+      this.retryDue.delete(id);
+      release.run(now, id, 'pending', now);
     }
   }
 
@@ -360,7 +383,8 @@ export class JobQueue {
       this.timer.unref();
       return;
     }
-    const delay = Math.min(Math.max(next - this.now(), 0), IDLE_POLL_MS);
+    let delay = Math.min(Math.max(next - this.now(), 0), IDLE_POLL_MS);
+    for (const due of this.retryDue.values()) delay = Math.min(delay, Math.max(due - this.mono(), 1));
     // A job that is due but was not taken waits on a saturated kind or a busy lane: a finishing
     // job wakes the queue, so a slow poll is only a safety net here.
     this.timer = setTimeout(() => this.pump(), delay === 0 ? 250 : delay);
