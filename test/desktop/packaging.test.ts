@@ -53,10 +53,13 @@ describe('packaging configuration', () => {
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.mac.target).toEqual(['dmg']);
     expect(config.win.target).toEqual(['nsis']);
-    expect(config.npmRebuild).toBe(true);
+    // node_modules is never rebuilt in place; the Electron build of SQLite comes in staged per os and arch.
+    expect(config.npmRebuild).toBe(false);
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/node-llama-cpp/**']));
     expect(config.extraResources[0]).toMatchObject({ from: 'resources', to: 'resources' });
+    expect(config.extraResources[1]).toMatchObject({ from: 'out/native/${os}-${arch}', to: 'native' });
     expect(config.files).toContain('out/**');
+    expect(config.files).toContain('!out/native/**');
   });
 
   it('electron.vite.config.ts builds the shell, a CommonJS preload and the renderer', async () => {

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from './sqlite-binding.js';
 import path from 'node:path';
 
 export interface DataDirLock {
@@ -24,7 +25,7 @@ export const TAKEOVER_POLL_MS = 1_000;
  * and a process still running takes it over (`watch`) so background work always has an owner.
  */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  const db = new Database(path.join(dataDir, 'agent-desk.lock'));
+  const db = new Database(path.join(dataDir, 'agent-desk.lock'), sqliteOptions());
   db.pragma('busy_timeout = 0');
   let primary = false;
   let closed = false;
