@@ -17,7 +17,7 @@ export function GlobalDrop({ children }: { children: ReactNode }) {
   const { getRootProps, isDragActive } = useDropzone({ onDrop, noClick: true, noKeyboard: true, multiple: true });
   const screen = useNav((s) => s.screen);
   return (
-    <div {...getRootProps({ className: 'drop-root', 'data-testid': 'drop-root' } as any)}>
+    <div {...getRootProps({ className: 'drop-root' })} data-testid="drop-root">
       {children}
       {isDragActive ? (
         <div className="drop-overlay" aria-hidden="true">

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
-import { openAIErrorShape } from '../../src-main/platform/transports/openai/errors.js';
+import { openAIDialect } from '../../src-main/platform/transports/openai/errors.js';
 import { errorResponse } from '../../src-main/platform/transports/http/errors.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { PlatformError } from '../../src-main/platform/kernel/errors.js';
 
-/** The /v1 error mapping on its own, for faults no real request can trigger on purpose. */
-describe('openAIErrorShape', () => {
+/** The /v1 error dialect on its own, for faults no real request can trigger on purpose. */
+describe('openAIDialect', () => {
   const app = new Hono();
-  app.onError((err, c) => errorResponse(c, err, createLogger('silent')));
-  app.use('/v1/*', openAIErrorShape());
+  app.onError((err, c) => errorResponse(c, err, createLogger('silent'), c.req.path.startsWith('/v1/') ? openAIDialect : undefined));
   app.get('/v1/boom', () => {
     throw new Error('database exploded at /secret/path');
   });

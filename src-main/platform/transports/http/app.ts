@@ -6,7 +6,7 @@ import { hostGuard } from './middleware/host-guard.js';
 import { cors } from './middleware/cors.js';
 import { bearerAuth, type PrincipalResolver } from './middleware/auth.js';
 import { jsonBody } from './middleware/json-body.js';
-import { errorResponse } from './errors.js';
+import { apiDialect, errorResponse, MethodNotAllowedError, RouteNotFoundError } from './errors.js';
 import { agentRoutes } from '../../modules/agents/routes.js';
 import { memoryRoutes } from '../../modules/memories/routes.js';
 import { webhookRoutes } from '../../modules/webhooks/routes.js';
@@ -19,14 +19,19 @@ import { remoteRoutes } from '../../modules/remote/routes.js';
 import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
 import { modelRoutes } from '../../modules/models/routes.js';
+import { retrievalRoutes } from '../../modules/retrieval/routes.js';
 import { mcpServerRoutes, stepApprovalRoutes } from '../../modules/tools/routes.js';
 import { docsPage } from './docs.js';
-import { openAIErrorShape } from '../openai/errors.js';
+import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
+import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
 import { mcpHandler } from '../mcp/http.js';
 
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
+
+/** The OpenAI-compatible paths, whose clients read OpenAI's error shape. */
+const OPENAI_PATHS = /^\/(v1\/|api\/agents\/[^/]+\/openai\/)/;
 
 export interface AppOptions {
   /** Extra ways to authenticate (browser-mode session cookie). */
@@ -34,14 +39,18 @@ export interface AppOptions {
 }
 
 export function createApp(p: TransportDeps, opts: AppOptions = {}) {
-  const app = new OpenAPIHono<AppEnv>();
+  // The hosted platform's newer base URL has no /api prefix (CONTRACT.md "Compatibility"): such
+  // requests are routed to the API by path; the set of API paths is read once the routes exist.
+  let apiSegments: Set<string> | null = null;
+  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({ getPath: hostedGetPath(() => (apiSegments ??= apiSegmentsOf(app.routes))) });
   const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get<string[]>('localhost.allowed_hosts', [])];
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get<string[]>('localhost.allowed_origins', [])];
 
-  app.onError((err, c) => errorResponse(c, err, p.log));
-  // OpenAI clients read errors as {"error": {...}}: rewrite the platform's envelope there, and only there.
-  for (const prefix of ['/v1/*', '/api/agents/:id/openai/*']) app.use(prefix, openAIErrorShape());
+  // OpenAI clients read errors as {"error": {...}}: their paths answer in that dialect, and only they.
+  const dialectOf = (path: string) => (OPENAI_PATHS.test(path) ? openAIDialect : apiDialect);
+  app.onError((err, c) => errorResponse(c, err, p.log, dialectOf(c.req.path)));
   app.use('*', hostGuard(allowedHosts));
+  app.use('*', noPageForApiClients());
   app.use('*', cors(allowedOrigins));
   const auth = bearerAuth(p.services.keys, opts.resolvers);
   for (const prefix of ['/api/*', '/v1/*', '/mcp', '/mcp/*']) {
@@ -51,7 +60,7 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   app.use('*', jsonBody(() => p.config.maxJsonBytes));
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes];
   for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));
@@ -67,12 +76,12 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   });
   app.get('/api/docs', (c) => c.html(docsPage()));
 
-  app.notFound((c) => methodNotAllowed(app, c.req.method, c.req.path) ?? c.json({ message: 'Not found.' }, 404));
+  app.notFound((c) => errorResponse(c, methodNotAllowed(app, c.req.method, c.req.path) ?? new RouteNotFoundError(), p.log, dialectOf(c.req.path)));
   return app;
 }
 
 /** 405 when the path exists under another method (Hono alone answers 404). */
-function methodNotAllowed(app: Hono<any>, method: string, path: string): Response | null {
+function methodNotAllowed(app: Hono<AppEnv>, method: string, path: string): MethodNotAllowedError | null {
   const allowed = new Set<string>();
   for (const r of app.routes) {
     if (r.method === 'ALL' || r.method === method) continue;
@@ -80,10 +89,5 @@ function methodNotAllowed(app: Hono<any>, method: string, path: string): Respons
     const re = new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}$`);
     if (re.test(path)) allowed.add(r.method);
   }
-  if (!allowed.size) return null;
-  const list = [...allowed].sort().join(', ');
-  return new Response(JSON.stringify({ message: `The ${method} method is not supported for this route. Supported methods: ${list}.` }), {
-    status: 405,
-    headers: { 'content-type': 'application/json', Allow: list },
-  });
+  return allowed.size ? new MethodNotAllowedError(method, [...allowed].sort().join(', ')) : null;
 }

@@ -5,6 +5,8 @@ import type { Platform } from '../../platform.js';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import { preloadTokenizer } from '../../engine/tokens.js';
 import { lingerThenClose } from './linger.js';
+import { PlatformError } from '../../kernel/errors.js';
+import { apiDialect, toPlatformError } from './errors.js';
 
 export interface RunningServer {
   url: string;
@@ -15,7 +17,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** Serves the platform's app on HOST:PORT (loopback by default); port 0 takes a free one. */
 export function listen(platform: Platform, opts: { host?: string; port?: number; limits?: Partial<ConnectionLimits> } = {}): Promise<RunningServer> {
@@ -31,9 +32,8 @@ export function listen(platform: Platform, opts: { host?: string; port?: number;
       // Requests the adapter cannot even turn into a Request (a malformed Host or path) get the
       // contract's envelope too, not an empty 400.
       errorHandler: (err) => {
-        if ((err as Error)?.name === 'RequestError') return json(400, { message: 'Bad request: the request line or Host header is malformed.' });
-        platform.log.error({ err }, 'request failed before reaching the app');
-        return json(500, { message: 'Server Error', error: 'The request could not be handled; see the Agent Desk log.' });
+        const e = (err as Error)?.name === 'RequestError' ? new PlatformError(400, 'Bad request: the request line or Host header is malformed.', 'bad_request') : toPlatformError(err, platform.log, { stage: 'adapter' });
+        return apiDialect(e);
       },
     });
     const server = createServer({ connectionsCheckingInterval: limits.checkEveryMs }, (req, res) => {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
+import { ForbiddenError } from '../../../kernel/errors.js';
 
 const ALLOW_HEADERS = 'Authorization, Content-Type, x-workspace-id, Accept, Last-Event-ID';
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -11,7 +12,7 @@ export function cors(allowed: () => string[]): MiddlewareHandler<AppEnv> {
     const ok = !!origin && allowed().some((a) => a === '*' || a.toLowerCase() === origin.toLowerCase());
     const preflight = c.req.method === 'OPTIONS' && !!c.req.header('access-control-request-method');
     if (preflight) {
-      if (!ok) return c.json({ message: 'Origin not allowed.' }, 403);
+      if (!ok) throw new ForbiddenError('Origin not allowed.');
       return new Response(null, {
         status: 204,
         headers: {

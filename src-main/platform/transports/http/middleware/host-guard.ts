@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
+import { ForbiddenError } from '../../../kernel/errors.js';
 
 /** Loopback names that a browser can only reach on this machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -26,7 +27,7 @@ export function hostGuard(allowed: () => string[]): MiddlewareHandler<AppEnv> {
     if (name && isLoopbackHost(name)) return next();
     const extra = allowed().map((h) => h.toLowerCase());
     if (!name || !(extra.includes(name) || extra.includes(host!.toLowerCase()))) {
-      return c.json({ message: `Host not allowed: requests must be addressed to localhost or a host allowed in Settings.` }, 403);
+      throw new ForbiddenError('Host not allowed: requests must be addressed to localhost or a host allowed in Settings.');
     }
     return next();
   };
