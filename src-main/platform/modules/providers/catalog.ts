@@ -28,8 +28,11 @@ export interface CatalogEntry {
 
 interface Cached {
   sig: string;
+  /** when `done` was answered */
   at: number;
-  pending: Promise<ProviderListing>;
+  /** a listing in flight */
+  pending: Promise<ProviderListing> | null;
+  /** the last answer, kept while a refresh is in flight so routing never loses what it knew */
   done: ProviderListing | null;
 }
 
@@ -87,16 +90,21 @@ export class ModelCatalog {
     for (const id of [...this.cache.keys()]) if (!live.has(id)) this.cache.delete(id);
     return Promise.all(
       entries.map((e) => {
-        const hit = this.cache.get(e.id);
-        if (hit && hit.sig === e.sig && !opts.fresh && (hit.done === null || this.now() - hit.at < ttl)) return hit.pending;
-        const slot: Cached = { sig: e.sig, at: this.now(), done: null, pending: Promise.resolve(null as unknown as ProviderListing) };
-        slot.pending = this.ask(e).then((l) => {
-          slot.done = l;
-          slot.at = this.now();
+        let slot = this.cache.get(e.id);
+        if (!slot || slot.sig !== e.sig) {
+          slot = { sig: e.sig, at: 0, pending: null, done: null };
+          this.cache.set(e.id, slot);
+        }
+        if (slot.pending) return slot.pending;
+        if (slot.done && !opts.fresh && this.now() - slot.at < ttl) return Promise.resolve(slot.done);
+        const mine = slot;
+        mine.pending = this.ask(e).then((l) => {
+          mine.done = l;
+          mine.at = this.now();
+          mine.pending = null;
           return l;
         });
-        this.cache.set(e.id, slot);
-        return slot.pending;
+        return mine.pending;
       }),
     );
   }
