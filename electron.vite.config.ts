@@ -17,8 +17,10 @@ export default defineConfig({
       rolldownOptions: {
         input: {
           index: resolve('src-main/desktop/main.ts'),
-          // ingest/run.ts starts its extraction worker from worker.js next to the main bundle.
+          // ingest/run.ts forks its extraction process from worker.js next to the main bundle.
           worker: resolve('src-main/platform/ingest/worker.ts'),
+          // modules/archive/import.ts runs archive imports in a worker thread from archive-import.js.
+          'archive-import': resolve('src-main/platform/modules/archive/import-worker.ts'),
         },
         external: nativeDeps,
       },

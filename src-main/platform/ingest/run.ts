@@ -1,20 +1,16 @@
 import { fork } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ExtractionInput, ExtractionResult } from './types.js';
 import { limitsFor, type ExtractionLimits } from './limits.js';
 import { RSS_MARK } from './watchdog.js';
+import { workerEntry } from '../kernel/worker-entry.js';
 
 /**
  * Runs one extraction in its own child process (worker.ts), not a thread: a decode bomb can
  * take a process's memory past any heap limit, and only a process can be killed whatever it is
  * doing. The child gets a resident-memory limit (its watchdog thread kills it past it), a heap
  * limit, and a wall-time budget scaled by the file's size (the parent kills it past it); each
- * ends the file `failed` with a reason the user can act on. A build ships worker.js next to
- * this file; from TypeScript (dev, tests) the worker is bundled once per process.
+ * ends the file `failed` with a reason the user can act on.
  */
-const workerUrl = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
 
 export interface RunOptions {
   /** Upper bound of the wall-time budget (which is otherwise scaled by the file's size). */
@@ -29,37 +25,14 @@ export interface RunOptions {
 export class ExtractionAborted extends Error {}
 
 export function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Promise<ExtractionResult> {
-  return workerEntry().then(
+  // Built, worker.js sits next to the main bundle (electron.vite.config.ts input `worker`).
+  return workerEntry(import.meta.url, './worker.ts', './worker.js').then(
     (entry) =>
       new Promise((resolve, reject) => {
         if (opts.signal?.aborted) return reject(new ExtractionAborted('aborted'));
         start(entry, input, opts, resolve, reject);
       }),
   );
-}
-
-let devEntry: Promise<string> | null = null;
-
-/**
- * The worker's entry file. Built, it is worker.js beside this file. Run from TypeScript, the
- * worker is bundled once per process with esbuild (which tsx brings) into a plain .mjs:
- * registering tsx's loader in each child would cost about a second per file.
- */
-function workerEntry(): Promise<string> {
-  if (!import.meta.url.endsWith('.ts')) return Promise.resolve(fileURLToPath(workerUrl));
-  devEntry ??= (async () => {
-    const esbuild = await import('esbuild');
-    const src = fileURLToPath(workerUrl);
-    // Inside the project's node_modules, so the bundle's external imports resolve as the sources' do.
-    const dir = path.resolve(path.dirname(src), '../../../node_modules/.cache/agent-desk');
-    fs.mkdirSync(dir, { recursive: true });
-    const out = path.join(dir, `ingest-worker-${process.pid}.mjs`);
-    await esbuild.build({ entryPoints: [src], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
-    process.once('exit', () => fs.rmSync(out, { force: true }));
-    return out;
-  })();
-  devEntry.catch(() => (devEntry = null));
-  return devEntry;
 }
 
 const fmtTime = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);

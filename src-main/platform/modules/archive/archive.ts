@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
 import type { ExportScope } from './service.js';
 import { exportStream } from './service.js';
-import { importArchive, type ImportResult } from './import.js';
+import { importArchiveInWorker, type ImportResult } from './import.js';
 import { receiveArchive } from './upload.js';
 import type { UploadRequest } from '../../transports/http/multipart.js';
 import { BadArchiveError } from './tar.js';
@@ -21,7 +21,7 @@ export class ArchiveService {
   async importUpload(req: UploadRequest, scope: ExportScope): Promise<ImportResult> {
     const tmp = await receiveArchive(req, path.join(this.ctx.config.dataDir, 'files', 'tmp'), this.ctx.config.maxUploadBytes);
     try {
-      return await importArchive(this.ctx.db, this.ctx.config.dataDir, scope, tmp);
+      return await importArchiveInWorker(this.ctx.db, this.ctx.config.dataDir, scope, tmp);
     } catch (err) {
       if (err instanceof BadArchiveError) throw ValidationError.field('archive', err.message);
       throw err;

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connection.js';
 import { BadArchiveError, copyEntryTo, indexTar, readEntry, type TarIndexEntry } from './tar.js';
 import { columnsOf, EXPORT_FORMAT, EXPORT_VERSION, hasTable, TABLE_NAMES, type ExportScope, type ExportTables, type Row } from './service.js';
 import { nowMicros } from '../../kernel/time.js';
+import { firstBadRow } from './rows.js';
+import { workerEntry } from '../../kernel/worker-entry.js';
 
 export type ImportResult = Record<keyof ExportTables, number>;
 
@@ -31,24 +34,9 @@ function parseRows(name: string, buf: Buffer): Row[] {
   return v as Row[];
 }
 
-const posInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
-
-function requireIds(name: string, rows: Row[], ...cols: string[]): void {
-  for (const r of rows) for (const c of cols) if (!posInt(r[c])) throw bad(`The archive is damaged (${name}: ${c} is not a positive integer).`);
-}
-
 function requireRefs(name: string, rows: Row[], col: string, known: Set<number>): void {
   for (const r of rows) if (!known.has(Number(r[col]))) throw bad(`The archive is damaged (${name}: ${col} ${String(r[col])} names nothing in the archive).`);
 }
-
-const isHttpUrl = (s: unknown) => {
-  try {
-    const u = new URL(String(s));
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
-  } catch {
-    return false;
-  }
-};
 
 /** Reads and checks the whole archive before anything is written: refs, file sizes and hashes. */
 function readArchive(fd: number, size: number): { tables: ExportTables; fileEntries: Map<number, TarIndexEntry> } {
@@ -75,14 +63,15 @@ function readArchive(fd: number, size: number): { tables: ExportTables; fileEntr
     if (e && e.size > MAX_JSON_BYTES) throw bad(`The archive's ${t}.json is too large to import.`);
     tables[t] = e ? parseRows(`${t}.json`, readEntry(fd, e)) : [];
   }
-  requireIds('agents', tables.agents, 'id');
-  requireIds('memory_collections', tables.memory_collections, 'id');
-  requireIds('memories', tables.memories, 'id', 'collection_id');
-  requireIds('webhooks', tables.webhooks, 'id', 'agent_id');
-  requireIds('files', tables.files, 'id');
-  requireIds('file_passages', tables.file_passages, 'file_id');
-  requireIds('agent_files', tables.agent_files, 'agent_id', 'file_id');
+  // Every row as the API would accept it, table by table: the first bad one is named.
+  for (const t of TABLE_NAMES) {
+    const bad1 = firstBadRow(t, tables[t]);
+    if (bad1) throw bad(bad1);
+  }
   const ids = (rows: Row[]) => new Set(rows.map((r) => Number(r.id)));
+  for (const t of ['agents', 'memory_collections', 'memories', 'webhooks', 'files'] as const) {
+    if (ids(tables[t]).size !== tables[t].length) throw bad(`The archive is damaged (${t}.json holds the same id twice).`);
+  }
   const agentIds = ids(tables.agents);
   const fileIds = ids(tables.files);
   requireRefs('memories', tables.memories, 'collection_id', ids(tables.memory_collections));
@@ -90,8 +79,6 @@ function readArchive(fd: number, size: number): { tables: ExportTables; fileEntr
   requireRefs('file_passages', tables.file_passages, 'file_id', fileIds);
   requireRefs('agent_files', tables.agent_files, 'agent_id', agentIds);
   requireRefs('agent_files', tables.agent_files, 'file_id', fileIds);
-  for (const w of tables.webhooks) if (!isHttpUrl(w.url)) throw bad('The archive holds a webhook whose url is not http(s).');
-  for (const c of tables.memory_collections) if (typeof c.name !== 'string' || !c.name.trim()) throw bad('The archive holds a collection without a name.');
   const fileEntries = new Map<number, TarIndexEntry>();
   for (const f of tables.files) {
     const e = byName.get(`files/${Number(f.id)}`);
@@ -232,4 +219,29 @@ function makeInserter(db: DB) {
     const sql = `INSERT INTO "${table}"(${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
     return Number(db.prepare(sql).run(...names.map((n) => values[n])).lastInsertRowid);
   };
+}
+
+/** What the import worker answers. */
+export type ImportAnswer = { ok: true; result: ImportResult } | { ok: false; bad: boolean; message: string };
+
+/**
+ * `importArchive` in a worker thread with its own connection to the same database, so reading,
+ * checking and writing a 190 MB archive never blocks the API's event loop (the rows still go in
+ * one transaction: all or nothing). Built, the worker is archive-import.js next to the main
+ * bundle (electron.vite.config.ts input `archive-import`).
+ */
+export async function importArchiveInWorker(db: DB, dataDir: string, scope: ExportScope, archive: string): Promise<ImportResult> {
+  const entry = await workerEntry(import.meta.url, './import-worker.ts', './archive-import.js');
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry, { workerData: { dbPath: db.name, dataDir, scope, archive }, stdout: false, stderr: false });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+    };
+    worker.once('message', (m: ImportAnswer) => settle(() => (m.ok ? resolve(m.result) : reject(m.bad ? new BadArchiveError(m.message) : new Error(m.message)))));
+    worker.once('error', (err) => settle(() => reject(err)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`The import stopped unexpectedly (exit code ${code}).`))));
+  });
 }

@@ -1,0 +1,27 @@
+/**
+ * The archive import's worker thread (started by importArchiveInWorker): opens its own
+ * connection to the platform database and runs the whole import there.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { importArchive, type ImportAnswer } from './import.js';
+import { BadArchiveError } from './tar.js';
+import type { ExportScope } from './service.js';
+
+const { dbPath, dataDir, scope, archive } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string };
+
+function run(): ImportAnswer {
+  const db = new Database(dbPath);
+  try {
+    db.pragma('busy_timeout = 10000');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    return { ok: true, result: importArchive(db, dataDir, scope, archive) };
+  } catch (err) {
+    return { ok: false, bad: err instanceof BadArchiveError, message: err instanceof Error ? err.message : String(err) };
+  } finally {
+    db.close();
+  }
+}
+
+parentPort!.postMessage(run());
