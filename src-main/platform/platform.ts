@@ -35,6 +35,7 @@ import { ToolsService } from './modules/tools/service.js';
 import { AppService } from './modules/app/service.js';
 import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
+import { RetrievalService } from './modules/retrieval/service.js';
 
 export interface PlatformOptions extends Partial<PlatformConfig> {
   /** Where the seed catalog lives (the packaged app passes its own resources path). */
@@ -56,18 +57,19 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const agents = new AgentsService(ctx, templates);
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
+  const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle);
   const webhooks = new WebhooksService(ctx, agents);
   const files = new FilesService(ctx, agents, jobs, lifecycle);
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const providers = new ProvidersService(ctx, settings, secrets);
   const tools = new ToolsService(ctx, { settings, secrets, agents, lifecycle });
-  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools });
+  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
   const app = new AppService(ctx, settings, secrets);
   const archive = new ArchiveService(ctx);
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
-  return { users, keys, settings, templates, agents, collections, memories, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools };
+  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools };
 }
 
 export type Services = ReturnType<typeof buildServices>;

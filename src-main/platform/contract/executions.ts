@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { looseBool } from './common.js';
+import { PassageScores } from './retrieval.js';
 import { ToolStep } from './tools.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
@@ -13,7 +14,19 @@ export const ExecutionError = z.object({ message: z.string(), code: z.string() }
 export const ExecutionContext = z
   .object({
     memories: z.array(z.object({ id: z.number().int(), memory: z.string() })),
-    passages: z.array(z.object({ file_id: z.number().int(), filename: z.string().nullable(), text: z.string() })),
+    passages: z.array(
+      z.object({
+        file_id: z.number().int(),
+        filename: z.string().nullable(),
+        text: z.string(),
+        // ext (CONTRACT.md "Retrieval"): the number the model cites as [n], the passage's ordinal
+        // in its file, each method's score, and whether the answer cited it.
+        n: z.number().int().optional(),
+        position: z.number().int().optional(),
+        scores: PassageScores.optional(),
+        cited: z.boolean().optional(),
+      }),
+    ),
   })
   .meta({ id: 'ExecutionContext' });
 export type ExecutionContext = z.infer<typeof ExecutionContext>;

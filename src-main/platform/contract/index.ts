@@ -10,3 +10,4 @@ export { laravelErrors } from './messages.js';
 export * from './keys.js';
 export * from './app-settings.js';
 export * from './remote.js';
+export * from './retrieval.js';

@@ -3,12 +3,12 @@ import { ProviderError } from './providers/types.js';
 import type { ExecutionContext } from '../contract/executions.js';
 import type { Turn } from './turn.js';
 import { countTokensSync, tokenCounter, tokenizerReady, type Counter } from './tokens.js';
+import { passagesPrompt, selectPassages, type PassageSources } from './passages.js';
 
 /** Where context comes from; the platform wires memories and files, tests pass fakes. */
-export interface ContextSources {
+export interface ContextSources extends PassageSources {
   /** `collections`: only memories of these collection ids (ext `memory_collections`); null: all */
-  memories(userId: number, text: string, limit: number, collections?: number[] | null): { id: number; memory: string }[];
-  passages(fileIds: number[], query: string, limit: number): { file_id: number; filename: string | null; text: string }[];
+  memories(userId: number, text: string, limit: number, collections?: number[] | null): { id: number; memory: string }[] | Promise<{ id: number; memory: string }[]>;
   linkedFileIds(agentId: number): number[];
 }
 
@@ -55,23 +55,14 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
 
   const used: ExecutionContext = { memories: [], passages: [] };
   let memTokens = 0;
-  for (const m of input.query ? sources.memories(input.userId, input.query, 20, input.memoryCollections ?? null) : []) {
+  for (const m of input.query ? await sources.memories(input.userId, input.query, 20, input.memoryCollections ?? null) : []) {
     const t = count(m.memory) + 2;
     if (memTokens + t > memoryBudget) continue;
     memTokens += t;
     used.memories.push({ id: m.id, memory: m.memory });
   }
 
-  const fileIds = [...new Set([...sources.linkedFileIds(input.agentId), ...input.fileIds])];
-  let passTokens = 0;
-  if (fileIds.length && input.query) {
-    for (const p of sources.passages(fileIds, input.query, 16)) {
-      const t = count(p.text) + 8;
-      if (passTokens + t > passageBudget) continue;
-      passTokens += t;
-      used.passages.push({ file_id: p.file_id, filename: p.filename, text: p.text });
-    }
-  }
+  used.passages = await selectPassages({ attached: input.fileIds, linked: sources.linkedFileIds(input.agentId), query: input.query, budget: passageBudget }, sources, count);
 
   const system: string[] = [];
   if (input.instructions.trim()) system.push(input.instructions.trim());
@@ -79,11 +70,7 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
   if (used.memories.length) {
     system.push(`What you know about the user (their saved memories; use them when relevant):\n${used.memories.map((m) => `- ${m.memory}`).join('\n')}`);
   }
-  if (used.passages.length) {
-    system.push(
-      `Passages from the user's files that may help (cite the file name when you use one):\n${used.passages.map((p) => `[${p.filename ?? `file ${p.file_id}`}]\n${p.text}`).join('\n\n')}`,
-    );
-  }
+  if (used.passages.length) system.push(passagesPrompt(used.passages));
   const systemText = system.join('\n\n');
   let budget = available - (systemText ? count(systemText) + MESSAGE_OVERHEAD : 0);
 

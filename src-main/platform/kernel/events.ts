@@ -25,6 +25,8 @@ export interface PlatformEventMap {
   /** A file left `waiting`/`in_progress` (processed, failed or deleted). */
   'file.settled': [fileId: number];
   'credits.consumed': [CreditsConsumed];
+  /** A memory was created or its text changed (retrieval embeds it). */
+  'memory.saved': [memoryId: number];
   /** The localhost API settings changed: the desktop shell re-listens. */
   'settings.localhost': [z.infer<typeof LocalhostSettings>];
 }

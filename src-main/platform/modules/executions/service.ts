@@ -54,6 +54,8 @@ import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError, isAbort } from '../../engine/providers/types.js';
 import type { ContextSources } from '../../engine/context.js';
 import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
+import { markCited } from '../../engine/passages.js';
+import type { ExecutionRetrieval } from '../retrieval/port.js';
 import { nowMicros } from '../../kernel/time.js';
 
 export type { ExecutionEvent, Execution };
@@ -114,8 +116,8 @@ export class ExecutionsService {
       remoteRunner?: typeof runExecution;
       /** the agents' own tools (MCP servers) */
       tools?: ToolboxSource;
-      /** the agents' own tools (MCP servers) */
-      tools?: ToolboxSource;
+      /** hybrid retrieval, whole small files, a conversation's attachments (else bm25 through files) */
+      retrieval?: ExecutionRetrieval;
     },
   ) {
     this.store = new ExecutionsStore(ctx.db);
@@ -126,8 +128,10 @@ export class ExecutionsService {
   private sources(): ContextSources {
     const files = this.files;
     return {
-      memories: (userId, text, limit, collections) => this.deps.memories.relevant(userId, text, limit, collections),
-      passages: (ids, query, limit) => (files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : []),
+      memories: (userId, text, limit, collections) => (this.deps.retrieval ? this.deps.retrieval.memories(userId, text, limit, collections) : this.deps.memories.relevant(userId, text, limit, collections)),
+      passages: (ids, query, limit) =>
+        this.deps.retrieval ? this.deps.retrieval.passages(ids, query, limit) : files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : [],
+      ...(this.deps.retrieval ? { wholeFile: this.deps.retrieval.wholeFile } : {}),
       linkedFileIds: (agentId) => (files ? files.linkedFileIds(agentId) : []),
     };
   }
@@ -251,7 +255,8 @@ export class ExecutionsService {
       developer: req.developer,
       conversation,
       query: isChat ? lastUser : textPrompt,
-      fileIds: req.fileIds,
+      // A conversation's attachments stay available to its later turns.
+      fileIds: rootId !== null && this.deps.retrieval ? [...new Set([...req.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : req.fileIds,
       temperature: req.temperature,
       tool: req.tool,
       imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
@@ -339,6 +344,7 @@ export class ExecutionsService {
       } else {
         status = 'failed';
         this.ctx.log.error({ err, execution: live.id }, 'execution failed unexpectedly');
+    if (live.context) live.context = markCited(live.context, live.output);
         live.error = { message: `The execution failed: ${(err as Error)?.message ?? String(err)}`, code: 'internal_error' };
       }
     }

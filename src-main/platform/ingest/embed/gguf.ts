@@ -1,0 +1,63 @@
+import { type Embedder, EmbedderError, normalize } from './types.js';
+import { ggufFileFor } from '../../engine/providers/gguf.js';
+
+type Llama = import('node-llama-cpp').Llama;
+type EmbeddingContext = import('node-llama-cpp').LlamaEmbeddingContext;
+
+/**
+ * A GGUF embedding model (e.g. nomic-embed-text, bge-small) from the models folder, run by
+ * node-llama-cpp in-process on its own threads (native code: the event loop is not blocked).
+ * Texts are embedded one after another, as the embedding context serves one at a time.
+ */
+export class GgufEmbedder implements Embedder {
+  readonly key: string;
+  private size = 0;
+  private context: Promise<EmbeddingContext> | null = null;
+  private llama: Llama | null = null;
+
+  constructor(
+    private readonly modelsDir: string,
+    private readonly model: string,
+  ) {
+    this.key = `gguf:${model}`;
+  }
+
+  dims(): number {
+    return this.size;
+  }
+
+  private open(): Promise<EmbeddingContext> {
+    this.context ??= (async () => {
+      const file = ggufFileFor(this.modelsDir, this.model);
+      if (!file) throw new EmbedderError(`No GGUF file named "${this.model}" in ${this.modelsDir}.`, 'embedder_unavailable');
+      let mod: typeof import('node-llama-cpp');
+      try {
+        mod = await import('node-llama-cpp');
+      } catch (err) {
+        throw new EmbedderError(`The local GGUF engine (node-llama-cpp) cannot load here: ${(err as Error).message}`, 'embedder_unavailable');
+      }
+      this.llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error });
+      const model = await this.llama.loadModel({ modelPath: file });
+      return model.createEmbeddingContext();
+    })();
+    this.context.catch(() => (this.context = null));
+    return this.context;
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const ctx = await this.open();
+    const out: Float32Array[] = [];
+    for (const t of texts) {
+      const e = await ctx.getEmbeddingFor(t);
+      this.size = e.vector.length;
+      out.push(normalize(e.vector));
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    const ctx = this.context;
+    this.context = null;
+    if (ctx) await (await ctx.catch(() => null))?.dispose();
+  }
+}

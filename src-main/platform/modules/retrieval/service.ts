@@ -1,0 +1,373 @@
+import * as sqliteVec from 'sqlite-vec';
+import type { ServiceContext } from '../../kernel/context.js';
+import type { SettingsService } from '../../kernel/settings.js';
+import type { SecretBox } from '../../kernel/secrets.js';
+import type { Lifecycle } from '../../kernel/lifecycle.js';
+import { ValidationError } from '../../kernel/errors.js';
+import type { Embedder } from '../../ingest/embed/types.js';
+import type { EmbeddingSettings, EmbeddingSettingsUpdate, PassageScores } from '../../contract/retrieval.js';
+import { searchPassages as bm25Passages } from '../files/search.js';
+import { RetrievalStore } from './store.js';
+import type { ExecutionRetrieval } from './port.js';
+import { fuseRanks } from './fusion.js';
+import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
+
+export interface RankedPassage {
+  passage_id: number;
+  file_id: number;
+  filename: string;
+  ordinal: number;
+  text: string;
+  scores: PassageScores;
+}
+
+/** What memory search needs of the memories module (bm25 over the user's memories). */
+export interface MemoryKeywordSearch {
+  relevant(userId: number, text: string, limit: number, collections?: number[] | null): { id: number; memory: string; rank: number }[];
+}
+
+const CHOICE_KEY = 'retrieval.embedder';
+const READY_KEY = 'retrieval.ready_space';
+/** How many candidates each method contributes to the fusion. */
+const POOL = 50;
+const BATCH = 32;
+const RETRY_MS = 30_000;
+const QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Hybrid retrieval: bm25 (FTS5) and vector search over the same passages and memories, fused by
+ * reciprocal rank. Vectors are filled in the background by the chosen embedder; until its space
+ * is complete, search is bm25 alone, so switching embedders never leaves a moment where search
+ * fails. An embedder that fails (server down) is retried later and never fails a search.
+ */
+export class RetrievalService {
+  readonly store: RetrievalStore;
+  private choice: EmbedderChoice;
+  private embedder: Embedder;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private lastError: string | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly queryCache = new Map<string, Float32Array>();
+  private readonly files = new Set<number>();
+  /** Whether sqlite-vec's native functions are loaded (else a JS twin of the one function used). */
+  readonly nativeVectors: boolean;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly settings: SettingsService,
+    private readonly secrets: SecretBox,
+    private readonly memories: MemoryKeywordSearch,
+    lifecycle: Lifecycle,
+    opts: { embedder?: Embedder } = {},
+  ) {
+    this.nativeVectors = loadVectorFunctions(ctx);
+    this.store = new RetrievalStore(ctx.db);
+    this.choice = settings.get(CHOICE_KEY, DEFAULT_CHOICE);
+    this.embedder = opts.embedder ?? this.build(this.choice);
+    lifecycle.onShutdown(() => this.close());
+    // Background embedding belongs to the process that owns the data dir.
+    if (lifecycle.primary) this.start();
+  }
+
+  private build(choice: EmbedderChoice): Embedder {
+    return embedderFor(choice, { dataDir: this.ctx.config.dataDir, apiKey: choice.api_key_sealed ? this.secrets.open(choice.api_key_sealed) : null });
+  }
+
+  /** Background embedding: now, after each processed file, after memory writes. */
+  private start(): void {
+    this.ctx.events.on('file.settled', (fileId: number) => {
+      this.files.add(fileId);
+      this.kick();
+    });
+    this.ctx.events.on('memory.saved', () => this.kick());
+    this.kick(true);
+  }
+
+  /** Asks the background loop for a pass (a full backlog scan when `full`). */
+  kick(full = false): void {
+    if (this.closed) return;
+    if (full) this.files.clear();
+    this.fullScan ||= full;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => (this.draining = null));
+  }
+  private fullScan = false;
+
+  /** Settles when the background work in flight is done (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    do {
+      this.again = false;
+      const embedder = this.embedder;
+      try {
+        const full = this.fullScan;
+        this.fullScan = false;
+        const files = [...this.files];
+        this.files.clear();
+        if (full) await this.embedAll(embedder);
+        else for (const f of files) await this.embedFile(embedder, f);
+        await this.embedMemories(embedder);
+        if (embedder !== this.embedder || this.closed) continue;
+        this.lastError = null;
+        if (full) {
+          // Complete (perhaps with nothing to embed yet): vectors now answer searches, and the
+          // previous embedder's vectors can go.
+          this.settings.set(READY_KEY, embedder.key);
+          const space = this.store.findSpace(embedder.key);
+          if (space) while (!this.closed && this.store.dropOtherSpaces(space.id)) await new Promise((r) => setImmediate(r));
+        }
+      } catch (err) {
+        if (this.closed || embedder !== this.embedder) continue;
+        this.lastError = (err as Error).message;
+        this.ctx.log.warn({ err: this.lastError, embedder: embedder.key }, 'embedding failed; search uses bm25 alone meanwhile, retrying later');
+        this.fullScan = true;
+        this.retryTimer ??= setTimeout(() => {
+          this.retryTimer = null;
+          this.kick(true);
+        }, RETRY_MS).unref();
+        return;
+      }
+    } while (this.again && !this.closed);
+  }
+
+  private async vectorsOf(embedder: Embedder, texts: string[]): Promise<{ space: number; vecs: Float32Array[] }> {
+    const vecs = await embedder.embed(texts);
+    const space = this.store.space(embedder.key, vecs[0]?.length ?? embedder.dims());
+    return { space: space.id, vecs };
+  }
+
+  private async embedAll(embedder: Embedder): Promise<void> {
+    let after = 0;
+    for (;;) {
+      if (this.closed || embedder !== this.embedder) return;
+      const space = this.store.findSpace(embedder.key)?.id ?? -1;
+      const rows = this.store.pendingPassages(space, after, BATCH);
+      if (!rows.length) return;
+      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.text));
+      if (embedder !== this.embedder) return;
+      this.store.savePassageVectors(id, rows, vecs);
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  private async embedFile(embedder: Embedder, fileId: number): Promise<void> {
+    let after = -1;
+    for (;;) {
+      if (this.closed || embedder !== this.embedder) return;
+      const space = this.store.findSpace(embedder.key)?.id ?? -1;
+      const rows = this.store.pendingFilePassages(space, fileId, after, BATCH);
+      if (!rows.length) return;
+      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.text));
+      if (embedder !== this.embedder) return;
+      this.store.savePassageVectors(id, rows, vecs);
+      after = -1; // ordinals of embedded passages drop out of the backlog by themselves
+    }
+  }
+
+  private async embedMemories(embedder: Embedder): Promise<void> {
+    let after = 0;
+    for (;;) {
+      if (this.closed || embedder !== this.embedder) return;
+      const space = this.store.findSpace(embedder.key)?.id ?? -1;
+      const rows = this.store.pendingMemories(space, after, BATCH);
+      if (!rows.length) return;
+      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.memory));
+      if (embedder !== this.embedder) return;
+      this.store.saveMemoryVectors(id, rows, vecs);
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  /** The space whose vectors may answer searches: the current embedder's, once complete. */
+  private searchSpace(): number | null {
+    if (this.settings.get(READY_KEY, null) !== this.embedder.key) return null;
+    return this.store.findSpace(this.embedder.key)?.id ?? null;
+  }
+
+  private async queryVector(text: string): Promise<Float32Array | null> {
+    const key = `${this.embedder.key}\n${text}`;
+    const hit = this.queryCache.get(key);
+    if (hit) return hit;
+    try {
+      const [v] = await withTimeout(this.embedder.embed([text]), QUERY_TIMEOUT_MS);
+      if (this.queryCache.size >= 64) this.queryCache.delete(this.queryCache.keys().next().value!);
+      this.queryCache.set(key, v);
+      return v;
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message }, 'could not embed the query; bm25 alone answers');
+      return null;
+    }
+  }
+
+  /**
+   * Best passages of `fileIds` for `query`, best first, with each method's score. `mode` picks
+   * one method alone (the retrieval bench compares them).
+   */
+  async searchPassages(fileIds: number[], query: string, limit = 8, mode: 'hybrid' | 'bm25' | 'vector' = 'hybrid'): Promise<RankedPassage[]> {
+    const ids = [...new Set(fileIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
+    if (!ids.length || !query.trim() || limit <= 0) return [];
+    const bm = mode === 'vector' ? [] : bm25Passages(this.ctx.db, ids, query, POOL);
+    const space = mode === 'bm25' ? null : this.searchSpace();
+    const qv = space !== null ? await this.queryVector(query) : null;
+    const vec = space !== null && qv ? this.store.nearestPassages(space, ids, qv, POOL) : [];
+    const fused = fuseRanks<{ id: number }>(
+      bm.map((h) => ({ id: h.passage_id })),
+      vec,
+      (x) => x.id,
+    ).slice(0, limit);
+    const bmById = new Map(bm.map((h) => [h.passage_id, h]));
+    const simById = new Map(vec.map((v) => [v.id, v.similarity]));
+    const rows = this.store.passagesById(fused.filter((f) => !bmById.has(f.item.id)).map((f) => f.item.id));
+    const out: RankedPassage[] = [];
+    for (const f of fused) {
+      const b = bmById.get(f.item.id);
+      const r = b ? { passage_id: b.passage_id, file_id: b.file_id, filename: b.filename, ordinal: b.ordinal, text: b.text } : rows.get(f.item.id);
+      if (!r) continue;
+      out.push({ ...r, scores: { bm25: b ? -b.rank : null, vector: simById.get(f.item.id) ?? null, fused: f.fused } });
+    }
+    return out;
+  }
+
+  /** The caller's memories most relevant to `text`, best first (bm25 and vectors fused); `collections` narrows them. */
+  async relevantMemories(userId: number, text: string, limit = 20, collections: number[] | null = null): Promise<{ id: number; memory: string }[]> {
+    const bm = this.memories.relevant(userId, text, POOL, collections);
+    const space = this.searchSpace();
+    const qv = space !== null && text.trim() ? await this.queryVector(text) : null;
+    const vec = space !== null && qv ? this.store.nearestMemories(space, userId, qv, POOL, collections) : [];
+    const byId = new Map(bm.map((m) => [m.id, m.memory]));
+    const missing = vec.filter((v) => !byId.has(v.id)).map((v) => v.id);
+    if (missing.length) for (const m of this.memoryTexts(userId, missing)) byId.set(m.id, m.memory);
+    return fuseRanks<{ id: number }>(bm, vec, (x) => x.id)
+      .filter((f) => byId.has(f.item.id))
+      .slice(0, limit)
+      .map((f) => ({ id: f.item.id, memory: byId.get(f.item.id)! }));
+  }
+
+  /** The port executions use (see port.ts). */
+  forExecutions(): ExecutionRetrieval {
+    return {
+      passages: (ids, query, limit) => this.searchPassages(ids, query, limit),
+      wholeFile: (id, max) => this.store.wholeFile(id, max),
+      memories: (userId, text, limit, collections) => this.relevantMemories(userId, text, limit, collections ?? null),
+      conversationFileIds: (rootId, userId) => this.store.conversationFileIds(rootId, userId),
+    };
+  }
+
+  private memoryTexts(userId: number, ids: number[]): { id: number; memory: string }[] {
+    return this.ctx.db
+      .prepare<[string, number], { id: number; memory: string }>('SELECT id, memory FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ?')
+      .all(JSON.stringify(ids), userId);
+  }
+
+  view(): EmbeddingSettings {
+    const space = this.store.findSpace(this.embedder.key);
+    const { embedded, total } = this.store.progress(space?.id ?? null);
+    const inUse = this.searchSpace() !== null;
+    const status = this.lastError ? 'error' : embedded >= total && (inUse || total === 0) && !this.draining ? 'ready' : 'embedding';
+    return {
+      provider: this.choice.provider,
+      model: this.choice.model,
+      base_url: this.choice.base_url,
+      has_api_key: !!this.choice.api_key_sealed,
+      status,
+      progress: total ? Math.min(1, embedded / total) : 1,
+      embedded,
+      total,
+      vectors_in_use: inUse,
+      error: this.lastError,
+    };
+  }
+
+  /** Chooses the embedder; a different one re-embeds everything in the background. */
+  async update(body: EmbeddingSettingsUpdate): Promise<EmbeddingSettings> {
+    const errors: Record<string, string[]> = {};
+    const model = body.provider === 'builtin' ? BUILTIN_MODEL : body.model;
+    if (body.provider === 'builtin' && body.model !== undefined && body.model !== BUILTIN_MODEL) errors.model = [`The built-in embedder has one model: ${BUILTIN_MODEL}.`];
+    if (!model) errors.model = ['The model field is required for this provider.'];
+    if (body.provider === 'gguf' && model && !/^[^/\\]+$/.test(model)) errors.model = ['The model field must be a file name in the models folder.'];
+    if ((body.provider === 'builtin' || body.provider === 'gguf') && body.base_url) errors.base_url = ['The base url field is only used by the openai and ollama providers.'];
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    const keepKey = body.api_key === undefined && this.choice.provider === body.provider ? this.choice.api_key_sealed : null;
+    const next: EmbedderChoice = {
+      provider: body.provider,
+      model: model!,
+      base_url: body.provider === 'openai' || body.provider === 'ollama' ? (body.base_url ?? null) : null,
+      api_key_sealed: body.api_key ? this.secrets.seal(body.api_key) : keepKey,
+    };
+    this.settings.set(CHOICE_KEY, next);
+    const old = this.embedder;
+    this.choice = next;
+    this.embedder = this.build(next);
+    this.lastError = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (old.key !== this.embedder.key || old !== this.embedder) void old.close().catch(() => {});
+    this.kick(true);
+    return this.view();
+  }
+
+  /** For tests and benches: swap in an embedder object directly (same effect as a settings change). */
+  useEmbedder(embedder: Embedder): void {
+    const old = this.embedder;
+    this.embedder = embedder;
+    this.lastError = null;
+    void old.close().catch(() => {});
+    this.kick(true);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    // Ending the embedder first fails its pending batch at once instead of waiting for it.
+    await this.embedder.close().catch(() => {});
+    await this.draining?.catch(() => {});
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Loads sqlite-vec into the connection. Its loadable library ships per platform in npm packages
+ * (sqlite-vec-linux-x64, -darwin-arm64, -windows-x64...); in a packaged Electron app it must be
+ * outside the asar archive (asarUnpack: node_modules/sqlite-vec-*). If it cannot load, the one
+ * function used is registered in JavaScript instead: slower, same results.
+ */
+function loadVectorFunctions(ctx: ServiceContext): boolean {
+  try {
+    ctx.db.prepare('SELECT vec_version()').get();
+    return true;
+  } catch {}
+  try {
+    sqliteVec.load(ctx.db);
+    return true;
+  } catch (err) {
+    ctx.log.warn({ err: (err as Error).message }, 'sqlite-vec could not load; vector distance runs in JavaScript');
+    ctx.db.function('vec_distance_cosine', { deterministic: true }, (a: unknown, b: unknown) => {
+      if (!Buffer.isBuffer(a) || !Buffer.isBuffer(b) || a.length !== b.length) return null;
+      let dot = 0,
+        na = 0,
+        nb = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        const x = a.readFloatLE(i),
+          y = b.readFloatLE(i);
+        dot += x * y;
+        na += x * x;
+        nb += y * y;
+      }
+      return 1 - dot / (Math.sqrt(na * nb) || 1);
+    });
+    return false;
+  }
+}
