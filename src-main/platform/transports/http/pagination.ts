@@ -40,7 +40,10 @@ export function pageWindow(current: number, last: number): (number | '...')[] {
 export function shapeB<T>(c: Context, p: Page<T>) {
   const { lastPage, from, to } = bounds(p);
   const reqUrl = new URL(c.req.url);
-  const path = `${reqUrl.protocol}//${reqUrl.host}${reqUrl.pathname}`;
+  // The Host header (checked by the host guard), never the request line: an absolute-form
+  // request line (GET http://elsewhere/...) must not choose where the links point.
+  const host = c.req.header('host') || reqUrl.host;
+  const path = `${reqUrl.protocol}//${host}${reqUrl.pathname}`;
   const others = [...reqUrl.searchParams.entries()].filter(([k]) => k !== 'page');
   const url = (n: number) => `${path}?${new URLSearchParams([['page', String(n)], ...others]).toString()}`;
   const prev = p.page > 1 ? url(p.page - 1) : null;
