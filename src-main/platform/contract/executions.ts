@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { looseBool } from './common.js';
-import { PassageScores } from './retrieval.js';
+import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { ToolStep } from './tools.js';
+import { PassageScores } from './retrieval.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -113,6 +113,10 @@ export const ExecuteBody = z
     root_id: z.preprocess(coerceRootId, idValue.optional()),
     /** ext: collection ids; only memories of these collections enter the context */
     memory_collections: z.preprocess((v) => (typeof v === 'number' || typeof v === 'string' ? [v] : v), z.array(idValue).max(100).optional()),
+    /** ext: continue the session after this execution (a branch other than the latest). */
+    parent_id: idValue.nullable().optional(),
+    /** ext: answer again beside this execution (same session and parent): regenerate, or an edited message. */
+    alternative_of: idValue.nullable().optional(),
   })
   .meta({ id: 'ExecuteBody' });
 export type ExecuteBody = z.infer<typeof ExecuteBody>;
@@ -124,7 +128,12 @@ export const ExecuteQuery = z.object({
 });
 
 export const AgentResponsePath = z.object({ id: z.string() });
-    /** ext: continue the session after this execution (a branch other than the latest). */
-    parent_id: idValue.nullable().optional(),
-    /** ext: answer again beside this execution (same session and parent): regenerate, or an edited message. */
-    alternative_of: idValue.nullable().optional(),
+
+/** ext GET /api/agent-responses: the caller's executions, newest first. */
+export const ExecutionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
+  agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
+  status: z.enum([...EXECUTION_STATUSES, 'completed'], { error: 'The selected status is invalid.' }).optional(),
+  root_id: queryInt().pipe(z.number().int().min(1)).optional(),
+});
+export type ExecutionListQuery = z.infer<typeof ExecutionListQuery>;
+export const ExecutionPage = shapeB(Execution).meta({ id: 'ExecutionPage' });

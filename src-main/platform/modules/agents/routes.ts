@@ -18,13 +18,15 @@ export function agentRoutes({ agents, templates, users }: { agents: AgentsServic
     (c) => c.json(shapeA(templates.list(c.req.valid('query'))), 200),
   );
 
-  r.openapi(
-    createRoute({ method: 'get', path: '/agents', tags, security: bearer, summary: 'List agents', request: { query: AgentListQuery }, responses: { ...ok(AgentPage), ...errorResponses } }),
+  // `/templates` and `/templates/{id}` are the hosted platform's older paths of the same two
+  // routes (deprecated in the contract, one handler each).
+  for (const [path, older] of [['/agents', false], ['/templates', true]] as const) r.openapi(
+    createRoute({ method: 'get', path, tags, security: bearer, deprecated: older, summary: older ? 'List agents (the older path of GET /api/agents)' : 'List agents', request: { query: AgentListQuery }, responses: { ...ok(AgentPage), ...errorResponses } }),
     (c) => c.json(shapeB(c, agents.list(c.get('principal').userId, c.req.valid('query'))), 200),
   );
 
-  r.openapi(
-    createRoute({ method: 'get', path: '/agents/{id}', tags, security: bearer, summary: 'Get an agent', request: { params: IdPath }, responses: { ...ok(Agent), ...notFound('Agent'), ...errorResponses } }),
+  for (const [path, older] of [['/agents/{id}', false], ['/templates/{id}', true]] as const) r.openapi(
+    createRoute({ method: 'get', path, tags, security: bearer, deprecated: older, summary: older ? 'Get an agent (the older path of GET /api/agents/{id})' : 'Get an agent', request: { params: IdPath }, responses: { ...ok(Agent), ...notFound('Agent'), ...errorResponses } }),
     (c) => c.json(agents.get(c.get('principal').userId, c.req.valid('param').id), 200),
   );
 

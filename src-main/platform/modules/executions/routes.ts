@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { ExecutionsService } from './service.js';
 import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
 import { IdPath, ErrorBody } from '../../contract/common.js';
-import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent } from '../../contract/executions.js';
+import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage } from '../../contract/executions.js';
 import { sseResponse } from '../../transports/http/sse.js';
 import { shapeB } from '../../transports/http/pagination.js';
 import { Session, SessionDeleted, SessionDetail, SessionListQuery, SessionPage, SessionRename } from '../../contract/sessions.js';
@@ -14,13 +14,16 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
   const r = createRouter();
   const tags = ['Execution'];
 
-  r.openapi(
+  // The hosted platform's older path family (/api/templates...) reaches the same handlers:
+  // one route per path in the contract, marked deprecated, never a copy of the code.
+  for (const [path, older] of [['/agents/{id}/execute', false], ['/templates/{id}/execute', true]] as const) r.openapi(
     createRoute({
       method: 'post',
-      path: '/agents/{id}/execute',
+      path,
       tags,
       security: bearer,
-      summary: 'Execute an agent',
+      deprecated: older,
+      summary: older ? 'Execute an agent (the older path of POST /api/agents/{id}/execute)' : 'Execute an agent',
       description:
         'Answers may come in `answers` or at the top level (`answers` wins). `stream: true` answers Server-Sent Events: `data: <execution without input>` per event, ' +
         '`running` events carry the text since the previous event, the last one is `completed` (or `failed` with `error`). Otherwise answers at once with status ' +
@@ -40,7 +43,8 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       const q = c.req.valid('query');
       const principal = c.get('principal');
       const { execution, events } = await executions.start(principal, c.req.valid('param').id, body);
-      if (body.stream ?? q.stream ?? false) return sseResponse(events) as any;
+      // An event stream is a plain Response, outside what the typed route describes.
+      if (body.stream ?? q.stream ?? false) return sseResponse(events) as never;
       const wait = body.wait_execution ?? body.waitExecution ?? q.wait_execution ?? q.waitExecution ?? false;
       const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS) : execution;
       return c.json({ template_id: String(execution.template_id), responses: [result] }, 200);
@@ -50,10 +54,27 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
   r.openapi(
     createRoute({
       method: 'get',
-      path: '/agent-responses/{id}',
+      path: '/agent-responses',
       tags,
       security: bearer,
-      summary: 'Get an agent response (with ext `context`: the memories and passages the model was given)',
+      summary: "List the caller's executions, newest first (ext)",
+      description: 'Filters: `agent_id`, `status` (`completed` reads as `succeeded`), `root_id` (one session). Items are the GET /api/agent-responses/{id} shape.',
+      request: { query: ExecutionListQuery },
+      responses: { ...ok(ExecutionPage), ...errorResponses },
+    }),
+    (c) => c.json(shapeB(c, executions.list(c.get('principal').userId, c.req.valid('query'))), 200),
+  );
+
+  for (const [path, older] of [['/agent-responses/{id}', false], ['/template-responses/{id}', true]] as const) r.openapi(
+    createRoute({
+      method: 'get',
+      path,
+      tags,
+      security: bearer,
+      deprecated: older,
+      summary: older
+        ? 'Get an agent response (the older path of GET /api/agent-responses/{id})'
+        : 'Get an agent response (with ext `context`: the memories and passages the model was given)',
       request: { params: AgentResponsePath },
       responses: { ...ok(Execution), ...notFound('Agent response'), ...errorResponses },
     }),

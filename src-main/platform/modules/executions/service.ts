@@ -45,6 +45,8 @@ import { ExecutionsStore, toExecution, type ExecutionRow } from './store.js';
 import { SessionsStore, earlierTurns } from './sessions.js';
 import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
+import type { ExecutionListQuery } from '../../contract/executions.js';
+import { ExecutionList } from './list.js';
 import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
@@ -101,6 +103,7 @@ function interruptedCredits(r: ExecutionRow): number {
 export class ExecutionsService {
   private readonly store: ExecutionsStore;
   private readonly sessions: SessionsStore;
+  private readonly responses: ExecutionList;
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
   private closing = false;
@@ -122,6 +125,7 @@ export class ExecutionsService {
   ) {
     this.store = new ExecutionsStore(ctx.db);
     this.sessions = new SessionsStore(ctx.db);
+    this.responses = new ExecutionList(ctx.db);
     this.files = deps.files ?? null;
   }
 
@@ -416,6 +420,12 @@ export class ExecutionsService {
       if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
     }
     return e;
+  }
+
+  /** ext GET /api/agent-responses: the caller's executions, newest first (a running one with its live state). */
+  list(userId: number, q: ExecutionListQuery): Page<Execution> {
+    const { rows, total } = this.responses.page(userId, q);
+    return { items: rows.map((r) => this.withLive(r)), total, page: q.page, perPage: q.per_page };
   }
 
   listSessions(userId: number, q: SessionListQuery): Page<Session> {

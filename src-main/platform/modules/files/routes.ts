@@ -17,6 +17,13 @@ const multipart = { content: { 'multipart/form-data': { schema: FileUpload } }, 
 const tooLarge = { 413: { content: { 'application/json': { schema: ErrorBody } }, description: 'The upload is over the size limit' } };
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
 
+/** Hosted clients also link one file as `{"file_id": n}`: it reads as `file_ids: [n]`. */
+function oneFileId(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  return b.file_ids === undefined && b.file_id !== undefined ? { ...b, file_ids: [b.file_id] } : body;
+}
+
 export function fileRoutes({ files, users, agents }: { files: FilesService; users: UsersService; agents: AgentsService }) {
   const r = createRouter();
   const tags = ['Files'];
@@ -74,7 +81,7 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
     path: '/agents/{agentId}/files',
     tags: atags,
     security: bearer,
-    summary: 'Link files to an agent (linking a waiting file starts its processing)',
+    summary: 'Link files to an agent (linking a waiting file starts its processing); `{"file_id": n}` links one',
     request: { params: AgentPath, body: { content: { 'application/json': { schema: AgentFilesLink }, 'multipart/form-data': { schema: FileUpload } }, required: true } },
     responses: { ...ok(AgentFileSetLinked), ...notFound('Agent'), ...tooLarge, ...errorResponses },
   });
@@ -86,7 +93,7 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
       const file = await files.upload(agent.workspace_id, userId, uploadRequest(c));
       return c.json(files.link(userId, agent.id, [file.id]), 200);
     }
-    const parsed = AgentFilesLink.safeParse(await c.req.json().catch(() => ({})), { reportInput: true });
+    const parsed = AgentFilesLink.safeParse(oneFileId(await c.req.json().catch(() => ({}))), { reportInput: true });
     if (!parsed.success) {
       agents.get(userId, agentId); // an unknown agent is 404 before any body error
       throw new ValidationError(laravelErrors(parsed.error.issues));
