@@ -118,7 +118,7 @@ export class ToolLoop {
     } catch {
       badArgs = 'the arguments are not valid JSON';
     }
-    const started = performance.now();
+    let started = performance.now();
     const step: ToolStep = {
       id: this.steps.length + 1,
       type: 'tool_call',
@@ -152,6 +152,8 @@ export class ToolLoop {
       done({ status: 'denied', approved: null, error: 'The user denied this call.' });
       return answer('Error: the user denied this tool call. Do not call it again; answer without it or say what you would need.');
     }
+    // duration_ms is the call's own time, not the time a person took to answer
+    started = performance.now();
     this.update(step, { status: 'running', approved: approval });
 
     const timeoutMs = this.box.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;

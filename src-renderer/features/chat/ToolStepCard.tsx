@@ -14,7 +14,8 @@ const LABEL: Record<ToolStep['status'], string> = {
 /** One tool call: tool, server, arguments and result, collapsible; with the approval buttons while it waits. */
 export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep; executionId: number; onAnswered(): void }) {
   const waiting = step.status === 'awaiting_approval';
-  const [open, setOpen] = useState(waiting);
+  // Open while it waits for an answer; afterwards only when the user opens it (the answer stays in view).
+  const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const answer = async (how: 'once' | 'always' | 'deny') => {
@@ -32,7 +33,9 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
   };
   const args = typeof step.arguments === 'string' ? step.arguments : JSON.stringify(step.arguments, null, 2);
   return (
-    <details className="tool-step" data-status={step.status} data-testid="tool-step" open={open || waiting} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+    <details className="tool-step" data-status={step.status} data-testid="tool-step" open={open || waiting} onToggle={(e) => {
+        if (!waiting) setOpen((e.target as HTMLDetailsElement).open);
+      }}>
       <summary>
         <span className="tool-step-name">
           <code>{step.tool}</code> <span className="muted">on {step.server ?? 'a removed server'}</span>

@@ -7,6 +7,8 @@ import { toast } from '../../stores/toasts';
 import { McpServerForm } from './McpServerForm';
 import { McpImport } from './McpImport';
 
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n).trimEnd()}…` : s);
+
 const STATUS_BADGE: Record<McpServer['status'], string> = { running: 'badge badge-ok', failed: 'badge badge-error', starting: 'badge badge-warn', stopped: 'badge' };
 
 /** Settings → MCP servers: the tool sources agents may use, their status, stderr and tools. */
@@ -90,7 +92,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
         <ul className="stack small" data-testid="mcp-tools" style={{ margin: 0, paddingLeft: 18 }}>
           {tools.map((t) => (
             <li key={t.name}>
-              <code>{t.name}</code> <span className="muted">{t.description.split('\n')[0].slice(0, 160)}</span>
+              <code>{t.name}</code> <span className="muted">{clip(t.description.split('\n')[0], 160)}</span>
             </li>
           ))}
         </ul>
