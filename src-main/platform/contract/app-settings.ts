@@ -58,6 +58,21 @@ export const LocalhostSettingsUpdate = z
   .strict();
 export type LocalhostSettingsUpdate = z.infer<typeof LocalhostSettingsUpdate>;
 
+export const GPU_CHOICE = z.enum(['auto', 'off', 'cuda', 'vulkan', 'metal']);
+
+/** The local GGUF engine's GPU: what is asked for and what runs (backend null until a local model is first used). */
+export const GpuInfo = z
+  .object({
+    gpu: GPU_CHOICE,
+    from_env: z.boolean(),
+    backend: z.enum(['cuda', 'vulkan', 'metal', 'cpu']).nullable(),
+    note: z.string().nullable(),
+    restart_required: z.boolean(),
+  })
+  .meta({ id: 'GpuInfo' });
+
+export const GpuSettingsUpdate = z.object({ gpu: GPU_CHOICE }).strict();
+
 export const AppInfo = z
   .object({
     version: z.string(),
@@ -67,6 +82,7 @@ export const AppInfo = z
     /** Electron's version in the desktop app; null when served by plain Node (browser mode). */
     electron: z.string().nullable(),
     schema_version: z.number().int(),
+    gpu: GpuInfo,
   })
   .meta({ id: 'AppInfo' });
 

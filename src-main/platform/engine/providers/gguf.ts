@@ -5,6 +5,7 @@ import type { Logger } from '../../kernel/log.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
 import { ProviderError } from './types.js';
 import { AsyncQueue } from '../async-queue.js';
+import { gpuLayersFor, loadLlama } from './gguf-engine.js';
 
 export interface GgufOptions {
   id: string;
@@ -29,24 +30,6 @@ export function ggufFileFor(dir: string, model: string): string | null {
     } catch {}
   }
   return null;
-}
-
-type LlamaModule = typeof import('node-llama-cpp');
-let llamaModule: Promise<LlamaModule> | null = null;
-let llamaInstance: Promise<import('node-llama-cpp').Llama> | null = null;
-
-/** node-llama-cpp is imported only when a GGUF model is first asked for, so the platform starts without it. */
-async function loadLlama(): Promise<{ mod: LlamaModule; llama: import('node-llama-cpp').Llama }> {
-  llamaModule ??= import('node-llama-cpp').catch((err) => {
-    llamaModule = null;
-    throw new ProviderError(`The local GGUF engine (node-llama-cpp) is not installed or cannot load here: ${(err as Error).message}`, 'model_unavailable');
-  });
-  const mod = await llamaModule;
-  llamaInstance ??= mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error }).catch((err) => {
-    llamaInstance = null;
-    throw new ProviderError(`The local GGUF engine could not start: ${(err as Error).message}`, 'model_unavailable');
-  });
-  return { mod, llama: await llamaInstance };
 }
 
 /**
@@ -81,7 +64,7 @@ export class GgufProvider implements ModelProvider {
   private model(file: string) {
     let m = this.models.get(file);
     if (!m) {
-      m = loadLlama().then(({ llama }) => llama.loadModel({ modelPath: file, gpuLayers: 0 }));
+      m = loadLlama().then(({ llama }) => llama.loadModel({ modelPath: file, gpuLayers: gpuLayersFor(llama) }));
       m.catch(() => this.models.delete(file));
       this.models.set(file, m);
     }

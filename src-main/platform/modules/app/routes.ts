@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter, errorResponses, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
-import { AppInfo, LocalhostSettings, LocalhostSettingsUpdate, Usage, UsageQuery } from '../../contract/app-settings.js';
+import { AppInfo, GpuInfo, GpuSettingsUpdate, LocalhostSettings, LocalhostSettingsUpdate, Usage, UsageQuery } from '../../contract/app-settings.js';
 import type { AppService } from './service.js';
 
 /** ext: what the app's Settings and Usage screens need. */
@@ -30,6 +30,20 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
       responses: { ...ok(LocalhostSettings), ...errorResponses },
     }),
     (c) => c.json(app.updateLocalhost(c.req.valid('json')), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'put',
+      path: '/settings/gpu',
+      tags,
+      security: bearer,
+      summary: 'GPU for local GGUF models (ext): auto, off, cuda, vulkan or metal',
+      description: 'Applies when the local engine first starts, else on the next start of the app (`restart_required`). AGENT_DESK_GPU, when set, wins (`from_env`).',
+      request: jsonBodyOf(GpuSettingsUpdate),
+      responses: { ...ok(GpuInfo), ...errorResponses },
+    }),
+    (c) => c.json(app.updateGpu(c.req.valid('json').gpu), 200),
   );
 
   r.openapi(

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../kernel/secrets.js';
 import { LOCALHOST_DEFAULTS, type LocalhostSettingsUpdate } from '../../contract/app-settings.js';
 import { UsageService } from './usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../kernel/events.js';
+import { ggufEngineInfo, isGpuChoice, setGpuSetting, type GpuChoice } from '../../engine/providers/gguf-engine.js';
 
 
 let version: string | undefined;
@@ -45,6 +46,9 @@ export class AppService {
     private readonly secrets: SecretBox,
   ) {
     this.usage = new UsageService(ctx.db);
+    // The local engine's GPU choice is process-wide; the stored setting applies from start-up.
+    const gpu = settings.get<string>('engine.gpu', 'auto');
+    setGpuSetting(isGpuChoice(gpu) ? gpu : 'auto');
   }
 
   info() {
@@ -55,7 +59,15 @@ export class AppService {
       platform: process.platform,
       electron: process.versions.electron ?? null,
       schema_version: this.ctx.db.pragma('user_version', { simple: true }) as number,
+      gpu: ggufEngineInfo(),
     };
+  }
+
+  /** The GPU for local GGUF models: applies when the engine first starts, else on the next start of the app. */
+  updateGpu(gpu: GpuChoice) {
+    this.settings.set('engine.gpu', gpu);
+    setGpuSetting(gpu);
+    return ggufEngineInfo();
   }
 
   localhost() {
