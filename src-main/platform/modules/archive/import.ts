@@ -49,14 +49,14 @@ function readArchive(fd: number, size: number): { tables: ExportTables; fileEntr
   }
   const manifestEntry = byName.get('manifest.json');
   if (!manifestEntry) throw bad('This is not an Agent Desk export (no manifest.json).');
-  let manifest: any;
+  let manifest: { format?: unknown; version?: unknown } | null;
   try {
-    manifest = JSON.parse(readEntry(fd, manifestEntry).toString('utf8'));
+    manifest = JSON.parse(readEntry(fd, manifestEntry).toString('utf8')) as { format?: unknown; version?: unknown } | null;
   } catch {
     throw bad('The archive is damaged (manifest.json is not JSON).');
   }
   if (manifest?.format !== EXPORT_FORMAT) throw bad('This is not an Agent Desk export (unknown format).');
-  if (manifest.version !== EXPORT_VERSION) throw bad(`This export has format version ${String(manifest.version)}; this Agent Desk reads version ${EXPORT_VERSION}.`);
+  if (manifest?.version !== EXPORT_VERSION) throw bad(`This export has format version ${String(manifest?.version)}; this Agent Desk reads version ${EXPORT_VERSION}.`);
   const tables = {} as ExportTables;
   for (const t of TABLE_NAMES) {
     const e = byName.get(`${t}.json`);
