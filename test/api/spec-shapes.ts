@@ -27,7 +27,7 @@ export const AGENT_KEYS = [
  * Additions to the agent (never replacing a spec'd field): `instructions` (CONTRACT.md "Agents"),
  * `source` and `share_context` (the remote-platform work). A new one must be added here on purpose.
  */
-export const AGENT_EXT_KEYS = ['instructions', 'source', 'share_context'];
+export const AGENT_EXT_KEYS = ['instructions', 'source', 'share_context', 'tool_servers'];
 export const QUESTION_KEYS = ['type', 'name', 'description', 'required'];
 export const MEMORY_KEYS = ['id', 'user_id', 'memory', 'credits', 'collection_id'];
 export const COLLECTION_KEYS = ['id', 'user_id', 'name'];
