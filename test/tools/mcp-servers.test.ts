@@ -144,3 +144,25 @@ describe('MCP servers API', () => {
     expect((await call(p, 'GET', `/api/mcp-servers/${s.id}`)).status).toBe(404);
   });
 });
+
+describe('MCP servers and the app lifecycle', () => {
+  it('running servers are stopped when the platform closes, and a closed platform starts none', async () => {
+    const q = makePlatform({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
+    const s = await addServer(q, everythingStdio({ name: 'lifecycle' }));
+    expect((await call(q, 'GET', `/api/mcp-servers/${s.id}/tools`)).status).toBe(200);
+    const pid = (await call(q, 'GET', `/api/mcp-servers/${s.id}`)).json.pid as number;
+    const conn = q.services.tools.connectionOf(1, s.id);
+    await closePlatform(q);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until('the server process to exit', () => !alive());
+    expect(conn.status).toBe('stopped');
+    await expect(conn.listTools()).rejects.toThrow(/stopped \(Agent Desk is closing\)/);
+  });
+});
