@@ -9,7 +9,7 @@ import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-m
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
-import { AppInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
+import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
 import { McpImportResult, McpServer, McpServerDeleted, McpServerList, McpToolList, type McpImport, type McpServerCreate, type McpServerUpdate } from '../../src-main/platform/contract/tools';
@@ -154,6 +154,7 @@ export function createClient(t: Transport) {
       testProvider: (body: { id: string } | { provider: ProviderInput }) => call(ProviderTestResult, 'POST', '/api/settings/providers/test', body),
       localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
       saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
+      saveGpu: (gpu: GpuInfo['gpu']) => call(GpuInfo, 'PUT', '/api/settings/gpu', { gpu }),
     },
     remote: {
       settings: () => get(RemoteSettings, '/api/settings/remote'),

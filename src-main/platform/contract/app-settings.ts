@@ -71,6 +71,7 @@ export const GpuInfo = z
   })
   .meta({ id: 'GpuInfo' });
 
+export type GpuInfo = z.infer<typeof GpuInfo>;
 export const GpuSettingsUpdate = z.object({ gpu: GPU_CHOICE }).strict();
 
 export const AppInfo = z

@@ -2,6 +2,7 @@ import { api } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
+import { GpuSetting } from './GpuSetting';
 
 export function DataPanel() {
   const info = useLoad(() => api.app(), []);
@@ -31,6 +32,7 @@ export function DataPanel() {
         <dt className="muted small">Secrets</dt>
         <dd style={{ margin: 0 }}>{info.data.secrets_encrypted ? 'Provider keys are encrypted with the system keychain.' : 'Provider keys are stored unencrypted in the data folder (no system keychain here).'}</dd>
       </div>
+      <GpuSetting initial={info.data.gpu} />
     </dl>
   );
 }
