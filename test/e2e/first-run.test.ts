@@ -14,7 +14,7 @@ import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
 import { launchBrowser, type Browser } from './support/browser';
-import { pageFetch, shot } from './support/page';
+import { openScreen, pageFetch, shot } from './support/page';
 import { startHub, type Hub } from '../models/hub';
 
 const KEY = `first-run-${Math.random().toString(36).slice(2)}-key`;
@@ -26,6 +26,8 @@ let serve: ServeProcess;
 let browser: Browser;
 let page: Page;
 let setupError: unknown = null;
+/** Uncaught errors in the page: none may happen on these screens. */
+const pageErrors: string[] = [];
 /** Clicks the user made, from the empty chat to the streamed answer. */
 let clicks = 0;
 
@@ -81,6 +83,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
       browser = await launchBrowser();
       page = await browser.context.newPage();
       page.on('dialog', (d) => void d.accept());
+      page.on('pageerror', (e) => pageErrors.push(e.message));
     } catch (err) {
       setupError = err;
     }
@@ -146,9 +149,15 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     expect(clicks).toBeLessThanOrEqual(3);
     await shots('answer');
 
-    // Settings shows the default model the platform uses when an agent names none.
+    // The default model the platform uses when an agent names none, shown in Settings.
     const def = await pageFetch(page, 'GET', '/api/models/default');
     expect(def.json).toEqual({ model: 'llama-3.1-8b', provider: 'server', source: 'first_listed' });
+    await openScreen(page, 'Settings', 'Settings');
+    const note = page.getByTestId('effective-default-model');
+    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toContain('agents that name no model run on llama-3.1-8b, the first model of Server at');
+    await note.scrollIntoViewIfNeeded();
+    await shots('settings-default');
+    expect(pageErrors).toEqual([]);
   }, 90_000);
 
   it('the openai SDK calls /v1/chat/completions with model "chat" and no other setting', async () => {

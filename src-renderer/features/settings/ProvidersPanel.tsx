@@ -6,6 +6,7 @@ import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
 import { ProviderForm } from './ProviderForm';
 import { RoutingTable } from './RoutingTable';
+import { useSetup } from '../setup/setup-store';
 import { PROVIDER_KIND_INFO, providerLabel, savedInputs } from './providers';
 
 export function ProvidersPanel() {
@@ -23,6 +24,8 @@ export function ProvidersPanel() {
       setError(null);
       toast(done);
       await settings.reload();
+      // The chat's model picker and setup panel follow at once.
+      void useSetup.getState().check();
       return true;
     } catch (err) {
       setError(err);

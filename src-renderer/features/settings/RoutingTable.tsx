@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ProvidersSettings, RouteRule } from '../../../src-main/platform/contract/settings';
 import { providerLabel } from './providers';
+import { api } from '../../api';
+import { useLoad } from '../../components/use-load';
 
 /** Which provider serves which model name: exact names, `prefix*`, `*suffix` or `*`, first match wins. */
 export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings; onSave(routes: RouteRule[], defaultModel: string | null): Promise<boolean> }) {
@@ -10,6 +12,9 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
     setRows(settings.routes);
     setDefaultModel(settings.default_model ?? '');
   }, [settings.routes, settings.default_model]);
+  // What an agent without a model answer runs on now, and the models to choose from.
+  const effective = useLoad(() => Promise.all([api.models.default(), api.models.list()]), [settings]);
+  const [current, served] = effective.data ?? [null, []];
   const save = () => void onSave(rows.filter((r) => r.match.trim() && r.provider).map((r) => ({ match: r.match.trim(), provider: r.provider })), defaultModel.trim() || null);
   return (
     <section className="card stack" aria-label="Model routing">
@@ -38,8 +43,20 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
       ))}
       <label className="field inline">
         <span>Default model</span>
-        <input value={defaultModel} placeholder="used when an agent names none" onChange={(e) => setDefaultModel(e.target.value)} />
+        <input value={defaultModel} list="default-model-choices" placeholder={current?.model ? `${current.model} (automatic)` : 'used when an agent names none'} onChange={(e) => setDefaultModel(e.target.value)} />
+        <datalist id="default-model-choices">
+          {served.map((m) => (
+            <option key={`${m.provider}:${m.id}`} value={m.id} />
+          ))}
+        </datalist>
       </label>
+      <p className="small muted" data-testid="effective-default-model">
+        {current?.model
+          ? current.source === 'setting'
+            ? `Agents that name no model run on ${current.model}.`
+            : `No default is set: agents that name no model run on ${current.model}, the first model of ${settings.providers.find((p) => p.id === current.provider) ? providerLabel(settings.providers.find((p) => p.id === current.provider)!) : current.provider}.`
+          : 'No provider lists a model yet: agents that name no model cannot run.'}
+      </p>
       <div className="row">
         <button type="button" className="btn btn-small" onClick={() => setRows([...rows, { match: '', provider: '' }])}>
           Add rule

@@ -80,7 +80,7 @@ export function ModelDownloads({ onReady }: { onReady(): void }) {
         ))}
       </ul>
       <form
-        className="row"
+        className="row setup-url"
         onSubmit={(e) => {
           e.preventDefault();
           void start(url.trim());
