@@ -62,3 +62,16 @@ export const PassageScores = z.object({
   fused: z.number().nullable(),
 });
 export type PassageScores = z.infer<typeof PassageScores>;
+
+/** ext GET /api/files/{fileId}/passages: a file's extracted text, passage by passage (the file viewer). */
+export const FilePassagesQuery = z.object({
+  offset: z.coerce.number({ error: 'The offset field must be an integer.' }).int().min(0).max(10_000_000).optional().default(0),
+  limit: z.coerce.number({ error: 'The limit field must be an integer.' }).int().min(1).max(500).optional().default(100),
+});
+export const FilePassagesPage = z
+  .object({
+    total: z.number().int(),
+    offset: z.number().int(),
+    passages: z.array(z.object({ ordinal: z.number().int(), text: z.string() })),
+  })
+  .meta({ id: 'FilePassagesPage' });

@@ -1,10 +1,14 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { RetrievalService } from './service.js';
-import { createRouter, errorResponses, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
-import { EmbeddingSettings, EmbeddingSettingsUpdate } from '../../contract/retrieval.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { EmbeddingSettings, EmbeddingSettingsUpdate, FilePassagesPage, FilePassagesQuery } from '../../contract/retrieval.js';
+import type { FilesService } from '../files/service.js';
+import { z } from 'zod';
 
-/** ext: the embedder behind hybrid retrieval (Settings → Retrieval). */
-export function retrievalRoutes({ retrieval }: { retrieval: RetrievalService }) {
+const FilePath = z.object({ fileId: z.string() });
+
+/** ext: the embedder behind hybrid retrieval (Settings → Retrieval), and a file's passages for the file viewer. */
+export function retrievalRoutes({ retrieval, files }: { retrieval: RetrievalService; files: FilesService }) {
   const r = createRouter();
   const tags = ['Retrieval'];
   r.openapi(
@@ -22,6 +26,22 @@ export function retrievalRoutes({ retrieval }: { retrieval: RetrievalService }) 
       responses: { ...ok(EmbeddingSettings), ...errorResponses },
     }),
     async (c) => c.json(await retrieval.update(c.req.valid('json')), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/files/{fileId}/passages',
+      tags,
+      security: bearer,
+      summary: "A file's extracted text, passage by passage in order (ext); the ordinal is a citation's `position`",
+      request: { params: FilePath, query: FilePassagesQuery },
+      responses: { ...ok(FilePassagesPage), ...notFound('File'), ...errorResponses },
+    }),
+    (c) => {
+      const q = c.req.valid('query');
+      const page = files.passages(c.get('principal').userId, c.req.valid('param').fileId, q);
+      return c.json({ total: page.total, offset: q.offset, passages: page.passages }, 200);
+    },
   );
   return r;
 }

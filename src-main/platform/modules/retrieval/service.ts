@@ -12,6 +12,14 @@ import type { ExecutionRetrieval } from './port.js';
 import { fuseRanks } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
 
+declare module '../../kernel/settings.js' {
+  interface SettingsMap {
+    'retrieval.embedder': EmbedderChoice;
+    'retrieval.ready_space': string | null;
+  }
+}
+
+
 export interface RankedPassage {
   passage_id: number;
   file_id: number;
