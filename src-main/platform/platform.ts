@@ -37,6 +37,13 @@ import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
 import { RetrievalService } from './modules/retrieval/service.js';
 
+declare module './kernel/settings.js' {
+  interface SettingsMap {
+    'seed.agents': boolean;
+  }
+}
+
+
 export interface PlatformOptions extends Partial<PlatformConfig> {
   /** Where the seed catalog lives (the packaged app passes its own resources path). */
   resourcesDir?: string;
@@ -116,7 +123,7 @@ function loadCatalog(dir: string): Catalog {
 function seed(services: Services, resourcesDir: string): void {
   const catalog = loadCatalog(resourcesDir);
   services.templates.upsertCatalog(catalog.templates);
-  if (!services.settings.get<boolean>('seed.agents', false)) {
+  if (!services.settings.get('seed.agents', false)) {
     services.agents.seed(DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID, catalog.agents);
     services.settings.set('seed.agents', true);
   }

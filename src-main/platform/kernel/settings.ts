@@ -1,6 +1,14 @@
 import type { ServiceContext } from './context.js';
 import { nowMicros } from './time.js';
 
+/**
+ * Every settings key with the type of its value. A module declares its own keys by augmenting
+ * this interface (`declare module '.../kernel/settings.js'`), so the kernel imports no module and
+ * a misspelt key or a wrong value is a compile error.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SettingsMap {}
+
 /** A small JSON key-value store for user settings (providers, remote, localhost API...). */
 export class SettingsService {
   private readonly getStmt;
@@ -13,17 +21,17 @@ export class SettingsService {
     );
   }
 
-  get<T>(key: string, fallback: T): T {
+  get<K extends keyof SettingsMap>(key: K, fallback: SettingsMap[K]): SettingsMap[K] {
     const row = this.getStmt.get(key);
     if (!row) return fallback;
     try {
-      return JSON.parse(row.value) as T;
+      return JSON.parse(row.value) as SettingsMap[K];
     } catch {
       return fallback;
     }
   }
 
-  set<T>(key: string, value: T): void {
+  set<K extends keyof SettingsMap>(key: K, value: SettingsMap[K]): void {
     this.putStmt.run(key, JSON.stringify(value), nowMicros());
   }
 }

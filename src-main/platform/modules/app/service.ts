@@ -9,6 +9,17 @@ import { UsageService } from './usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../kernel/events.js';
 import { ggufEngineInfo, isGpuChoice, setGpuSetting, type GpuChoice } from '../../engine/providers/gguf-engine.js';
 
+declare module '../../kernel/settings.js' {
+  interface SettingsMap {
+    'localhost.enabled': boolean;
+    'localhost.port': number;
+    'localhost.allowed_hosts': string[];
+    'localhost.allowed_origins': string[];
+    'engine.gpu': string | null;
+  }
+}
+
+
 
 let version: string | undefined;
 /** The app's version from its package.json, found upwards from here (source, bundle and asar alike). */
@@ -28,10 +39,10 @@ export function appVersion(): string {
 /** The localhost API settings as stored (keys read by the host guard and CORS too). */
 export function readLocalhostSettings(s: SettingsService, config: ServiceContext['config']) {
   return {
-    enabled: s.get<boolean>('localhost.enabled', LOCALHOST_DEFAULTS.enabled),
-    port: s.get<number>('localhost.port', LOCALHOST_DEFAULTS.port),
-    allowed_hosts: s.get<string[]>('localhost.allowed_hosts', []),
-    allowed_origins: s.get<string[]>('localhost.allowed_origins', []),
+    enabled: s.get('localhost.enabled', LOCALHOST_DEFAULTS.enabled),
+    port: s.get('localhost.port', LOCALHOST_DEFAULTS.port),
+    allowed_hosts: s.get('localhost.allowed_hosts', []),
+    allowed_origins: s.get('localhost.allowed_origins', []),
     from_env: { allowed_hosts: config.allowedHosts, allowed_origins: config.allowedOrigins },
   };
 }
@@ -47,7 +58,7 @@ export class AppService {
   ) {
     this.usage = new UsageService(ctx.db);
     // The local engine's GPU choice is process-wide; the stored setting applies from start-up.
-    const gpu = settings.get<string>('engine.gpu', 'auto');
+    const gpu = settings.get('engine.gpu', 'auto');
     setGpuSetting(isGpuChoice(gpu) ? gpu : 'auto');
   }
 

@@ -10,6 +10,13 @@ import { slugify } from '../agents/service.js';
 import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../../kernel/context.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 
+declare module '../../kernel/settings.js' {
+  interface SettingsMap {
+    'remote': Partial<Stored>;
+  }
+}
+
+
 interface Stored {
   base_url: string | null;
   api_key_sealed: string | null;
@@ -45,7 +52,7 @@ export class RemoteService {
   }
 
   private stored(): Stored {
-    return { ...EMPTY, ...this.settings.get<Partial<Stored>>(KEY, {}) };
+    return { ...EMPTY, ...this.settings.get(KEY, {}) };
   }
 
   private save(s: Stored): void {

@@ -43,8 +43,8 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   // requests are routed to the API by path; the set of API paths is read once the routes exist.
   let apiSegments: Set<string> | null = null;
   const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({ getPath: hostedGetPath(() => (apiSegments ??= apiSegmentsOf(app.routes))) });
-  const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get<string[]>('localhost.allowed_hosts', [])];
-  const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get<string[]>('localhost.allowed_origins', [])];
+  const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get('localhost.allowed_hosts', [])];
+  const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get('localhost.allowed_origins', [])];
 
   // OpenAI clients read errors as {"error": {...}}: their paths answer in that dialect, and only they.
   const dialectOf = (path: string) => (OPENAI_PATHS.test(path) ? openAIDialect : apiDialect);
