@@ -181,4 +181,16 @@ describe('the tool loop against real MCP servers', () => {
     const ok = await p().services.tools.connectionOf(1, everything).call('echo', { message: 'still here' }, { signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
     expect(ok.text).toBe('Echo: still here');
   }, 60_000);
+
+  it('a server of the agent that cannot start shows as a failed step; the other servers\' tools still work', async () => {
+    const broken = (await addServer(p(), { name: 'wont-start', command: process.execPath, args: ['-e', 'console.error("no token configured"); process.exit(2)'], approval: 'auto' })).id;
+    env.fake.set({ toolCalls: echoOnce('still works'), tokens: answerWithTool });
+    const agent = await toolAgent(p(), [broken, everything]);
+    const e = (await call(p(), 'POST', `/api/agents/${agent}/execute`, { body: ask('go', { wait_execution: true }) })).json.responses[0];
+    expect(e.status).toBe('succeeded');
+    expect(e.steps[0]).toMatchObject({ server: 'wont-start', tool: '(start)', status: 'failed' });
+    expect(e.steps[0].error).toMatch(/not offered to the model: The MCP server "wont-start" could not start/);
+    expect(e.steps[1]).toMatchObject({ tool: 'echo', status: 'succeeded' });
+    expect(e.output).toBe('The tool said: Echo: still works');
+  }, 30_000);
 });

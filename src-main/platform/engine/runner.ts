@@ -128,7 +128,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   sink.running(provider.id);
 
   const messages: ChatMessage[] = [...built.messages];
-  const loop = plan.toolbox?.tools.length ? new ToolLoop(plan.toolbox, { step: (st) => sink.step?.(st) }, plan.signal) : null;
+  const loop = plan.toolbox?.tools.length || plan.toolbox?.unavailable?.length ? new ToolLoop(plan.toolbox, { step: (st) => sink.step?.(st) }, plan.signal) : null;
   const allTools = [...(plan.tool ? toolSpecs(plan.tool) : []), ...(loop?.specs() ?? [])];
   const tools = allTools.length ? allTools : undefined;
   const maxRounds = loop ? Math.max(MAX_TOOL_ROUNDS, loop.maxSteps) : MAX_TOOL_ROUNDS;
@@ -171,7 +171,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     produced += roundText;
     if (!calls?.length) break;
     if (!offered) {
-      throw new ProviderError(`The model kept calling tools after ${loop ? `${loop.steps.length} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
+      throw new ProviderError(`The model kept calling tools after ${loop ? `${loop.maxSteps} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
     }
     messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
     for (const c of calls) {

@@ -28,6 +28,8 @@ export type Approval = 'auto' | 'user' | 'denied';
 
 export interface Toolbox {
   tools: AgentTool[];
+  /** the agent's servers that could not give their tools: shown as failed steps, not silently left out */
+  unavailable?: { serverId: number; server: string; error: string }[];
   /** tool calls per run (default 8) */
   maxSteps?: number;
   /** per call (default 60 s) */
@@ -85,7 +87,18 @@ export class ToolLoop {
   ) {
     this.byName = new Map(box.tools.map((t) => [t.name, t]));
     this.maxSteps = box.maxSteps ?? DEFAULT_MAX_STEPS;
+    for (const u of box.unavailable ?? []) {
+      const step: ToolStep = {
+        id: this.steps.length + 1, type: 'tool_call', server_id: u.serverId, server: u.server, tool: '(start)', arguments: {}, result: null,
+        error: `Its tools were not offered to the model: ${u.error}`, status: 'failed', approved: null, started_at: isoMicros(nowMicros()), duration_ms: 0,
+      };
+      this.steps.push(step);
+      sink.step(step);
+    }
   }
+
+  /** tool calls the model made (start failures are steps too, but cost no call) */
+  private calls = 0;
 
   specs(): ToolSpec[] {
     return this.box.tools.map((t) => ({ name: t.name, description: t.description || `${t.tool} (${t.server})`, parameters: t.parameters }));
@@ -96,7 +109,7 @@ export class ToolLoop {
   }
 
   get exhausted(): boolean {
-    return this.steps.length >= this.maxSteps;
+    return this.calls >= this.maxSteps;
   }
 
   private update(step: ToolStep, patch: Partial<ToolStep>): void {
@@ -108,6 +121,7 @@ export class ToolLoop {
   async run(call: ToolCall): Promise<ChatMessage> {
     const answer = (content: string): ChatMessage => ({ role: 'tool', toolCallId: call.id, content });
     if (this.exhausted) return answer(`Error: not run. This run has reached its limit of ${this.maxSteps} tool calls; answer with what you have.`);
+    this.calls++;
     const tool = this.byName.get(call.name)!;
     let args: Record<string, unknown> = {};
     let badArgs: string | null = null;

@@ -23,6 +23,13 @@ import { McpServersStore, type McpServerRow, type McpServerWrite } from './store
 import { McpConnection, type ListedTool, type ServerSpec } from './mcp-client.js';
 import { Approvals, type Decision } from './approvals.js';
 
+declare module '../../kernel/settings.js' {
+  interface SettingsMap {
+    'tools.limits': ToolLimits;
+  }
+}
+
+
 export interface ToolLimits {
   max_steps?: number;
   call_timeout_ms?: number;
@@ -248,7 +255,7 @@ export class ToolsService implements ToolboxSource {
   }
 
   private limits(): ToolLimits {
-    return this.deps.settings.get<ToolLimits>('tools.limits', {});
+    return this.deps.settings.get('tools.limits', {});
   }
 
   /** The tools of the agent's enabled servers; a server that cannot start is left out (its status says why). */
@@ -257,6 +264,7 @@ export class ToolsService implements ToolboxSource {
     const refs = agent.tool_servers ?? [];
     if (!refs.length || this.closed) return null;
     const found: { row: McpServerRow; tool: ListedTool }[] = [];
+    const unavailable: { serverId: number; server: string; error: string }[] = [];
     for (const ref of refs) {
       const row = this.store.one(userId, ref.server_id);
       if (!row || row.enabled !== 1) continue;
@@ -266,9 +274,10 @@ export class ToolsService implements ToolboxSource {
       } catch (err) {
         signal.throwIfAborted();
         this.ctx.log.warn({ err, server: row.name, execution: executionId }, 'an MCP server of the agent is unavailable; its tools are left out');
+        unavailable.push({ serverId: row.id, server: row.name, error: (err as Error)?.message ?? String(err) });
       }
     }
-    if (!found.length) return null;
+    if (!found.length && !unavailable.length) return null;
     const names = functionNames(found.map((f) => ({ server: f.row.name, tool: f.tool.name })));
     const tools: AgentTool[] = found.map((f, i) => ({
       name: names[i], serverId: f.row.id, server: f.row.name, tool: f.tool.name, description: f.tool.description, parameters: f.tool.input_schema,
@@ -276,6 +285,7 @@ export class ToolsService implements ToolboxSource {
     const limits = this.limits();
     return {
       tools,
+      unavailable,
       maxSteps: limits.max_steps,
       callTimeoutMs: limits.call_timeout_ms,
       maxResultChars: limits.max_result_chars,
