@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
@@ -51,13 +51,14 @@ async function nothingAt(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** The four looks of one state. */
-async function shots(name: string): Promise<void> {
+/** The four looks of one state; `focus` is scrolled into view at each size. */
+async function shots(name: string, focus?: Locator): Promise<void> {
   for (const [w, h] of [
     [1280, 800],
     [1024, 700],
   ]) {
     await page.setViewportSize({ width: w, height: h });
+    await focus?.scrollIntoViewIfNeeded();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await shot(page, `first-run-${name}-${w}-${scheme}`);
@@ -116,8 +117,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     const row = page.getByTestId('download').first();
     await row.getByText('downloading').waitFor({ timeout: 15_000 });
     await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: 15_000 }).toBe(50);
-    await row.scrollIntoViewIfNeeded();
-    await shots('download');
+    await shots('download', row);
     await row.getByRole('button', { name: 'Pause' }).click();
     await row.getByText('paused').waitFor({ timeout: 10_000 });
     await row.scrollIntoViewIfNeeded();
@@ -155,8 +155,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await openScreen(page, 'Settings', 'Settings');
     const note = page.getByTestId('effective-default-model');
     await expect.poll(() => note.textContent(), { timeout: 10_000 }).toContain('agents that name no model run on llama-3.1-8b, the first model of Server at');
-    await note.scrollIntoViewIfNeeded();
-    await shots('settings-default');
+    await shots('settings-default', note);
     expect(pageErrors).toEqual([]);
   }, 90_000);
 

@@ -60,6 +60,11 @@ describe('GET /api/models: the models people have', () => {
     expect(run.json.responses[0]).toMatchObject({ status: 'succeeded', output: 'Hello from the local server.', model: 'llama-3.1-8b' });
     expect(lm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
 
+    // An execute body without a model answer runs on the default model (CONTRACT.md "Compatibility").
+    const omitted = await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: { messages: [{ role: 'user', content: 'Hi' }], wait_execution: true } });
+    expect(omitted.json.responses[0]).toMatchObject({ status: 'succeeded', output: 'Hello from the local server.' });
+    expect(lm.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
+
     // A model nobody serves is still refused before anything runs.
     const bad = await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: { temperature: '0.5', model: 'not-served-anywhere', tools: 'no-tools', messages: [{ role: 'user', content: 'Hi' }] } });
     expect(bad.status).toBe(422);

@@ -43,7 +43,7 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
       ))}
       <label className="field inline">
         <span>Default model</span>
-        <input value={defaultModel} list="default-model-choices" placeholder={current?.model ? `${current.model} (automatic)` : 'used when an agent names none'} onChange={(e) => setDefaultModel(e.target.value)} />
+        <input value={defaultModel} list="default-model-choices" placeholder={current?.model ? 'automatic (see below)' : 'used when an agent names none'} onChange={(e) => setDefaultModel(e.target.value)} />
         <datalist id="default-model-choices">
           {served.map((m) => (
             <option key={`${m.provider}:${m.id}`} value={m.id} />
