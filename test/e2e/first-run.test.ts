@@ -77,9 +77,9 @@ describe('first run: from an empty data dir to a streamed answer', () => {
       serve = await startServe({
         AGENT_DESK_API_KEY: KEY,
         AGENT_DESK_OLLAMA_AUTODETECT: '0',
-        // A real Ollama or LM Studio on this machine must not change what the test sees.
+        // A real Ollama on this machine must not change what the test sees; "LM Studio" is the fake.
         AGENT_DESK_PROBE_OLLAMA_URL: await nothingAt(),
-        AGENT_DESK_PROBE_LMSTUDIO_URL: await nothingAt(),
+        AGENT_DESK_PROBE_LMSTUDIO_URL: fake.origin,
       });
       browser = await launchBrowser();
       page = await browser.context.newPage();
@@ -105,7 +105,10 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await expect(page.getByRole('heading', { name: 'Connect a model to start chatting' }).isVisible()).resolves.toBe(true);
     // Nothing to send into: the composer is not shown while no model is configured.
     expect(await page.locator('form.composer').isVisible()).toBe(false);
-    await panel.getByText('not running on').first().waitFor();
+    // Found on its usual port (here the fake's), with the models it serves, one click away.
+    await panel.getByText('running · 1 model').waitFor({ timeout: 10_000 });
+    expect(await panel.getByRole('button', { name: 'Use LM Studio' }).isVisible()).toBe(true);
+    expect(await panel.getByText('not running on').count()).toBe(1);
     expect(await panel.getByText('Qwen2.5 0.5B Instruct').isVisible()).toBe(true);
     await shots('setup');
   }, 60_000);
