@@ -58,7 +58,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
     fs.truncateSync(file, 0);
     const err = openError(dir);
     expect(err.message).toBe(
-      `Agent Desk cannot open its database ${file}: it is empty (0 bytes), so its data is gone and it will not be reset silently; move it away to start with an empty database, or restore: the newest backup is ${newest} (copy a .sqlite backup over it, or \`npm run import\` a .tar, keeping the damaged file aside).`,
+      `Agent Desk cannot open its database ${file}: it is empty (0 bytes), so its data is gone, and it is not reset silently; restore the newest backup, ${newest} (copy a .sqlite backup over the file, or \`npm run import\` a .tar), or move the file away to start afresh.`,
     );
     expect(fs.statSync(file).size).toBe(0); // untouched
   });
@@ -68,7 +68,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
     const size = fs.statSync(file).size;
     fs.truncateSync(file, Math.floor(size / 2));
     const err = openError(dir);
-    expect(err.message).toMatch(new RegExp(`^Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it is truncated \\(\\d+ bytes where its header says \\d+ pages of 4096 bytes\\); move it away; the newest backup is `));
+    expect(err.message).toMatch(new RegExp(`^Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it is truncated \\(\\d+ bytes where its header says \\d+ pages of 4096 bytes\\); restore the newest backup, `));
     expect(err.backup).toBe(newest);
     expect(err.message.split('\n')).toHaveLength(1);
   });
@@ -77,7 +77,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
     const { dir, file } = dataDir();
     fs.writeFileSync(file, Buffer.alloc(8192, 7));
     const err = openError(dir);
-    expect(err.message).toBe(`Agent Desk cannot open its database ${file}: it is not an SQLite database (its header is garbage); move it away; no backup exists under ${path.join(dir, 'backups')}.`);
+    expect(err.message).toBe(`Agent Desk cannot open its database ${file}: it is not an SQLite database (its header is garbage); no backup exists under ${path.join(dir, 'backups')}: move the file away to start afresh.`);
   });
 
   it('a damaged page behind a valid header is reported as damaged, not as a stack', () => {
@@ -87,7 +87,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
     fs.writeSync(fd, Buffer.alloc(200, 0xff), 0, 200, 100);
     fs.closeSync(fd);
     const err = openError(dir);
-    expect(err.message).toMatch(/: it is damaged \(.*(malformed|not a database).*\); move it away; no backup exists under /);
+    expect(err.message).toMatch(/: it is damaged \(.*(malformed|not a database).*\); no backup exists under .*: move the file away to start afresh\.$/);
   });
 
   it('a read-only database is refused at start, naming the file (run as an unprivileged user: root may write anything)', () => {
@@ -101,7 +101,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: dir }, timeout: 60_000, ...asUser });
     expect(r.stderr).toBe('');
-    expect(r.stdout.trim()).toMatch(new RegExp(`^DatabaseFileError: Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it cannot be written \\(.+\\); make the file and its folder writable by you, or move the data dir with AGENT_DESK_DATA_DIR; the newest backup is `));
+    expect(r.stdout.trim()).toMatch(new RegExp(`^DatabaseFileError: Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it cannot be written \\(.+\\); make the file and its folder writable by you \\(or move the data dir with AGENT_DESK_DATA_DIR\\); else restore the newest backup, `));
   });
 
   it('a missing database is a first start, and a healthy one opens', () => {

@@ -29,12 +29,14 @@ export function newestBackup(dataDir: string): string | null {
   return best?.file ?? null;
 }
 
-function fail(file: string, problem: string, remedy: string): DatabaseFileError {
+/** `remedy` is what to do first when the file itself is fine (e.g. permissions); else the backup or a fresh start. */
+function fail(file: string, problem: string, remedy?: string): DatabaseFileError {
   const backup = newestBackup(path.dirname(file));
-  const restore = backup
-    ? `the newest backup is ${backup} (copy a .sqlite backup over it, or \`npm run import\` a .tar, keeping the damaged file aside)`
-    : `no backup exists under ${path.join(path.dirname(file), 'backups')}`;
-  return new DatabaseFileError(`Agent Desk cannot open its database ${file}: ${problem}; ${remedy}${restore}.`, file, backup);
+  const fresh = 'move the file away to start afresh';
+  const way = backup
+    ? `restore the newest backup, ${backup} (copy a .sqlite backup over the file, or \`npm run import\` a .tar), or ${fresh}`
+    : `no backup exists under ${path.join(path.dirname(file), 'backups')}: ${fresh}`;
+  return new DatabaseFileError(`Agent Desk cannot open its database ${file}: ${problem}; ${remedy ? `${remedy}; else ` : ''}${way}.`, file, backup);
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -51,14 +53,14 @@ export function checkDatabaseFile(file: string): void {
   } catch {
     return;
   }
-  if (!st.isFile()) throw fail(file, 'it is not a file', 'move it away; ');
+  if (!st.isFile()) throw fail(file, 'it is not a file');
   if (st.size === 0) {
     // A WAL beside an empty main file is SQLite's to recover; an empty file alone was never ours.
     let wal = 0;
     try {
       wal = fs.statSync(`${file}-wal`).size;
     } catch {}
-    if (wal === 0) throw fail(file, 'it is empty (0 bytes), so its data is gone and it will not be reset silently', 'move it away to start with an empty database, or restore: ');
+    if (wal === 0) throw fail(file, 'it is empty (0 bytes), so its data is gone, and it is not reset silently');
     return;
   }
   const fd = fs.openSync(file, 'r');
@@ -69,14 +71,14 @@ export function checkDatabaseFile(file: string): void {
   } finally {
     fs.closeSync(fd);
   }
-  if (n < 100 || head.toString('latin1', 0, 16) !== SQLITE_MAGIC) throw fail(file, 'it is not an SQLite database (its header is garbage)', 'move it away; ');
+  if (n < 100 || head.toString('latin1', 0, 16) !== SQLITE_MAGIC) throw fail(file, 'it is not an SQLite database (its header is garbage)');
   const rawPage = head.readUInt16BE(16);
   const pageSize = rawPage === 1 ? 65536 : rawPage;
   // The page count in the header is valid when its "version-valid-for" matches the change counter.
   const pages = head.readUInt32BE(28);
   const valid = head.readUInt32BE(92) === head.readUInt32BE(24);
   if (valid && pages > 0 && st.size < pages * pageSize) {
-    throw fail(file, `it is truncated (${st.size} bytes where its header says ${pages} pages of ${pageSize} bytes)`, 'move it away; ');
+    throw fail(file, `it is truncated (${st.size} bytes where its header says ${pages} pages of ${pageSize} bytes)`);
   }
 }
 
@@ -86,10 +88,10 @@ export function describeOpenFailure(err: unknown, file: string): unknown {
   const code = (err as { code?: string }).code ?? '';
   const text = err instanceof Error ? err.message : String(err);
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || /readonly/i.test(text)) {
-    return fail(file, `it cannot be written (${text})`, 'make the file and its folder writable by you, or move the data dir with AGENT_DESK_DATA_DIR; ');
+    return fail(file, `it cannot be written (${text})`, 'make the file and its folder writable by you (or move the data dir with AGENT_DESK_DATA_DIR)');
   }
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-    return fail(file, `it is damaged (${text})`, 'move it away; ');
+    return fail(file, `it is damaged (${text})`);
   }
   return err;
 }
