@@ -101,6 +101,21 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     expect(r.quitted).toBe(true);
   });
 
+  it('every package the bundle leaves external, and every lazily loaded chunk, imports from out/main (ESM/CJS included)', () => {
+    const r = spawnSync(process.execPath, ['--import', './test/desktop/support/register-fake-electron.mjs', 'test/desktop/support/import-built-modules.mjs'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: childEnv({ FAKE_ELECTRON_APP_PATH: ROOT }),
+    });
+    const line = /^RESULT (.*)$/m.exec(r.stdout)?.[1];
+    expect(line, r.stderr).toBeDefined();
+    const res = JSON.parse(line!) as { imported: string[]; chunks: string[]; failures: string[] };
+    expect(res.failures).toEqual([]);
+    expect(res.imported).toEqual(expect.arrayContaining(['better-sqlite3', 'node-llama-cpp']));
+    expect(res.chunks.length).toBeGreaterThan(3);
+  });
+
   it('packaged layout: the binding and the seed catalog come from process.resourcesPath', async () => {
     const resources = path.join(work, 'pkg-resources');
     fs.mkdirSync(path.join(resources, 'native'), { recursive: true });
