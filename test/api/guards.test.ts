@@ -140,13 +140,17 @@ describe('x-workspace-id', () => {
   const p = makePlatform();
   afterAll(() => closePlatform(p));
 
-  it('non-integer 422, foreign 403, own workspace accepted', async () => {
+  it('non-integer 422, foreign 403, unknown is the selected one, own workspace accepted', async () => {
     for (const v of ['abc', '1.5', '-1', '1e3', '0x2']) {
       expect422(await call(p, 'POST', '/api/agents', { body: { title: 'x' }, headers: { 'x-workspace-id': v } }), 'x-workspace-id');
     }
     p.db.prepare("INSERT INTO workspaces(id, name, created_at) VALUES (2, 'Someone else', 0), (3, 'Team', 0)").run();
     p.db.prepare("INSERT INTO workspace_members(workspace_id, user_id, role) VALUES (3, 1, 'member')").run();
-    for (const v of ['2', '999']) expectMessage(await call(p, 'POST', '/api/agents', { body: { title: 'x' }, headers: { 'x-workspace-id': v } }), 403);
+    expectMessage(await call(p, 'POST', '/api/agents', { body: { title: 'x' }, headers: { 'x-workspace-id': '2' } }), 403);
+    // An id that names no workspace here (copied from the hosted platform) means the selected one.
+    const copied = await call(p, 'POST', '/api/agents', { body: { title: 'Copied id' }, headers: { 'x-workspace-id': '999' } });
+    expect(copied.status).toBe(201);
+    expect(copied.json.workspace_id).toBe(1);
     const ok = await call(p, 'POST', '/api/agents', { body: { title: 'Team agent' }, headers: { 'x-workspace-id': '3' } });
     expect(ok.status).toBe(201);
     expect(ok.json.workspace_id).toBe(3);

@@ -168,6 +168,8 @@ describe('memory collections', () => {
     const def = (await call(p, 'GET', '/api/memory-collections?search=default')).json.collections[0];
     expect(moved.collection_id).toBe(def.id);
     expect((await call(p, 'GET', `/api/memories?collection_id=${def.id}`)).json.meta.total).toBe(1);
-    expect((await call(p, 'DELETE', `/api/memory-collections/${def.id}`)).status).toBe(422);
+    const refused = await call(p, 'DELETE', `/api/memory-collections/${def.id}`);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ message: 'The default collection cannot be deleted.' });
   });
 });
