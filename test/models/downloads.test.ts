@@ -124,6 +124,26 @@ describe('model downloads (a stand-in hub on loopback with Range requests)', () 
     }
   });
 
+  it('follows a hub redirect and checks the checksum the redirect carried', async () => {
+    const p = makePlatform({ env: ENV });
+    try {
+      const ok = await call(p, 'POST', '/api/models/downloads', { body: { url: hub.redirectUrl } });
+      expect((await until(p, ok.json.id, (d) => d.status === 'completed' || d.status === 'failed', 'the redirected download')).status).toBe('completed');
+      expect(fs.readFileSync(path.join(p.dir, 'models', hub.name)).equals(hub.bytes)).toBe(true);
+      await call(p, 'DELETE', `/api/models/downloads/${ok.json.id}`);
+      expect(fs.existsSync(path.join(p.dir, 'models', hub.name))).toBe(false); // a completed download's file goes with it
+
+      // The CDN sends no checksum: a wrong one on the redirect is still caught.
+      hub.redirectChecksum('b'.repeat(64));
+      const bad = await call(p, 'POST', '/api/models/downloads', { body: { url: hub.redirectUrl } });
+      const failed = await until(p, bad.json.id, (d) => d.status === 'failed', 'the checksum failure');
+      expect(failed.error).toContain(`expected SHA-256 ${'b'.repeat(64)}`);
+    } finally {
+      hub.redirectChecksum(null);
+      await closePlatform(p);
+    }
+  });
+
   it('refuses bad requests with the contract envelope', async () => {
     const p = makePlatform({ env: ENV });
     try {

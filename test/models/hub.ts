@@ -6,6 +6,7 @@
  *   hub.stallAfter(n)   the next responses send bytes up to offset n, then hold the connection
  *   hub.release()       ends the held responses' sockets (as a dropped connection would)
  *   hub.requests        every request: { path, range }
+ *   hub.redirectUrl     redirects to /cdn/<name>, with the checksum on the redirect only
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +24,10 @@ export interface Hub {
   bytes: Buffer;
   sha256: string;
   requests: { path: string; range: string | null }[];
+  /** a link that redirects to a CDN path, the checksum on the redirect only (as Hugging Face) */
+  redirectUrl: string;
+  /** what the redirect claims the file's SHA-256 is (null: the true one) */
+  redirectChecksum(sha: string | null): void;
   stallAfter(n: number | null): void;
   /** Sends no checksum header (as a hub without one). */
   withoutChecksum(on: boolean): void;
@@ -40,13 +45,20 @@ export async function startHub(name = 'tiny-llama-q8_0.gguf'): Promise<Hub> {
   const requests: Hub['requests'] = [];
   let stall: number | null = null;
   let checksum = true;
+  let redirectSha: string | null = null;
   const held = new Set<http.ServerResponse>();
   const sockets = new Set<import('node:net').Socket>();
 
   const server = http.createServer((req, res) => {
     const range = req.headers.range ?? null;
     requests.push({ path: req.url ?? '', range });
-    if (req.url !== `/org/repo/resolve/main/${name}`) {
+    // As Hugging Face does: the resolve link redirects to the CDN, the checksum is on the redirect.
+    if (req.url === `/org/repo/redirect/main/${name}`) {
+      res.writeHead(302, { location: `/cdn/${name}`, 'x-linked-etag': `"${redirectSha ?? sha256}"`, 'x-linked-size': String(bytes.length) }).end();
+      return;
+    }
+    const cdn = req.url === `/cdn/${name}`;
+    if (req.url !== `/org/repo/resolve/main/${name}` && !cdn) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Entry not found');
       return;
     }
@@ -58,7 +70,7 @@ export async function startHub(name = 'tiny-llama-q8_0.gguf'): Promise<Hub> {
       return;
     }
     const headers: Record<string, string | number> = { 'content-type': 'application/octet-stream', 'accept-ranges': 'bytes', 'content-length': bytes.length - start };
-    if (checksum) headers['x-linked-etag'] = `"${sha256}"`;
+    if (checksum && !cdn) headers['x-linked-etag'] = `"${sha256}"`;
     if (m) headers['content-range'] = `bytes ${start}-${bytes.length - 1}/${bytes.length}`;
     res.writeHead(m ? 206 : 200, headers);
     if (stall !== null && stall > start) {
@@ -81,6 +93,8 @@ export async function startHub(name = 'tiny-llama-q8_0.gguf'): Promise<Hub> {
     bytes,
     sha256,
     requests,
+    redirectUrl: `${origin}/org/repo/redirect/main/${name}`,
+    redirectChecksum: (sha) => (redirectSha = sha),
     stallAfter: (n) => (stall = n),
     withoutChecksum: (on) => (checksum = !on),
     release() {

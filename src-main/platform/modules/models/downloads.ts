@@ -52,6 +52,29 @@ function hubSha256(headers: Headers): string | null {
   return null;
 }
 
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand: Hugging Face answers `/resolve/` with a redirect to its CDN and puts
+ * the file's SHA-256 on that redirect (`x-linked-etag`), not on the CDN's answer. Every hop must
+ * be https (or http on loopback), as the first URL.
+ */
+async function fetchFollowing(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ res: Response; sha: string | null }> {
+  let sha: string | null = null;
+  let at = url;
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(at, { headers, signal, redirect: 'manual' });
+    sha ??= hubSha256(res.headers);
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) return { res, sha };
+    await res.body?.cancel();
+    if (hop >= MAX_REDIRECTS) throw new Error(`More than ${MAX_REDIRECTS} redirects.`);
+    const next = new URL(location, at);
+    if (next.protocol !== 'https:' && !(next.protocol === 'http:' && isLoopback(next.hostname))) throw new Error(`The server redirected to ${next.origin}, which is not https.`);
+    at = next.toString();
+  }
+}
+
 async function sha256Of(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
@@ -226,7 +249,7 @@ export class DownloadsService {
     let have = fs.existsSync(part) ? fs.statSync(part).size : 0;
     const headers: Record<string, string> = { 'user-agent': 'AgentDesk' };
     if (have > 0) headers.range = `bytes=${have}-`;
-    const res = await fetch(r.url, { headers, signal: slot.abort.signal, redirect: 'follow' });
+    const { res, sha: hubSha } = await fetchFollowing(r.url, headers, slot.abort.signal);
     if (res.status === 416 && have > 0 && r.total === have) {
       await res.body?.cancel();
       slot.bytes = have;
@@ -245,7 +268,6 @@ export class DownloadsService {
     const range = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
     const total = range ? Number(range[1]) : Number.isFinite(len) && res.headers.has('content-length') ? have + len : null;
     if (r.total !== null && total !== null && r.total !== total) throw new Error(`The file on the server changed size (${r.total} bytes before, ${total} now); delete this download and start again.`);
-    const hubSha = hubSha256(res.headers);
     if (hubSha && !r.sha256) this.store.setExpected(r.id, hubSha, this.now());
     slot.total = total;
     slot.bytes = have;
