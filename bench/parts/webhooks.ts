@@ -47,7 +47,7 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 
 const wall = () => performance.timeOrigin + performance.now();
 
-async function startReceiver(): Promise<{ url: string; child: ChildProcess; count(): Promise<number>; arrivals(): Promise<Record<string, number>> }> {
+export async function startReceiver(): Promise<{ url: string; child: ChildProcess; count(): Promise<number>; arrivals(): Promise<Record<string, number>> }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (b: Buffer) => resolve(Number(b.toString().trim())));

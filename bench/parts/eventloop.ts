@@ -1,0 +1,199 @@
+/**
+ * Event-loop bench: the largest delays of the platform's main thread (perf_hooks
+ * monitorEventLoopDelay, sampled every 5 ms) while it
+ *  - starts (database, migrations, seed, HTTP server, tokenizer worker),
+ *  - runs its first execution (fake OpenAI-compatible provider on loopback, in-process),
+ *  - processes a generated 100 MB PDF (uploaded and processed by a client in another process),
+ *  - delivers a burst of 1,000 webhooks (receiver in another process),
+ *  - takes in 500 files (BENCH_EVENTLOOP_FILES; uploaded and processed by a client in another
+ *    process, 8 at a time).
+ * Targets: p99 <= 20 ms and max <= 50 ms per phase. The baseline is an idle loop measured in
+ * the same run (timer jitter of the machine itself).
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { PDFDocument } from 'pdf-lib';
+import type { BenchPart, Figures } from '../run.js';
+import { makePdf } from '../../test/fixtures/documents.js';
+import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { createPlatform, type Platform } from '../../src-main/platform/platform.js';
+import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
+import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { tokenCounter } from '../../src-main/platform/engine/tokens.js';
+import { startReceiver } from './webhooks.js';
+
+const KEY = 'bench-key-eventloop-0123456789';
+/** Files in the many-files phase (BENCH_EVENTLOOP_FILES; each is uploaded and processed, which takes minutes at 500). */
+const FILES = Number(process.env.BENCH_EVENTLOOP_FILES ?? 500);
+const MB = 1024 * 1024;
+
+/** The uploading client, in its own process so its work is not counted against the server's loop. */
+const CLIENT = `
+const fs = require('node:fs');
+const path = require('node:path');
+const { url, key, files, concurrency } = JSON.parse(process.argv[1]);
+const auth = { authorization: 'Bearer ' + key };
+let next = 0, done = 0, failed = [];
+async function one(file) {
+  const form = new FormData();
+  form.append('file', await fs.openAsBlob(file), path.basename(file));
+  const up = await fetch(url + '/api/files', { method: 'POST', headers: auth, body: form });
+  const j = await up.json();
+  if (!j.id) throw new Error('upload ' + up.status + ' ' + JSON.stringify(j));
+  const pr = await (await fetch(url + '/api/files/' + j.id + '/process', { method: 'POST', headers: auth })).json();
+  if (pr.status !== 'completed') failed.push(pr.status + ' ' + (pr.error ?? ''));
+}
+(async () => {
+  await Promise.all(Array.from({ length: concurrency }, async () => { while (next < files.length) await one(files[next++]); }));
+  console.log(JSON.stringify({ done: files.length, failed }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+function runClient(url: string, files: string[], concurrency: number): Promise<{ done: number; failed: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, key: KEY, files, concurrency })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`client exited ${code}`))));
+  });
+}
+
+/** A PDF of about `mb` MB: 200 pages of text plus an incompressible embedded file. */
+async function bigPdf(file: string, mb: number): Promise<void> {
+  const words = 'market growth forecast revenue customer product region quarter analysis strategy'.split(' ');
+  const base = await makePdf(200, (page) => Array.from({ length: 50 }, (_, l) => Array.from({ length: 12 }, (_, w) => words[(page + l * 3 + w) % words.length]).join(' ')));
+  const pdf = await PDFDocument.load(base);
+  await pdf.attach(crypto.randomBytes(mb * MB), 'data.bin', { mimeType: 'application/octet-stream' });
+  fs.writeFileSync(file, await pdf.save({ useObjectStreams: false }));
+}
+
+interface Phase {
+  p99: number;
+  max: number;
+  ms: number;
+}
+
+async function measure(h: IntervalHistogram, fn: () => Promise<unknown>): Promise<Phase> {
+  h.reset();
+  const t = performance.now();
+  await fn();
+  const ms = performance.now() - t;
+  // Let the loop run once more so a stall at the very end is recorded.
+  await new Promise((r) => setTimeout(r, 20));
+  return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, ms };
+}
+
+async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const part: BenchPart = {
+  name: 'eventloop',
+  async run() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-eventloop-'));
+    const f: Figures = {};
+    const h = monitorEventLoopDelay({ resolution: 5 });
+    h.enable();
+    const record = (name: string, ph: Phase) => {
+      f[`${name} p99 ms`] = ph.p99;
+      f[`${name} max ms`] = ph.max;
+      f[`${name} wall s`] = ph.ms / 1000;
+      f[`${name} within targets (p99 <= 20, max <= 50)`] = ph.p99 <= 20 && ph.max <= 50;
+      process.stderr.write(`  eventloop: ${name}: p99 ${ph.p99.toFixed(1)} ms, max ${ph.max.toFixed(1)} ms, ${(ph.ms / 1000).toFixed(1)} s\n`);
+    };
+    const fake = await startFakeOpenAI({ reply: 'Bees like lavender and thyme; plant both near the hive.' });
+    const rx = await startReceiver();
+    let p: Platform | null = null;
+    let server: RunningServer | null = null;
+    try {
+      record('idle baseline (1 s)', await measure(h, () => new Promise((r) => setTimeout(r, 1000))));
+
+      // Inputs are made before any measured phase (generation would stall the loop itself).
+      const pdfFile = path.join(dir, 'hundred.pdf');
+      await bigPdf(pdfFile, 100);
+      f['pdf size MB'] = fs.statSync(pdfFile).size / MB;
+      const small = path.join(dir, 'small');
+      fs.mkdirSync(small);
+      const files = Array.from({ length: FILES }, (_, i) => {
+        const file = path.join(small, `note-${i}.txt`);
+        fs.writeFileSync(file, `Note ${i}. `.repeat(200 + (i % 50) * 20));
+        return file;
+      });
+
+      record(
+        'start-up',
+        await measure(h, async () => {
+          p = createPlatform({
+            dataDir: path.join(dir, 'data'),
+            envApiKey: KEY,
+            logger: createLogger('silent'),
+            env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_LOG_LEVEL: 'silent' },
+          });
+          server = await listen(p, { port: 0 });
+          // Start-up ends when the tokenizer's worker is ready.
+          await tokenCounter();
+        }),
+      );
+      const platform = p as unknown as Platform;
+      const url = (server as unknown as RunningServer).url;
+      const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+
+      record(
+        'first execution',
+        await measure(h, async () => {
+          const res = await fetch(`${url}/api/agents/1/execute`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ model: 'gpt-4o-mini', tools: 'no-tools', temperature: '0.5', messages: [{ role: 'user', content: 'What do bees like?' }], wait_execution: true }),
+          });
+          const j = (await res.json()) as { responses?: { status: string }[] };
+          if (j.responses?.[0]?.status !== 'succeeded') throw new Error(`execution: ${JSON.stringify(j).slice(0, 300)}`);
+        }),
+      );
+
+      let pdfResult: { done: number; failed: string[] } = { done: 0, failed: [] };
+      record('100 MB PDF upload and processing', await measure(h, async () => (pdfResult = await runClient(url, [pdfFile], 1))));
+      f['100 MB PDF processing failures'] = pdfResult.failed.join('; ') || 'none';
+
+      platform.services.webhooks.create(1, '1', { url: `${rx.url}/hook`, method: 'POST' });
+      const before = await rx.count();
+      record(
+        '1,000-delivery webhook burst',
+        await measure(h, async () => {
+          platform.db.transaction(() => {
+            for (let i = 0; i < 1000; i++) {
+              platform.events.emit('execution.finished', {
+                type: 'execution.succeeded',
+                userId: 1,
+                agentId: 1,
+                execution: { id: 10_000 + i, status: 'succeeded', input: 'q', output: 'a', error: null, credits: 0.01, root_id: 10_000 + i, created_at: '2026-11-23T00:00:00.000000Z', updated_at: '2026-11-23T00:00:01.000000Z', template_id: 1 },
+              } as never);
+            }
+          })();
+          await until(async () => (await rx.count()) >= before + 1000, 120_000, 'the 1,000 deliveries');
+        }),
+      );
+
+      let imported: { done: number; failed: string[] } = { done: 0, failed: [] };
+      record(`${FILES} files uploaded and processed`, await measure(h, async () => (imported = await runClient(url, files, 8))));
+      f[`${FILES} files failures`] = imported.failed.length;
+      return f;
+    } finally {
+      h.disable();
+      if (server) await (server as RunningServer).close();
+      else if (p) await (p as Platform).close();
+      await fake.close();
+      rx.child.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+export default part;
