@@ -177,12 +177,14 @@ describe('hosted clients, unchanged, against localhost', () => {
       const noKey = await call(env.p, 'GET', '/agents', { key: null, headers: { accept: 'application/json' } });
       expect(noKey.status).toBe(401);
       expect(noKey.json).toEqual({ message: 'Unauthenticated.' });
-      const unknown = await call(env.p, 'GET', '/some/where', { key: null, headers: { accept: 'application/json, text/plain, */*' } });
+      const unknown = await call(env.p, 'GET', '/some/where', { key: null, headers: { accept: 'application/json' } });
       expect(unknown.status).toBe(404);
       expect(unknown.json).toEqual({ message: 'Not found.' });
-      const browser = await call(env.p, 'GET', '/agents', { key: null, headers: { accept: 'text/html,application/xhtml+xml' } });
+      const browser = await call(env.p, 'GET', '/agents', { key: null, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' } });
       expect(browser.status).toBe(200);
       expect(browser.text).toContain('<title>Agent Desk</title>');
+      // Without a key, a client that admits anything (no Accept, */*) is not told apart from a browser.
+      expect((await call(env.p, 'GET', '/agents', { key: null })).text).toContain('<title>Agent Desk</title>');
     });
   });
 
@@ -227,5 +229,18 @@ describe('hosted clients, unchanged, against localhost', () => {
       expect(stored.filter((n) => Number(n) === a.json.id)).toHaveLength(1);
       expect(fs.readdirSync(path.join(env.p.dir, 'files', 'tmp'))).toEqual([]);
     });
+  });
+});
+
+describe('Accept as HTTP reads it', () => {
+  it('admits HTML only for no header, text/html, xhtml, text/* or */* (not at q=0)', async () => {
+    const { acceptsHtml } = await import('../../src-main/platform/transports/http/hosted-paths.js');
+    expect(acceptsHtml(undefined)).toBe(true);
+    expect(acceptsHtml('*/*')).toBe(true);
+    expect(acceptsHtml('application/json, text/plain, */*')).toBe(true);
+    expect(acceptsHtml('text/html;q=0.9')).toBe(true);
+    expect(acceptsHtml('application/json')).toBe(false);
+    expect(acceptsHtml('application/json, text/event-stream')).toBe(false);
+    expect(acceptsHtml('text/html;q=0, application/json')).toBe(false);
   });
 });

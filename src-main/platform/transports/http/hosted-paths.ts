@@ -5,8 +5,20 @@ import type { AppEnv } from './env.js';
 /** Paths that are never the API's without a prefix: the prefixed ones and the app's login. */
 const OWN_ROOTS = /^\/(api|v1|mcp|login)(\/|$)/;
 
-/** A browser navigation names HTML; API clients (fetch, axios, curl's default) do not. */
-export const acceptsHtml = (accept: string | null | undefined) => /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(accept ?? '');
+const HTML_RANGES = new Set(['text/html', 'application/xhtml+xml', 'text/*', '*/*']);
+
+/**
+ * Whether the Accept header admits HTML, as HTTP reads it: no header admits anything, `*\/*`
+ * and `text/*` admit HTML, a range with q=0 refuses it. `Accept: application/json` does not.
+ */
+export function acceptsHtml(accept: string | null | undefined): boolean {
+  if (!accept || !accept.trim()) return true;
+  return accept.split(',').some((part) => {
+    const [range, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const q = params.find((x) => x.startsWith('q='));
+    return HTML_RANGES.has(range) && !(q && Number(q.slice(2)) === 0);
+  });
+}
 
 const hasBearer = (req: Request) => /^Bearer\s+\S/i.test(req.headers.get('authorization') ?? '');
 
