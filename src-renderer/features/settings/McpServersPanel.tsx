@@ -30,7 +30,7 @@ export function McpServersPanel() {
 }
 
 function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): void }) {
-  const [tools, setTools] = useState<{ name: string; description: string }[] | null>(null);
+  const [tools, setTools] = useState<{ name: string; description: string; input_schema: Record<string, unknown> }[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const act = async (fn: () => Promise<unknown>) => {
@@ -93,6 +93,12 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
           {tools.map((t) => (
             <li key={t.name}>
               <code>{t.name}</code> <span className="muted">{clip(t.description.split('\n')[0], 160)}</span>
+              <details>
+                <summary className="small muted">Input schema</summary>
+                <pre className="small" style={{ maxHeight: 200, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
+                  {JSON.stringify(t.input_schema, null, 2)}
+                </pre>
+              </details>
             </li>
           ))}
         </ul>
