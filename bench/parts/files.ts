@@ -11,16 +11,16 @@
  *    files (target <= 20 ms for both).
  *  - GET /api/agents p99 while a 100 MB file is processing (target < 50 ms), and its ratio to idle.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import JSZip from 'jszip';
 import type { BenchPart, Figures } from '../run.js';
 import { makeDocx, makePdf } from '../../test/fixtures/documents.js';
+import { startServer } from '../../test/api/server-process.js';
 import { extractPdf } from '../../src-main/platform/ingest/extract/pdf.js';
 import { extractWord } from '../../src-main/platform/ingest/extract/word.js';
 import { Chunker } from '../../src-main/platform/ingest/chunk.js';
@@ -29,7 +29,6 @@ import { createPlatform } from '../../src-main/platform/platform.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'bench-key-files-0123456789';
 const MB = 1024 * 1024;
 
@@ -105,23 +104,6 @@ function rssKb(pid: number): number {
   }
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src-main/platform/cli/main.ts'), 'serve', '--port', '0', '--data-dir', dataDir], {
-      cwd: ROOT,
-      env: { ...process.env, AGENT_DESK_API_KEY: KEY, AGENT_DESK_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-}
-
 /** Streams `total` bytes as a multipart upload from one reused 1 MiB buffer. */
 function uploadStream(url: string, total: number, name: string, fill: Buffer): Promise<{ status: number; body: string; ms: number }> {
   const boundary = 'BenchBoundary';
@@ -190,7 +172,8 @@ async function discardServerMBps(total: number, fill: Buffer): Promise<number> {
 }
 
 async function serverFigures(dir: string, f: Figures): Promise<void> {
-  const { child, url } = await startServer(path.join(dir, 'server'));
+  const server = await startServer({ dataDir: path.join(dir, 'server'), env: { AGENT_DESK_API_KEY: KEY } });
+  const { child, url } = server;
   try {
     const agents = `${url}/api/agents`;
     await latencies(agents, 1000); // warm up
@@ -233,7 +216,7 @@ async function serverFigures(dir: string, f: Figures): Promise<void> {
     f['agents_p99_while_processing_under_50ms'] = pct(busy, 99) < 50;
     f['agents_p99_ratio_busy_vs_idle'] = pct(busy, 99) / pct(idle, 99);
   } finally {
-    child.kill('SIGTERM');
+    await server.stop();
     await new Promise((r) => child.once('exit', r));
   }
 }

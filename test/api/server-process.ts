@@ -3,6 +3,7 @@
  * matters: signals, kill -9, another process writing the same database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,43 +18,108 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 export interface ServerProcess {
   url: string;
+  /** The one-time browser login link serve prints after the listening line (when it printed one). */
+  loginUrl: string | null;
   child: ChildProcess;
+  pid: number;
   output: () => string;
   /** Resolves with the exit code and signal once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL if still running (cleanup). */
   kill(): void;
+  /** SIGKILL, and wait until the process is gone. */
+  kill9(): Promise<void>;
+  /** SIGTERM (graceful), SIGKILL after `timeoutMs`; resolves with the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+  /** Resident set size of the server process, in bytes (Linux /proc; null elsewhere). */
+  rss(): number | null;
+  /** CPU time (user + system) the server process has used, in seconds (Linux /proc; null elsewhere). */
+  cpuSeconds(): number | null;
+}
+
+export interface StartOptions {
+  dataDir: string;
+  env?: Record<string, string>;
+  /**
+   * 'node' (default) runs node with the tsx loader, so the spawned pid is the server itself (signals
+   * and kill -9 reach it, nothing outlives it); 'tsx' runs the tsx CLI, as `npx tsx` would.
+   */
+  runner?: 'tsx' | 'node';
+  /** Also wait for the browser login line. */
+  login?: boolean;
+  timeoutMs?: number;
 }
 
 /**
- * Starts `serve --port 0`. `runner`: 'tsx' runs the tsx CLI (what `npx tsx` resolves to; tsx relays
- * signals to its child and exits with its code), 'node' runs node with the tsx loader so the
- * spawned pid is the server itself (for kill -9).
+ * The one way tests and benches start the headless server: `serve --port 0` on a data dir, resolved
+ * once it prints its listening line (and, with `login`, its login link).
  */
-export function startServer(opts: { dataDir: string; env?: Record<string, string>; runner?: 'tsx' | 'node'; timeoutMs?: number }): Promise<ServerProcess> {
-  const args = ['serve', '--port', '0', '--data-dir', opts.dataDir];
+export function startServer(opts: StartOptions): Promise<ServerProcess> {
+  const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
+  const env = childEnv({ AGENT_DESK_OLLAMA_AUTODETECT: '0', ...opts.env });
   const child =
-    opts.runner === 'node'
-      ? spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(TSX, [CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    opts.runner === 'tsx'
+      ? spawn(TSX, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (b) => (out += b));
-  child.stderr!.on('data', (b) => (out += b));
+  child.stdout!.on('data', (b) => (out = (out + b).slice(-200_000)));
+  child.stderr!.on('data', (b) => (out = (out + b).slice(-200_000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const alive = () => child.exitCode === null && child.signalCode === null;
   const kill = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (alive()) child.kill('SIGKILL');
+  };
+  const proc = (file: string) => {
+    try {
+      return fs.readFileSync(`/proc/${child.pid}/${file}`, 'utf8');
+    } catch {
+      return null;
+    }
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       kill();
       reject(new Error(`server did not start in time:\n${out}`));
-    }, opts.timeoutMs ?? 30_000);
+    }, opts.timeoutMs ?? 45_000);
     const onData = () => {
       const m = /^Agent Desk API listening on (http:\/\/\S+)$/m.exec(out);
-      if (!m) return;
+      const login = /(http:\/\/\S+\/login\?token=\S+)/.exec(out);
+      if (!m || (opts.login && !login)) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
-      resolve({ url: m[1], child, output: () => out, exited, kill });
+      resolve({
+        url: m[1],
+        loginUrl: login?.[1] ?? null,
+        child,
+        pid: child.pid!,
+        output: () => out,
+        exited,
+        kill,
+        async kill9() {
+          kill();
+          await exited;
+        },
+        async stop(ms = 15_000) {
+          if (alive()) {
+            child.kill('SIGTERM');
+            const t = setTimeout(kill, ms);
+            await exited;
+            clearTimeout(t);
+          }
+          return child.exitCode;
+        },
+        rss() {
+          const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(proc('status') ?? '')?.[1]);
+          return Number.isFinite(kb) && kb > 0 ? kb * 1024 : null;
+        },
+        cpuSeconds() {
+          // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime, stime in clock ticks (100 Hz).
+          const stat = proc('stat');
+          if (!stat) return null;
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return (Number(fields[11]) + Number(fields[12])) / 100;
+        },
+      });
     };
     child.stdout!.on('data', onData);
     void exited.then(({ code, signal }) => {

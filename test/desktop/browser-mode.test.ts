@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startServer, type ServerProcess } from '../api/server-process.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform, tempDir, BASE } from '../api/helpers.js';
 import { createBrowserSessions, type BrowserSessions } from '../../src-main/platform/transports/http/session.js';
@@ -214,38 +214,17 @@ describe('renderer build on first serve', () => {
 });
 
 describe('npm run serve (real HTTP)', () => {
-  let child: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   let dataDir: string;
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('prints the listening line first, then a login URL that signs the browser in once', async () => {
     dataDir = tempDir();
-    const tsx = path.resolve('node_modules/tsx/dist/cli.mjs');
-    child = spawn(process.execPath, [tsx, 'src-main/platform/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
-      cwd: path.resolve('.'),
-      env: { ...process.env, AGENT_DESK_NO_UI_BUILD: '1', AGENT_DESK_API_KEY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = await new Promise((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 25_000);
-      child!.stdout!.on('data', (d) => {
-        out += d;
-        const got = out.split('\n').filter(Boolean);
-        if (got.length >= 2) {
-          clearTimeout(timer);
-          resolve(got);
-        }
-      });
-      child!.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-    });
+    server = await startServer({ dataDir, env: { AGENT_DESK_API_KEY: '' }, login: true });
+    const lines = server.output().split('\n').filter((l) => l.startsWith('Agent Desk API') || l.startsWith('Open Agent Desk'));
     expect(lines[0]).toMatch(/^Agent Desk API listening on http:\/\/127\.0\.0\.1:\d+$/);
     const base = lines[0].split(' on ')[1];
     const m = /^Open Agent Desk in your browser: (http:\/\/127\.0\.0\.1:\d+\/login\?token=[\w-]+)$/.exec(lines[1]);

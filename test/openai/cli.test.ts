@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { tempDir } from '../api/helpers.js';
+import { startServer, type ServerProcess } from '../api/server-process.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 
 const KEY = 'cli-test-key-0123456789';
@@ -11,36 +11,16 @@ const KEY = 'cli-test-key-0123456789';
 describe('npm run serve: the OpenAI-compatible API of a headless server', () => {
   const dir = tempDir('agent-desk-openai-cli-');
   let fake: FakeServer;
-  let child: ChildProcess;
+  let server: ServerProcess | undefined;
   let url = '';
   beforeAll(async () => {
     fake = await startFakeOpenAI({ reply: 'Served headless.' });
     // One node process (tsx as a loader), so SIGTERM reaches the server itself and nothing outlives the test.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src-main/platform/cli/main.ts', 'serve', '--port', '0', '--data-dir', dir], {
-      cwd: process.cwd(),
-      env: { ...process.env, AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 45_000);
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    server = await startServer({ dataDir: dir, env: { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url } });
+    url = server.url;
   }, 60_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await fake?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
