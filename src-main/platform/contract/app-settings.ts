@@ -74,21 +74,6 @@ export const GpuInfo = z
 export type GpuInfo = z.infer<typeof GpuInfo>;
 export const GpuSettingsUpdate = z.object({ gpu: GPU_CHOICE }).strict();
 
-export const GPU_CHOICE = z.enum(['auto', 'off', 'cuda', 'vulkan', 'metal']);
-
-/** The local GGUF engine's GPU: what is asked for and what runs (backend null until a local model is first used). */
-export const GpuInfo = z
-  .object({
-    gpu: GPU_CHOICE,
-    from_env: z.boolean(),
-    backend: z.enum(['cuda', 'vulkan', 'metal', 'cpu']).nullable(),
-    note: z.string().nullable(),
-    restart_required: z.boolean(),
-  })
-  .meta({ id: 'GpuInfo' });
-
-export const GpuSettingsUpdate = z.object({ gpu: GPU_CHOICE }).strict();
-
 export const AppInfo = z
   .object({
     version: z.string(),
