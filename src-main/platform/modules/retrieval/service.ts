@@ -358,7 +358,8 @@ function loadVectorFunctions(ctx: ServiceContext): boolean {
     return true;
   } catch {}
   try {
-    sqliteVec.load(ctx.db);
+    // Inside a package the library is unpacked beside app.asar (SQLite's dlopen cannot read the archive).
+    ctx.db.loadExtension(sqliteVec.getLoadablePath().replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'));
     return true;
   } catch (err) {
     ctx.log.warn({ err: (err as Error).message }, 'sqlite-vec could not load; vector distance runs in JavaScript');
