@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { signatureOf, signedHeaders, newMessageId } from '../../src-main/platform/modules/webhooks/signing.js';
 import { newSecret } from '../../src-main/platform/modules/webhooks/service.js';
-import { backoff, deliverySettings, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, JITTER } from '../../src-main/platform/modules/webhooks/retry-schedule.js';
+import { backoff, deliverySettings, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS } from '../../src-main/platform/modules/webhooks/retry-schedule.js';
 
 describe('Standard Webhooks signing', () => {
   it('matches the standardwebhooks package, which verifies it', () => {
@@ -48,15 +48,26 @@ describe('retry schedule', () => {
     for (let i = 1; i < s.retryDelaysMs.length; i++) expect(s.retryDelaysMs[i]).toBeGreaterThan(s.retryDelaysMs[i - 1]);
   });
 
-  it('jitters each delay within ±20 %', () => {
-    for (let n = 1; n <= 6; n++) {
+  it('jitters each delay within ±20 % of its base (README, "Webhooks"), using the whole range', () => {
+    // Bounds from the documented schedule, not from the source's constant.
+    const SPREAD = 0.2;
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (let n = 1; n <= DEFAULT_RETRY_DELAYS_MS.length; n++) {
       const base = DEFAULT_RETRY_DELAYS_MS[n - 1];
-      expect(backoff(DEFAULT_RETRY_DELAYS_MS, n, () => 0)).toBe(Math.round(base * (1 - JITTER)));
-      expect(backoff(DEFAULT_RETRY_DELAYS_MS, n, () => 1)).toBe(Math.round(base * (1 + JITTER)));
-      expect(backoff(DEFAULT_RETRY_DELAYS_MS, n, () => 0.5)).toBe(base);
+      const seen = Array.from({ length: 500 }, () => backoff(DEFAULT_RETRY_DELAYS_MS, n, random));
+      for (const d of seen) {
+        expect(d).toBeGreaterThanOrEqual(Math.floor(base * (1 - SPREAD)));
+        expect(d).toBeLessThanOrEqual(Math.ceil(base * (1 + SPREAD)));
+      }
+      // Jitter that never moves is no jitter: the draws spread over most of the band on both sides.
+      expect(Math.min(...seen)).toBeLessThan(base * (1 - SPREAD / 2));
+      expect(Math.max(...seen)).toBeGreaterThan(base * (1 + SPREAD / 2));
     }
     // Past the end of the list, the last delay repeats.
-    expect(backoff([10, 20], 9, () => 0.5)).toBe(20);
+    const last = backoff([10_000, 20_000], 9, random);
+    expect(last).toBeGreaterThanOrEqual(16_000);
+    expect(last).toBeLessThanOrEqual(24_000);
   });
 
   it('reads env overrides and falls back on malformed ones', () => {

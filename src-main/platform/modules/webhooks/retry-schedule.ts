@@ -6,7 +6,7 @@
  */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 export interface DeliverySettings {
   /** Delay before retry n+1 (index 0: after the first failed attempt). */
