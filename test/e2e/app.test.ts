@@ -258,19 +258,16 @@ describe('Agent Desk in a browser', () => {
     expect(await withKey()).toBe(401);
   }, 30_000);
 
-  it('shows a clear error with a link to Settings when no provider serves the model', async () => {
+  it('offers only models a provider serves; a model nobody serves fails clearly, naming Settings', async () => {
     await openScreen(page, 'Chat', 'Chat');
-    const claude = await page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.startsWith('claude-')) ?? '');
-    expect(claude).not.toBe('');
-    await page.selectOption('#q-model', claude);
-    await page.fill('#chat-input', 'Hello Claude');
-    await page.keyboard.press('Control+Enter');
-    const err = page.locator('[data-testid="turn-error"]').last();
-    await err.waitFor({ timeout: 15_000 });
-    expect(await err.textContent()).toContain('No provider is configured');
-    await shot(page, 'chat-model-unavailable');
-    await err.getByRole('link', { name: /Settings → Providers/ }).click();
-    await page.getByRole('tab', { name: 'Providers', selected: true }).waitFor();
+    // The picker lists what the configured providers serve now (the fake lists gpt-4o-mini and gpt-5), grouped by provider.
+    await expect.poll(() => page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).sort()), { timeout: 10_000 }).toEqual(['gpt-4o-mini', 'gpt-5']);
+    expect(await page.locator('#q-model optgroup').count()).toBeGreaterThan(0);
+    // A client that still names a model no provider serves (here a Claude model, no Anthropic key) gets a clear failure.
+    const agent = (await pageFetch(page, 'GET', '/api/agents?type=chat')).json.data.find((a: any) => a.slug === 'chat');
+    const claude = agent.questions.find((q: any) => q.name === 'model').options.find((o: string) => o.startsWith('claude-'));
+    const run = await pageFetch(page, 'POST', `/api/agents/${agent.id}/execute`, { model: claude, temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'Hello Claude' }], wait_execution: true });
+    expect(run.json.responses[0]).toMatchObject({ status: 'failed', error: { code: 'model_unavailable', message: expect.stringContaining('Settings → Providers') } });
   }, 30_000);
 
   it('adds a model provider after testing it (listing its models), and saves localhost settings', async () => {
