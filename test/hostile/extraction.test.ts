@@ -70,11 +70,11 @@ describe('hostile documents', () => {
   }, 120_000);
 
   it('a decoder no guard covers is stopped by the memory limit of its process', async () => {
-    // RunLength data (not checked before reading) that pdf.js decodes to 256 MB, read with a 200 MB limit.
-    const up = await upload(p, 'rle.pdf', pdfRunLengthBomb(256));
+    // RunLength data (not checked before reading) that pdf.js decodes to 128 MB, read with a 160 MB limit.
+    const up = await upload(p, 'rle.pdf', pdfRunLengthBomb(128));
     const row = { fileId: up.json.id as number, path: path.join(p.dir, 'files', String(up.json.id)), ext: 'pdf', kind: 'pdf', filename: 'rle.pdf', bytes: fs.statSync(path.join(p.dir, 'files', String(up.json.id))).size, dbPath: path.join(p.dir, 'agent-desk.sqlite') };
-    const r = await runExtraction(row, { maxRssMb: 200 });
-    expect(r).toEqual({ ok: false, code: 'too_large', error: 'Reading this file needed more than 200 MB of memory and was stopped; it may be damaged or built to exhaust memory.' });
+    const r = await runExtraction(row, { maxRssMb: 160 });
+    expect(r).toEqual({ ok: false, code: 'too_large', error: 'Reading this file needed more than 160 MB of memory and was stopped; it may be damaged or built to exhaust memory.' });
   }, 120_000);
 
   it('a file that overstays its time budget is stopped with a reason', async () => {

@@ -1,15 +1,16 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { ExtractionInput, ExtractionResult } from './types.js';
 import { limitsFor, type ExtractionLimits } from './limits.js';
 import { RSS_MARK } from './watchdog.js';
 import { workerEntry } from '../kernel/worker-entry.js';
 
 /**
- * Runs one extraction in its own child process (worker.ts), not a thread: a decode bomb can
- * take a process's memory past any heap limit, and only a process can be killed whatever it is
- * doing. The child gets a resident-memory limit (its watchdog thread kills it past it), a heap
- * limit, and a wall-time budget scaled by the file's size (the parent kills it past it); each
- * ends the file `failed` with a reason the user can act on.
+ * Runs each extraction in a child process (worker.ts), not a thread: a decode bomb can take a
+ * process's memory past any heap limit, and only a process can be killed whatever it is doing.
+ * The child gets a resident-memory limit (its watchdog thread kills it past it), a heap limit,
+ * and a wall-time budget scaled by the file's size (the parent kills it past it); each ends the
+ * file `failed` with a reason the user can act on. A child that finished a file in good health
+ * reads the next one (up to two wait, for 30 s); one that was killed is never reused.
  */
 
 export interface RunOptions {
@@ -37,9 +38,23 @@ export function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Pr
 
 const fmtTime = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
 
-function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve: (r: ExtractionResult) => void, reject: (e: Error) => void): void {
-  const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
-  const heapMb = Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb);
+/** A reading process, kept between files while it stays healthy (starting one costs Node's boot). */
+interface Reader {
+  child: ChildProcess;
+  heapMb: number;
+  jobs: number;
+  stderr: string;
+  idleTimer?: NodeJS.Timeout;
+}
+
+const idle: Reader[] = [];
+const MAX_IDLE = 2;
+const IDLE_MS = 30_000;
+const MAX_JOBS = 50;
+/** A reader that grew past this after a file (caches, fragmented heap) is not reused. */
+const RETIRE_RSS = 256 * 1024 * 1024;
+
+function spawnReader(entry: string, heapMb: number): Reader {
   const child = fork(entry, [], {
     // Never the parent's flags (a test runner's loaders, an inspector port).
     execArgv: [`--max-old-space-size=${heapMb}`],
@@ -48,19 +63,60 @@ function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve:
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
-  let stderr = '';
+  const reader: Reader = { child, heapMb, jobs: 0, stderr: '' };
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (s: string) => {
-    stderr = (stderr + s).slice(-4096);
+    reader.stderr = (reader.stderr + s).slice(-4096);
   });
+  // An idle reader that dies is simply dropped.
+  child.on('exit', () => {
+    const i = idle.indexOf(reader);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return reader;
+}
+
+function takeReader(entry: string, heapMb: number): Reader {
+  const i = idle.findIndex((r) => r.heapMb === heapMb && r.child.connected);
+  if (i < 0) return spawnReader(entry, heapMb);
+  const [reader] = idle.splice(i, 1);
+  clearTimeout(reader.idleTimer);
+  reader.child.ref();
+  reader.child.channel?.ref();
+  return reader;
+}
+
+/** Keeps a healthy reader for the next file (without holding the app open), else ends it. */
+function release(reader: Reader, rss: number): void {
+  if (!reader.child.connected || rss > RETIRE_RSS || reader.jobs >= MAX_JOBS || idle.length >= MAX_IDLE) {
+    reader.child.kill('SIGKILL');
+    return;
+  }
+  reader.child.unref();
+  reader.child.channel?.unref();
+  reader.idleTimer = setTimeout(() => reader.child.kill('SIGKILL'), IDLE_MS);
+  reader.idleTimer.unref();
+  idle.push(reader);
+}
+
+function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve: (r: ExtractionResult) => void, reject: (e: Error) => void): void {
+  const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
+  const heapMb = Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb);
+  const reader = takeReader(entry, heapMb);
+  const { child } = reader;
+  reader.jobs++;
+  reader.stderr = '';
   let done = false;
-  let answer: ExtractionResult | null = null;
-  const finish = (fn: () => void) => {
+  const finish = (fn: () => void, keep?: number) => {
     if (done) return;
     done = true;
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    child.off('message', onMessage);
+    child.off('error', onError);
+    child.off('close', onClose);
+    if (keep !== undefined) release(reader, keep);
+    else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     fn();
   };
   const timer = setTimeout(
@@ -76,16 +132,12 @@ function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve:
   );
   const onAbort = () => finish(() => reject(new ExtractionAborted('aborted')));
   opts.signal?.addEventListener('abort', onAbort);
-  child.on('message', (m: ExtractionResult) => {
-    answer = m;
-  });
-  child.on('error', (err) => finish(() => resolve({ ok: false, code: 'crashed', error: `The reader could not start: ${err.message}` })));
+  const onMessage = (m: { result: ExtractionResult; rss: number }) => finish(() => resolve(m.result), m.rss);
+  const onError = (err: Error) => finish(() => resolve({ ok: false, code: 'crashed', error: `The reader could not start: ${err.message}` }));
   // 'close' (not 'exit'): stderr is complete then, with the watchdog's mark if it fired.
-  child.on('close', (code, signal) =>
+  const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
     finish(() => {
-      if (answer) return resolve(answer);
-      const rss = stderr.indexOf(RSS_MARK);
-      if (rss >= 0 || /heap limit|out of memory|Allocation failed/i.test(stderr)) {
+      if (reader.stderr.includes(RSS_MARK) || /heap limit|out of memory|Allocation failed/i.test(reader.stderr)) {
         return resolve({
           ok: false,
           code: 'too_large',
@@ -93,7 +145,9 @@ function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve:
         });
       }
       resolve({ ok: false, code: 'crashed', error: `The reader stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}).` });
-    }),
-  );
+    });
+  child.on('message', onMessage);
+  child.on('error', onError);
+  child.on('close', onClose);
   child.send({ ...input, limits });
 }

@@ -68,9 +68,17 @@ function reason(err: unknown, input: ExtractionInput): ExtractionResult {
   return { ok: false, code: 'unreadable', error: `The file could not be read as .${input.ext}: ${msg.slice(0, 300)}` };
 }
 
-/** One input per process: run it, answer, leave (the parent kills us if we overstay). */
-process.once('message', (input: ExtractionInput) => {
-  startRssWatchdog(limitsOf(input).maxRssMb);
-  const answer = (r: ExtractionResult) => process.send!(r, () => process.exit(0));
+/**
+ * One file at a time, as the parent sends them; each answer carries this process's resident
+ * memory so the parent can retire a reader that grew. The parent kills us if we overstay.
+ */
+let watchdog: ReturnType<typeof startRssWatchdog> | null = null;
+process.on('message', (input: ExtractionInput) => {
+  const limit = limitsOf(input).maxRssMb;
+  if (watchdog) watchdog.postMessage(limit);
+  else watchdog = startRssWatchdog(limit);
+  const answer = (result: ExtractionResult) => process.send!({ result, rss: process.memoryUsage.rss() });
   main(input).then(answer, (err) => answer(reason(err, input)));
 });
+// The app went away (even by kill -9): nothing left to read for.
+process.on('disconnect', () => process.exit(0));

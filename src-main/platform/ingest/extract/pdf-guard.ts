@@ -32,6 +32,22 @@ function decodedSize(data: Buffer, stages: number, cap: number): Promise<number>
 }
 
 /**
+ * The decoded size of one stream: small single-Flate streams (most content streams and fonts)
+ * synchronously, with an output cap; anything else, or one that hits the cap, streamed.
+ */
+async function sizeOf(data: Buffer, stages: number, cap: number): Promise<number> {
+  if (stages === 1 && data.length <= 64 * 1024) {
+    try {
+      return zlib.inflateSync(data, { maxOutputLength: Math.min(cap + 1, 64 * 1024 * 1024), finishFlush: zlib.constants.Z_SYNC_FLUSH }).length;
+    } catch (err) {
+      // Damaged data: pdf.js decides what to do with it; only an output over the cap needs the slow count.
+      if ((err as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return 0;
+    }
+  }
+  return decodedSize(data, stages, cap);
+}
+
+/**
  * Refuses a PDF whose compressed streams decode to more than the limit before pdf.js reads it:
  * pdf.js keeps a stream's whole decoded buffer, so a 1.5 MB file holding one Flate stream of
  * 1.5 GB of spaces took 3 GB of memory. Images are skipped (text extraction never decodes them);
@@ -53,7 +69,7 @@ export async function checkPdfStreams(buf: Buffer, limits: ExtractionLimits): Pr
     let end = buf.indexOf(ENDSTREAM, start);
     if (end < 0) end = buf.length;
     if (flates === 0) continue;
-    total += await decodedSize(buf.subarray(start, end), Math.min(flates, 4), cap - total);
+    total += await sizeOf(buf.subarray(start, end), Math.min(flates, 4), cap - total);
     if (total > cap) {
       throw new UnreadableFileError(
         `The PDF holds compressed data that expands to more than ${fmtMb(cap)} (${fmtSize(buf.length)} on disk); it looks built to exhaust memory and was not read.`,
