@@ -164,9 +164,14 @@ describe('GET /api/models: the models people have', () => {
     expect(setup.status).toBe(200);
     expect(setup.json).toMatchObject({ provider: 'lmstudio', ok: true, error: null, models: [{ id: 'llama-3.1-8b', source: 'listed' }], default: { model: 'llama-3.1-8b' } });
     expect((await call(p, 'GET', '/api/models/local-servers')).json[1].configured).toBe(true);
-    // Saved providers are kept when another is added.
-    await call(p, 'POST', '/api/models/setup', { body: { kind: 'anthropic', api_key: 'sk-ant-x' } });
-    expect((await call(p, 'GET', '/api/settings/providers')).json.providers.map((x: any) => x.id)).toEqual(['lmstudio', 'anthropic']);
+    // A server that does not answer is not saved; one that does is added beside the others.
+    const dead = await call(p, 'POST', '/api/models/setup', { body: { kind: 'openai-compatible', base_url: await deadUrl() } });
+    expect(dead.json).toMatchObject({ provider: 'server', ok: false, error: expect.stringMatching(/.+/), models: [] });
+    expect((await call(p, 'GET', '/api/settings/providers')).json.providers.map((x: any) => x.id)).toEqual(['lmstudio']);
+    const other = await fake(['qwen2.5-7b-instruct']);
+    const added = await call(p, 'POST', '/api/models/setup', { body: { kind: 'openai-compatible', base_url: other.url } });
+    expect(added.json).toMatchObject({ provider: 'server', ok: true, models: [{ id: 'qwen2.5-7b-instruct' }], default: { model: 'llama-3.1-8b' } });
+    expect((await call(p, 'GET', '/api/settings/providers')).json.providers.map((x: any) => x.id)).toEqual(['lmstudio', 'server']);
     // Bad input: 422 with the envelope.
     const bad = await call(p, 'POST', '/api/models/setup', { body: { kind: 'lmstudio', base_url: 'ftp://x' } });
     expect(bad.status).toBe(422);

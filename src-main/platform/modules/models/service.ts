@@ -118,12 +118,15 @@ export class ModelsService {
   }
 
   /**
-   * First-run setup: adds one provider (keeping the others), asks it for its models at once and
-   * answers with what it serves and the default model, so the next message can run.
+   * First-run setup: checks that the provider answers, adds it (keeping the others), and answers
+   * with what it serves and the default model, so the next message can run.
    */
   async setup(userId: number, input: SetupInput): Promise<{ provider: string; ok: boolean; error: string | null; models: Model[]; default: DefaultModel }> {
     const provider = this.providerInput(input);
     if (provider.base_url && !/^https?:\/\//i.test(provider.base_url)) throw ValidationError.field('base_url', 'The base url field must be an http or https URL.');
+    // Asked before it is saved: a server that does not answer leaves the settings as they were.
+    const probe = await this.providers.test({ provider });
+    if (!probe.ok) return { provider: provider.id, ok: false, error: probe.error, models: [], default: this.providers.defaultModelOf() };
     this.providers.add(provider);
     const listings = await this.providers.listings({ fresh: true });
     const mine = listings.find((l) => l.provider === provider.id);
