@@ -61,8 +61,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** server-everything over Streamable HTTP, as a separate process; resolves once it listens. */
-export async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
+export async function startEverythingHttp(fixedPort?: number): Promise<{ url: string; port: number; child: ChildProcess; stop(): Promise<void> }> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
@@ -78,6 +78,7 @@ export async function startEverythingHttp(): Promise<{ url: string; child: Child
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     child,
     stop: () =>
       new Promise<void>((r) => {

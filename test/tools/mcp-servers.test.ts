@@ -93,6 +93,27 @@ describe('MCP servers API', () => {
     }
   });
 
+  it('an HTTP server that goes away: the call fails clearly, the server shows failed, and once it is back the next use reconnects', async () => {
+    let http = await startEverythingHttp();
+    try {
+      const s = await addServer(p, { name: 'ev-http-restart', url: http.url, approval: 'auto' });
+      const conn = p.services.tools.connectionOf(1, s.id);
+      const opts = () => ({ signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
+      expect((await conn.call('echo', { message: 'one' }, opts())).text).toBe('Echo: one');
+      await http.stop();
+      await expect(conn.call('echo', { message: 'two' }, opts())).rejects.toThrow(/could not be reached while echo ran/);
+      const v = (await call(p, 'GET', `/api/mcp-servers/${s.id}`)).json;
+      expect(v.status).toBe('failed');
+      expect(v.error).toMatch(/could not be reached/);
+      http = await startEverythingHttp(http.port);
+      // A new session with the restarted server (the old session id would be refused).
+      expect((await conn.call('echo', { message: 'three' }, opts())).text).toBe('Echo: three');
+      expect((await call(p, 'GET', `/api/mcp-servers/${s.id}`)).json.status).toBe('running');
+    } finally {
+      await http.stop();
+    }
+  });
+
   it('lists server-filesystem tools on a temp folder', async () => {
     const s = await addServer(p, filesystemStdio(folder));
     const tools = await call(p, 'GET', `/api/mcp-servers/${s.id}/tools`);

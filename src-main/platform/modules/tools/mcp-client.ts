@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
 
 export interface ServerSpec {
@@ -191,7 +191,13 @@ export class McpConnection {
     const out: ListedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: CONNECT_TIMEOUT_MS });
+      let page: Awaited<ReturnType<Client['listTools']>>;
+      try {
+        page = await client.listTools(cursor ? { cursor } : undefined, { signal, timeout: CONNECT_TIMEOUT_MS });
+      } catch (err) {
+        if (!signal?.aborted && this.spec.transport === 'http' && !(err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)) this.dropHttp(client, err);
+        throw err;
+      }
       for (const t of page.tools) out.push({ name: t.name, description: t.description ?? '', input_schema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown> });
       cursor = page.nextCursor;
     } while (cursor && out.length < 1000);
@@ -207,8 +213,25 @@ export class McpConnection {
     } catch (err) {
       if (opts.signal.aborted) throw err;
       if (!this.client) throw new Error(`The MCP server "${this.spec.name}" stopped while ${tool} ran (${(err as Error)?.message ?? 'connection closed'}).`);
+      // An HTTP server that went away (or restarted and forgot our session) never closes the
+      // connection by itself: drop it, so that the next use connects again after a backoff.
+      if (this.spec.transport === 'http' && !(err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)) {
+        this.dropHttp(client, err);
+        throw new Error(`The MCP server "${this.spec.name}" could not be reached while ${tool} ran (${(err as Error)?.message ?? String(err)}); it is reconnected on next use.`);
+      }
       throw err;
     }
+  }
+
+  private dropHttp(client: Client, err: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.tools = null;
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+    if (Date.now() - this.startedAt > HEALTHY_MS) this.failures = 0;
+    this.fail(`The server could not be reached: ${(err as Error)?.message ?? String(err)}`);
+    this.restarts++;
   }
 
   async stop(): Promise<void> {
