@@ -1,5 +1,5 @@
 /**
- * API bench (issue 2): throughput of GET /api/agents/{id} over real HTTP as a ratio of a bare
+ * API bench: throughput of GET /api/agents/{id} over real HTTP as a ratio of a bare
  * Hono JSON handler served the same way in the same run (target >= 0.6), and the latency of
  * GET /api/memories?per_page=50 with 100,000 memories stored (target p99 <= 5 ms).
  *

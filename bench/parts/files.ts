@@ -1,5 +1,5 @@
 /**
- * Files bench (issue 3). Every figure is a ratio against a baseline measured in the same run,
+ * Files bench. Every figure is a ratio against a baseline measured in the same run,
  * or a percentile checked against its target:
  *  - PDF extraction (50 pages): our extractor (pdf.js via unpdf, plus passage splitting) as a
  *    throughput ratio of poppler's `pdftotext` on the same file.

@@ -1,5 +1,5 @@
 /**
- * OpenAI-compatible API (issue 7): streaming `POST /v1/chat/completions` through Agent Desk (real
+ * OpenAI-compatible API: streaming `POST /v1/chat/completions` through Agent Desk (real
  * HTTP via listen(), the execution engine, a stored execution) against the same fake
  * OpenAI-compatible provider called directly with the same body, alternating, in one run.
  *

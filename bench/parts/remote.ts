@@ -1,5 +1,5 @@
 /**
- * Proxied execution streams (issue 9): the first streamed token of a remote agent's execution
+ * Proxied execution streams: the first streamed token of a remote agent's execution
  * through the local Agent Desk, against the same execution called on the remote directly, in
  * one run (target: ≤ 5 ms added). The remote is a second Agent Desk on its own data dir whose
  * model is the fake OpenAI-compatible server.

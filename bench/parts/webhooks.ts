@@ -1,5 +1,5 @@
 /**
- * Webhook delivery bench (issue 5).
+ * Webhook delivery bench.
  *
  * - throughput: deliveries per second to one webhook on a local receiver (target >= 500/s),
  *   and as a ratio of the same receiver's rate for bare signed POSTs at the same concurrency

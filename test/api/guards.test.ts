@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from './helpers.js';
 import { expect422, expectMessage } from './spec-shapes.js';
 
-/** Every operation of the headless platform (issue 2), with a valid-looking body where one is needed. */
+/** Every operation of the headless platform, with a valid-looking body where one is needed. */
 const OPERATIONS: [string, string, unknown?][] = [
   ['GET', '/api/resources'],
   ['GET', '/api/agents'],

@@ -6,7 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from './helpers.js';
 
-/** The operations of the spec (and CONTRACT.md exts) that the headless platform of issue 2 serves. */
+/** The operations of the spec (and CONTRACT.md exts) that the headless platform serves. */
 const ISSUE_2_OPERATIONS = [
   'GET /api/resources',
   'GET /api/agents',

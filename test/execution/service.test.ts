@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from '../../src-main/platform/engine/providers/types.js';
 
-/** An in-memory provider, as issue 9's remote provider would plug in. */
+/** An in-memory provider, as the remote platform's provider plugs in. */
 function scripted(id: string, chunks: string[]): ModelProvider & { seen: GenerateRequest[] } {
   const seen: GenerateRequest[] = [];
   return {
@@ -20,7 +20,7 @@ function scripted(id: string, chunks: string[]): ModelProvider & { seen: Generat
   };
 }
 
-describe('executions service (the interface issues 7 and 9 call)', () => {
+describe('executions service (the interface the OpenAI-compatible API and the remote platform call)', () => {
   const p = makePlatform({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
   afterAll(async () => {
     await p.close();

@@ -4,7 +4,6 @@ export const ErrorBody = z.object({ message: z.string() }).meta({ id: 'Error' })
 export const ValidationErrorBody = z
   .object({ message: z.string(), errors: z.record(z.string(), z.array(z.string())) })
   .meta({ id: 'ValidationError' });
-export const ServerErrorBody = z.object({ message: z.string(), error: z.string() }).meta({ id: 'ServerError' });
 
 /** An integer from a query string: "abc" and "1.5" fail, "" counts as absent. */
 export const queryInt = () =>
