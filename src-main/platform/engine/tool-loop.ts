@@ -55,9 +55,12 @@ const EXCERPT_CHARS = 4_000;
 /** OpenAI and Anthropic accept function names of this shape only. */
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** Names of the engine's own web tools: an MCP tool never takes one (the model would see two). */
+const RESERVED = new Set(['web_search', 'fetch_page']);
+
 /** Model-facing names: the tool's own name when valid and unique, else `server__tool`, made valid. */
 export function functionNames(list: { server: string; tool: string }[]): string[] {
-  const counts = new Map<string, number>();
+  const counts = new Map<string, number>(RESERVED.size ? [...RESERVED].map((n) => [n, 1] as [string, number]) : []);
   for (const t of list) counts.set(t.tool, (counts.get(t.tool) ?? 0) + 1);
   const used = new Set<string>();
   return list.map((t) => {
