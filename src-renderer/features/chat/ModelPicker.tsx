@@ -1,5 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useSetup } from '../setup/setup-store';
+import { useAgents } from '../../stores/agents';
+import { useChat } from '../../stores/chat';
 
 /**
  * The `model` question as a picker of what the configured providers serve now, grouped by
@@ -7,7 +9,11 @@ import { useSetup } from '../setup/setup-store';
  * new provider is usable without a visit to Settings. Without a listing, the agent's own options.
  */
 export function ModelPicker({ id, value, options, required, onChange }: { id: string; value: string; options: string[]; required: boolean; onChange(model: string): void }) {
-  const { models, sources, defaultModel, status, version, check } = useSetup();
+  const setup = useSetup();
+  const { sources, defaultModel, status, version, check } = setup;
+  // A remote platform's agent runs on the remote's models: its own options, never this machine's.
+  const remote = useAgents((s) => s.agents.find((a) => a.id === useChat.getState().agentId)?.source === 'remote');
+  const models = remote ? [] : setup.models;
   useEffect(() => {
     if (status === 'checking' && version === 0) void check();
   }, [status, version, check]);
