@@ -80,7 +80,7 @@ export function ensureElectronBinding({ electron = electronVersion(), platform =
     let ok = run(prebuild, ['--runtime', 'electron', '--target', electron, '--platform', platform, '--arch', arch, '--verbose'], work, log) && fs.existsSync(built);
     let tried = 'the prebuilt download failed';
     if (!ok && platform === process.platform) {
-      log(`  no prebuilt binary: building from source against Electron's headers (node-gyp; needs Python and a C++ compiler, a few minutes)...`);
+      log(`  no prebuilt binary could be fetched: building from source against Electron's headers (node-gyp; needs Python and a C++ compiler, a few minutes)...`);
       const gyp = tool('AGENT_DESK_NODE_GYP', () => require.resolve('node-gyp/bin/node-gyp.js', { paths: [root] }));
       const devdir = path.join(os.homedir(), '.electron-gyp');
       ok = run(gyp, ['rebuild', '--release', '--runtime=electron', `--target=${electron}`, `--arch=${arch}`, `--dist-url=${ELECTRON_HEADERS_URL}`, `--devdir=${devdir}`], work, log) && fs.existsSync(built);
