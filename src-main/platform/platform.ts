@@ -33,6 +33,8 @@ import { plainBox, type SecretBox } from './kernel/secrets.js';
 import { lifecycleOf, type Lifecycle, type ShutdownHook } from './kernel/lifecycle.js';
 import { ToolsService } from './modules/tools/service.js';
 import { AppService } from './modules/app/service.js';
+import { SchedulesService } from './modules/schedules/service.js';
+import { systemClock, type Clock } from './kernel/time.js';
 import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
 import { RetrievalService } from './modules/retrieval/service.js';
@@ -51,12 +53,14 @@ export interface PlatformOptions extends Partial<PlatformConfig> {
   app?: AppOptions;
   /** How secrets (provider keys, remote key) are sealed at rest; the desktop app passes safeStorage. */
   secrets?: SecretBox;
+  /** The wall clock of time-driven work (schedules); tests inject one. */
+  clock?: Clock;
 }
 
 export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
 
 /** The modules, each given what it uses by its constructor, in dependency order. */
-function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, lifecycle: Lifecycle) {
+function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, lifecycle: Lifecycle, clock: Clock) {
   const users = new UsersService(ctx);
   const keys = new KeysService(ctx);
   const settings = new SettingsService(ctx);
@@ -76,7 +80,8 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const archive = new ArchiveService(ctx);
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
-  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools };
+  const schedules = new SchedulesService(ctx, { agents, executions }, jobs, lifecycle, clock);
+  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools, schedules };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -150,7 +155,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const secrets = opts.secrets ?? plainBox;
   const jobs = new JobQueue(db, log);
   const shutdownHooks: ShutdownHook[] = [];
-  const services = buildServices(ctx, secrets, jobs, lifecycleOf(shutdownHooks, lock.primary));
+  const services = buildServices(ctx, secrets, jobs, lifecycleOf(shutdownHooks, () => lock.primary), opts.clock ?? systemClock);
   services.users.ensureDefaults();
   seed(services, opts.resourcesDir ?? defaultResourcesDir());
   services.remote.seedFromEnv();
@@ -196,8 +201,10 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
       lock.release();
     },
   };
-  if (lock.primary) jobs.start();
-  else {
+  if (lock.primary) {
+    jobs.start();
+    services.schedules.start();
+  } else {
     log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
     // The heir: when the owner exits (or is killed), this process takes the lock and its work.
     lock.watch(() => {
@@ -206,6 +213,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
       try {
         services.executions.recover();
         jobs.start();
+        services.schedules.start();
       } catch (err) {
         log.error({ err }, 'taking over the background work failed');
       }

@@ -11,7 +11,7 @@ export const DEFAULT_WORKSPACE_ID = 1;
 export interface Principal {
   userId: number;
   /** How the caller got in: a bearer key, the desktop bridge, or a browser-mode session. */
-  via: 'key' | 'bridge' | 'session';
+  via: 'key' | 'bridge' | 'session' | 'schedule';
 }
 
 /** What every service is built with. `events` carries domain events between services (e.g. an execution ended). */

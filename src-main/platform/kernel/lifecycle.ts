@@ -11,9 +11,12 @@ export interface Lifecycle {
   onShutdown(hook: ShutdownHook, opts?: { first?: boolean }): void;
 }
 
-export function lifecycleOf(hooks: ShutdownHook[], primary: boolean): Lifecycle {
+/** `primary` is read when asked: a secondary process becomes primary when it inherits the data dir. */
+export function lifecycleOf(hooks: ShutdownHook[], primary: () => boolean): Lifecycle {
   return {
-    primary,
+    get primary() {
+      return primary();
+    },
     onShutdown: (hook, opts) => (opts?.first ? hooks.unshift(hook) : hooks.push(hook)),
   };
 }

@@ -29,3 +29,10 @@ export function isoZ(micros: number): string {
 export function isoOffset(micros: number): string {
   return `${isoSeconds(micros)}+00:00`;
 }
+
+/** Wall-clock time in milliseconds, injectable so that time-driven work (schedules) is tested without waiting. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };

@@ -1,6 +1,6 @@
 /**
  * Executions: the public service behind POST /api/agents/{id}/execute and /api/agent-responses,
- * also called by the OpenAI-compatible/MCP layer (issue 7) and the remote platform (issue 9).
+ * also called by the OpenAI-compatible/MCP layer and the remote platform.
  *
  *   const { execution, events } = await p.services.executions.start(principal, agentIdOrAgent, body, opts?)
  *     - validates `body` (ExecuteBody: answers in `answers` or top level, messages, file_ids, root_id)
@@ -51,13 +51,12 @@ import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
 import type { ToolboxSource } from '../../engine/tool-loop.js';
-import type { ToolboxSource } from '../../engine/tool-loop.js';
 import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError, isAbort } from '../../engine/providers/types.js';
 import type { ContextSources } from '../../engine/context.js';
-import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { markCited } from '../../engine/passages.js';
 import type { ExecutionRetrieval } from '../retrieval/port.js';
+import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { nowMicros } from '../../kernel/time.js';
 
 export type { ExecutionEvent, Execution };
@@ -80,6 +79,8 @@ export interface StartOptions {
   steeringOptional?: boolean;
   provider?: ModelProvider;
   overrides?: Overrides;
+  /** Called with the new execution's id inside the transaction that creates it (a scheduled run records it there). */
+  onCreated?: (executionId: number) => void;
 }
 
 export interface Started {
@@ -243,10 +244,14 @@ export class ExecutionsService {
     const input = isChat ? lastUser : JSON.stringify(req.answers);
     const base = executionCredits(0, 0);
     const now = nowMicros();
-    const id = this.store.insert({
-      agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
-      turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
-    });
+    const id = this.ctx.db.transaction(() => {
+      const created = this.store.insert({
+        agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
+        turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
+      });
+      opts.onCreated?.(created);
+      return created;
+    })();
     const live = new LiveExecution(id, agent.id, userId, rootId ?? id, now, base);
     this.live.set(id, live);
     void tokenCounter();
@@ -286,7 +291,7 @@ export class ExecutionsService {
   }
 
   private async run(live: LiveExecution, plan: Parameters<typeof runExecution>[0], remote = false): Promise<void> {
-    // A remote agent runs on its own platform (issue 9); everything around the run is the same.
+    // A remote agent runs on its own platform; everything around the run is the same.
     const runner = remote && this.deps.remoteRunner ? this.deps.remoteRunner : runExecution;
     let status: ExecutionStatus = 'succeeded';
     let result = { inputTokens: 0, outputTokens: 0, outputFileId: null as number | null };
@@ -329,13 +334,6 @@ export class ExecutionsService {
             live.notify();
             this.scheduleFlush(live);
           },
-          step: (st) => {
-            if (!live.steps.includes(st)) live.steps.push(st);
-            live.stepsVersion++;
-            live.status = live.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
-            live.notify();
-            this.scheduleFlush(live);
-          },
         },
       );
     } catch (err) {
@@ -348,11 +346,11 @@ export class ExecutionsService {
       } else {
         status = 'failed';
         this.ctx.log.error({ err, execution: live.id }, 'execution failed unexpectedly');
-    if (live.context) live.context = markCited(live.context, live.output);
         live.error = { message: `The execution failed: ${(err as Error)?.message ?? String(err)}`, code: 'internal_error' };
       }
     }
     if (live.flushTimer) clearTimeout(live.flushTimer);
+    if (live.context) live.context = markCited(live.context, live.output);
     live.flushTimer = null;
     // A run that ended early still charges the text it produced (estimated: no usage was reported).
     if (status !== 'succeeded' && result.outputTokens === 0 && live.output) result.outputTokens = countTokensSync(live.output);
@@ -416,7 +414,6 @@ export class ExecutionsService {
       e.status = live.status;
       e.output = live.output;
       if (live.context) e.context = live.context;
-      if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
       if (live.steps.length) e.steps = live.steps.map((s) => ({ ...s }));
     }
     return e;

@@ -26,6 +26,7 @@ import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-path
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
 import { mcpHandler } from '../mcp/http.js';
+import { scheduleRoutes } from '../../modules/schedules/routes.js';
 
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
@@ -60,7 +61,7 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   app.use('*', jsonBody(() => p.config.maxJsonBytes));
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, scheduleRoutes];
   for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));
