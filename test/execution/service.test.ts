@@ -65,21 +65,29 @@ describe('executions service (the interface the OpenAI-compatible API and the re
   });
 
   it('streamed text is written to the database while it streams (batched), so a crash keeps it', async () => {
-    const provider = scripted('slow', Array.from({ length: 30 }, (_, i) => `c${i} `));
+    // The test holds the stream after 5 chunks: the row must show them (flushed by the batch timer)
+    // while the run is still going. No sleep decides the outcome: it waits for conditions.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const provider = scripted('slow', []);
     (provider as any).stream = async function* (req: GenerateRequest) {
       for (let i = 0; i < 30; i++) {
-        await new Promise((r) => setTimeout(r, 15));
+        if (i === 5) await held;
         if (req.signal.aborted) return;
         yield { type: 'text', text: `c${i} ` } as ProviderEvent;
       }
     };
     const { execution } = await p.services.executions.start(principal, 1, body, { provider });
-    await new Promise((r) => setTimeout(r, 300));
-    const row = p.db.prepare('SELECT status, output FROM executions WHERE id = ?').get(execution.id) as { status: string; output: string };
-    expect(row.status).toBe('running');
-    expect(row.output).toMatch(/^c0 c1 /);
-    expect(row.output.length).toBeLessThan('c0 '.length * 30);
-    const done = await p.services.executions.waitFor(1, execution.id, 5000);
+    const read = p.db.prepare('SELECT status, output FROM executions WHERE id = ?');
+    const row = () => read.get(execution.id) as { status: string; output: string };
+    const end = Date.now() + 10_000;
+    while (row().output !== 'c0 c1 c2 c3 c4 ') {
+      if (Date.now() > end) throw new Error(`the streamed text never reached the database: ${JSON.stringify(row())}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(row().status).toBe('running');
+    release();
+    const done = await p.services.executions.waitFor(1, execution.id, 10_000);
     expect(done.output.split(' ').filter(Boolean)).toHaveLength(30);
   });
 
