@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { DefaultModel, Model, ModelSource } from '../../../src-main/platform/contract/models';
 import { api } from '../../api';
 import { noteAuth } from '../../stores/note-auth';
+import { useAgents } from '../../stores/agents';
 
 interface SetupState {
   /** `needed`: no configured provider serves any model, so Chat shows the setup panel */
@@ -36,12 +37,16 @@ export const useSetup = create<SetupState>((set, get) => ({
   },
 }));
 
-/** Checks once per mount of the chat; true while no configured provider serves a model. */
+/**
+ * Checks once per mount of the chat; true while no configured provider serves a model and no
+ * remote platform lends its agents (they run on the remote's models).
+ */
 export function useNeedsSetup(): boolean {
   const status = useSetup((s) => s.status);
+  const remote = useAgents((s) => s.agents.some((a) => a.source === 'remote'));
   const check = useSetup((s) => s.check);
   useEffect(() => {
     void check();
   }, [check]);
-  return status === 'needed';
+  return status === 'needed' && !remote;
 }
