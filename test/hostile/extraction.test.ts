@@ -6,6 +6,9 @@ import { upload } from '../files/helpers.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../fixtures/bombs.js';
 import { runExtraction } from '../../src-main/platform/ingest/run.js';
 import { chunkText } from '../../src-main/platform/ingest/chunk.js';
+import { checkZip } from '../../src-main/platform/ingest/extract/zip-guard.js';
+import { limitsFor } from '../../src-main/platform/ingest/limits.js';
+import { makeDocx } from '../fixtures/documents.js';
 
 /**
  * Hostile documents end `failed` with a reason the user understands (or, for the long runs,
@@ -85,4 +88,55 @@ describe('hostile documents', () => {
     expect(r).toMatchObject({ ok: false, code: 'timeout' });
     if (!r.ok) expect(r.error).toMatch(/^Reading this file took longer than 0 seconds \(the budget for its size\) and was stopped/);
   }, 60_000);
+});
+
+describe('zip guard', () => {
+  /** Rewrites every central-directory entry's uncompressed size: a zip that lies about what it holds. */
+  const declare = (zip: Buffer, size: number) => {
+    const b = Buffer.from(zip);
+    for (let i = b.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); i >= 0; i = b.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), i + 4)) b.writeUInt32LE(size, i + 24);
+    return b;
+  };
+
+  it('passes an ordinary docx, and counts what the data inflates to, not what the zip declares', async () => {
+    const docx = await makeDocx(['An ordinary paragraph.']);
+    await expect(checkZip(docx, limitsFor(docx.length))).resolves.toBeUndefined();
+    const liar = declare(docxZipBomb(512), 1000);
+    await expect(checkZip(liar, limitsFor(liar.length), 'Word document')).rejects.toThrow(/^The Word document unpacks to more than 51 MB \(520 KB on disk, over 100 times its size\)/);
+  });
+
+  it('reads ZIP64 sizes from the extra field instead of refusing 0xFFFFFFFF as 4 GB', async () => {
+    const docx = await makeDocx(['Sizes in the ZIP64 extra field.']);
+    // Rebuild each central entry with sizes 0xFFFFFFFF and the real ones in a 0x0001 extra field.
+    const out: Buffer[] = [];
+    let at = docx.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    const cdStart = at;
+    let count = 0;
+    while (docx.readUInt32LE(at) === 0x02014b50) {
+      const nameLen = docx.readUInt16LE(at + 28);
+      const len = 46 + nameLen + docx.readUInt16LE(at + 30) + docx.readUInt16LE(at + 32);
+      const head = Buffer.from(docx.subarray(at, at + 46 + nameLen));
+      const extra = Buffer.alloc(20);
+      extra.writeUInt16LE(0x0001, 0);
+      extra.writeUInt16LE(16, 2);
+      extra.writeBigUInt64LE(BigInt(head.readUInt32LE(24)), 4);
+      extra.writeBigUInt64LE(BigInt(head.readUInt32LE(20)), 12);
+      head.writeUInt32LE(0xffffffff, 20);
+      head.writeUInt32LE(0xffffffff, 24);
+      head.writeUInt16LE(20, 30);
+      head.writeUInt16LE(0, 32);
+      out.push(head, extra);
+      at += len;
+      count++;
+    }
+    const cd = Buffer.concat(out);
+    const eocd = Buffer.from(docx.subarray(at, at + 22));
+    eocd.writeUInt16LE(count, 8);
+    eocd.writeUInt16LE(count, 10);
+    eocd.writeUInt32LE(cd.length, 12);
+    eocd.writeUInt32LE(cdStart, 16);
+    eocd.writeUInt16LE(0, 20);
+    const zip64 = Buffer.concat([docx.subarray(0, cdStart), cd, eocd]);
+    await expect(checkZip(zip64, limitsFor(zip64.length))).resolves.toBeUndefined();
+  });
 });

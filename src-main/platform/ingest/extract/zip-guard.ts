@@ -29,12 +29,25 @@ function entriesOf(buf: Buffer, maxEntries: number): Entry[] | null {
   for (let n = 0; n < count; n++) {
     if (at + 46 > buf.length || buf.readUInt32LE(at) !== 0x02014b50) throw new UnreadableFileError('The document is damaged (its ZIP directory is broken).');
     const method = buf.readUInt16LE(at + 10);
-    const compressed = buf.readUInt32LE(at + 20);
-    const size = buf.readUInt32LE(at + 24);
+    let compressed = buf.readUInt32LE(at + 20);
+    let size = buf.readUInt32LE(at + 24);
     const nameLen = buf.readUInt16LE(at + 28);
     const extraLen = buf.readUInt16LE(at + 30);
     const commentLen = buf.readUInt16LE(at + 32);
-    const local = buf.readUInt32LE(at + 42);
+    let local = buf.readUInt32LE(at + 42);
+    // Some writers give even small parts ZIP64 sizes: the real values are in the 0x0001 extra field.
+    if (size === 0xffffffff || compressed === 0xffffffff || local === 0xffffffff) {
+      const end = Math.min(buf.length, at + 46 + nameLen + extraLen);
+      for (let x = at + 46 + nameLen; x + 4 <= end; x += 4 + buf.readUInt16LE(x + 2)) {
+        if (buf.readUInt16LE(x) !== 0x0001) continue;
+        let f = x + 4;
+        const next = () => (f + 8 <= end ? Number(buf.readBigUInt64LE((f += 8) - 8)) : 0);
+        if (size === 0xffffffff) size = next();
+        if (compressed === 0xffffffff) compressed = next();
+        if (local === 0xffffffff) local = next();
+        break;
+      }
+    }
     const name = buf.toString('utf8', at + 46, at + 46 + nameLen);
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) throw new UnreadableFileError('The document is damaged (a ZIP entry is missing).');
     const dataStart = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
