@@ -14,6 +14,7 @@ const AgentsScreen = lazy(() => import('./features/agents/AgentsScreen'));
 const FilesScreen = lazy(() => import('./features/files/FilesScreen'));
 const MemoriesScreen = lazy(() => import('./features/memories/MemoriesScreen'));
 const WebhooksScreen = lazy(() => import('./features/webhooks/WebhooksScreen'));
+const SchedulesScreen = lazy(() => import('./features/schedules/SchedulesScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
 const DeveloperScreen = lazy(() => import('./features/developer/DeveloperScreen'));
 
@@ -28,6 +29,8 @@ function Screen() {
       return <MemoriesScreen />;
     case 'webhooks':
       return <WebhooksScreen />;
+    case 'schedules':
+      return <SchedulesScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'developer':

@@ -8,6 +8,7 @@ import { Execution, ExecutionEvent, ExecuteResponse } from '../../src-main/platf
 import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
+import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
@@ -142,6 +143,13 @@ export function createClient(t: Transport) {
       delete: (id: number) => call(WebhookDeleted, 'DELETE', `/api/webhooks/${id}`),
       deliveries: (id: number) => get(WebhookDeliveryPage, `/api/webhooks/${id}/deliveries?per_page=50`),
       test: (id: number) => call(WebhookDelivery, 'POST', `/api/webhooks/${id}/test`),
+    },
+    schedules: {
+      list: (q: Query = {}) => get(SchedulePage, `/api/schedules${qs({ per_page: 100, ...q })}`),
+      create: (body: z.input<typeof ScheduleCreate>) => call(Schedule, 'POST', '/api/schedules', body),
+      update: (id: number, body: ScheduleUpdate) => call(Schedule, 'PATCH', `/api/schedules/${id}`, body),
+      delete: (id: number) => call(ScheduleDeleted, 'DELETE', `/api/schedules/${id}`),
+      runs: (id: number, q: Query = {}) => get(ScheduleRunPage, `/api/schedules/${id}/runs${qs({ per_page: 20, ...q })}`),
     },
     keys: {
       list: () => get(zod.object({ data: zod.array(ApiKey) }), '/api/keys'),

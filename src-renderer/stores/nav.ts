@@ -6,6 +6,7 @@ export const SCREENS = [
   { id: 'files', label: 'Files', key: 'f' },
   { id: 'memories', label: 'Memories', key: 'm' },
   { id: 'webhooks', label: 'Webhooks', key: 'w' },
+  { id: 'schedules', label: 'Schedules', key: 'r' },
   { id: 'settings', label: 'Settings', key: 's' },
   { id: 'developer', label: 'Developer', key: 'd' },
 ] as const;

@@ -1,0 +1,70 @@
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { useLoad } from '../../components/use-load';
+import { useNav } from '../../stores/nav';
+import { formatAt } from './describe';
+
+const STATUS_BADGE: Record<string, string> = { succeeded: 'badge badge-ok', failed: 'badge badge-error', cancelled: 'badge badge-warn' };
+
+/** The schedule's past runs, newest first: each run's execution (open it in Chat) or why it could not start. */
+export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refreshKey: number }) {
+  const runs = useLoad(() => api.schedules.runs(scheduleId), [scheduleId, refreshKey]);
+  const go = useNav((s) => s.go);
+  if (runs.error) return <ErrorNote error={runs.error} what="Runs" />;
+  if (!runs.data) return <p className="small muted" aria-busy="true">Loading runs…</p>;
+  if (!runs.data.data.length) return <p className="small muted">No runs yet. The first one starts at the next run time shown above.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="table schedule-runs" data-testid="schedule-runs">
+        <caption className="sr-only">Past runs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Due</th>
+            <th scope="col">Status</th>
+            <th scope="col">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.data.data.map((r) => {
+            const ex = r.execution;
+            const status = r.error ? 'not started' : ex ? ex.status : r.execution_id ? 'removed' : 'starting';
+            return (
+              <tr key={r.id} data-testid="schedule-run">
+                <td>{formatAt(r.due_at)}</td>
+                <td>
+                  <span className={r.error ? 'badge badge-error' : (STATUS_BADGE[status] ?? 'badge')} data-testid="run-status">
+                    {status}
+                  </span>
+                </td>
+                <td className="schedule-run-result">
+                  {r.error ? (
+                    <span className="run-error" data-testid="run-error">
+                      {r.error}
+                    </span>
+                  ) : ex ? (
+                    <a
+                      href={`#/chat/${ex.root_id}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        go('chat', String(ex.root_id));
+                      }}
+                    >
+                      Open conversation #{ex.id} in Chat
+                    </a>
+                  ) : null}
+                  {ex?.error && !r.error ? <span className="run-error"> {ex.error.message}</span> : null}
+                  {r.error || ex ? null : r.execution_id ? (
+
+                    <span className="muted">Execution #{r.execution_id} was deleted.</span>
+                  ) : (
+                    <span className="muted">Queued to start.</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

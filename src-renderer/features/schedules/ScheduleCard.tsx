@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import type { Agent } from '../../../src-main/platform/contract/agents';
+import type { Schedule } from '../../../src-main/platform/contract/schedules';
+import { api, messageOf } from '../../api';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { toast } from '../../stores/toasts';
+import { describeTiming, formatAt } from './describe';
+import { RunList } from './RunList';
+import { ScheduleForm } from './ScheduleForm';
+
+/** One schedule: its timing in words, next and last run, and its actions (pause/resume, edit, delete, runs). */
+export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Schedule; agents: Agent[]; onChanged(): Promise<void> }) {
+  const [showRuns, setShowRuns] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [runsKey, setRunsKey] = useState(0);
+  const agent = agents.find((a) => a.id === s.agent_id);
+  const title = s.name || agent?.title || `Agent #${s.agent_id}`;
+  const headingId = `schedule-${s.id}-title`;
+
+  const act = async (fn: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await fn();
+      toast(done);
+      await onChanged();
+    } catch (err) {
+      toast(messageOf(err), 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (editing) {
+    return (
+      <ScheduleForm
+        agents={agents}
+        schedule={s}
+        onCancel={() => setEditing(false)}
+        onSaved={() => {
+          setEditing(false);
+          toast('Schedule saved.');
+          void onChanged();
+        }}
+      />
+    );
+  }
+
+  return (
+    <article className="card stack schedule-card" aria-labelledby={headingId} data-testid="schedule">
+      <div className="row">
+        <h3 id={headingId} className="grow schedule-title">
+          {title}
+        </h3>
+        <span className={s.enabled ? 'badge badge-ok' : 'badge'} data-testid="schedule-state">
+          {s.enabled ? 'Active' : 'Paused'}
+        </span>
+      </div>
+      <p className="schedule-when-text" data-testid="schedule-timing">
+        {describeTiming(s)}
+        {s.name && agent ? <span className="muted"> · {agent.title}</span> : null}
+      </p>
+      <dl className="schedule-facts small">
+        <div>
+          <dt>Next run</dt>
+          <dd data-testid="schedule-next">{s.enabled ? formatAt(s.next_run_at) : 'Paused'}</dd>
+        </div>
+        <div>
+          <dt>Last run</dt>
+          <dd data-testid="schedule-last">{s.last_run_at ? formatAt(s.last_run_at) : 'Never'}</dd>
+        </div>
+      </dl>
+      <div className="row small">
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.schedules.update(s.id, { enabled: !s.enabled }), s.enabled ? 'Schedule paused.' : 'Schedule resumed.')}>
+          {s.enabled ? 'Pause' : 'Resume'}
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>
+          Edit
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          aria-expanded={showRuns}
+          onClick={() => {
+            setShowRuns(!showRuns);
+            setRunsKey((k) => k + 1);
+          }}
+        >
+          {showRuns ? 'Hide runs' : 'Past runs'}
+        </button>
+        <span className="grow" />
+        <button type="button" className="btn btn-small" onClick={() => setConfirming(true)}>
+          Delete
+        </button>
+      </div>
+      {showRuns ? <RunList scheduleId={s.id} refreshKey={runsKey} /> : null}
+      <ConfirmDialog
+        open={confirming}
+        title="Delete this schedule?"
+        confirmLabel="Delete schedule"
+        danger
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          void act(() => api.schedules.delete(s.id), 'Schedule deleted.');
+        }}
+      >
+        <p>
+          “{title}” stops running. Its past runs stay in Chat as conversations.
+        </p>
+      </ConfirmDialog>
+    </article>
+  );
+}

@@ -1,0 +1,190 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Agent } from '../../../src-main/platform/contract/agents';
+import type { Schedule } from '../../../src-main/platform/contract/schedules';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { defaultAnswers, missingAnswers, type Answers } from '../chat/answers';
+import { AnswerFields } from './AnswerFields';
+import { browserZone, cronProblem, describeTiming, formatAt, previewNextRun, timeZones } from './describe';
+
+type Mode = 'every' | 'cron';
+
+function firstUserMessage(s: Schedule | null): string {
+  const m = s?.messages.find((t) => t.role === 'user');
+  if (!m) return '';
+  return typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
+}
+
+/** Creates a schedule, or edits one (`schedule` given): the agent, the timing, and what every run sends. */
+export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: Agent[]; schedule: Schedule | null; onSaved(s: Schedule): void; onCancel?(): void }) {
+  const uid = useId();
+  const [agentId, setAgentId] = useState<number | null>(schedule?.agent_id ?? agents[0]?.id ?? null);
+  const [name, setName] = useState(schedule?.name ?? '');
+  const [mode, setMode] = useState<Mode>(schedule?.cron ? 'cron' : 'every');
+  const [every, setEvery] = useState(String(schedule?.every_minutes ?? 60));
+  const [cron, setCron] = useState(schedule?.cron ?? '30 9 * * 1-5');
+  const [zone, setZone] = useState(schedule?.timezone ?? browserZone());
+  const [message, setMessage] = useState(firstUserMessage(schedule));
+  const [answers, setAnswers] = useState<Answers>(schedule?.answers ?? {});
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const zones = useMemo(() => {
+    const all = timeZones();
+    return all.includes(zone) ? all : [zone, ...all];
+  }, [zone]);
+
+  useEffect(() => {
+    if (agentId === null && agents.length) setAgentId(agents[0].id);
+  }, [agentId, agents]);
+  const agent = agents.find((a) => a.id === agentId) ?? null;
+  // A new schedule starts from the agent's own defaults; an edited one keeps what it sends.
+  useEffect(() => {
+    if (agent && (!schedule || schedule.agent_id !== agent.id)) setAnswers(defaultAnswers(agent.questions));
+  }, [agent?.id]);
+
+  const isChat = agent?.type === 'chat';
+  const minutes = Number(every);
+  const everyBad = !/^\d+$/.test(every.trim()) || minutes < 1 || minutes > 527_040;
+  const cronBad = mode === 'cron' ? cronProblem(cron, zone) : null;
+  const timing = mode === 'every' ? { cron: null, every_minutes: everyBad ? null : minutes, timezone: zone } : { cron: cronBad ? null : cron.trim(), every_minutes: null, timezone: zone };
+  const next = previewNextRun(timing);
+  const missing = agent ? missingAnswers(agent.questions, answers) : [];
+  const problem = !agent
+    ? 'Pick an agent.'
+    : mode === 'every' && everyBad
+      ? 'Every how many minutes? A whole number from 1.'
+      : cronBad
+        ? `Cron: ${cronBad}`
+        : isChat && !message.trim()
+          ? 'Type the message each run sends.'
+          : missing.length
+            ? `Answer: ${missing.join(', ')}.`
+            : null;
+
+  const save = async () => {
+    if (!agent || problem) return;
+    setSaving(true);
+    const body = {
+      name: name.trim() || null,
+      cron: mode === 'cron' ? cron.trim() : null,
+      every_minutes: mode === 'every' ? minutes : null,
+      timezone: zone,
+      answers,
+      messages: isChat ? [{ role: 'user', content: message.trim() }] : [],
+    };
+    try {
+      const saved = schedule ? await api.schedules.update(schedule.id, body) : await api.schedules.create({ agent_id: agent.id, ...body });
+      setError(null);
+      onSaved(saved);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const f = (n: string) => `${uid}-${n}`;
+  return (
+    <form
+      className="card stack schedule-form"
+      aria-label={schedule ? 'Edit schedule' : 'New schedule'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <h2 className="section-title" style={{ marginTop: 0 }}>
+        {schedule ? 'Edit schedule' : 'New schedule'}
+      </h2>
+      <div className="schedule-grid">
+        <div className="field">
+          <label htmlFor={f('agent')}>Agent</label>
+          <select id={f('agent')} value={agentId ?? ''} disabled={!!schedule} onChange={(e) => setAgentId(Number(e.target.value))} data-testid="schedule-agent">
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.title}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={f('name')}>Name (optional)</label>
+          <input id={f('name')} value={name} maxLength={200} placeholder="Morning news digest" onChange={(e) => setName(e.target.value)} />
+        </div>
+      </div>
+      <fieldset className="schedule-when">
+        <legend>When</legend>
+        <div className="row">
+          <label className="field inline">
+            <input type="radio" name={f('mode')} checked={mode === 'every'} onChange={() => setMode('every')} />
+            <span>Every N minutes</span>
+          </label>
+          <label className="field inline">
+            <input type="radio" name={f('mode')} checked={mode === 'cron'} onChange={() => setMode('cron')} />
+            <span>Cron expression</span>
+          </label>
+        </div>
+        <div className="schedule-grid">
+          {mode === 'every' ? (
+            <div className="field">
+              <label htmlFor={f('every')}>Minutes between runs</label>
+              <input id={f('every')} type="number" min={1} max={527040} step={1} value={every} onChange={(e) => setEvery(e.target.value)} aria-invalid={everyBad || undefined} data-testid="schedule-every" />
+            </div>
+          ) : (
+            <div className="field">
+              <label htmlFor={f('cron')}>Cron (minute hour day month weekday)</label>
+              <input id={f('cron')} value={cron} spellCheck={false} onChange={(e) => setCron(e.target.value)} aria-invalid={!!cronBad || undefined} aria-describedby={f('cron-help')} data-testid="schedule-cron" />
+              <span id={f('cron-help')} className="small muted">
+                e.g. <code>30 9 * * 1-5</code> weekdays at 09:30, <code>0 */2 * * *</code> every two hours
+              </span>
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={f('zone')}>Time zone</label>
+            <select id={f('zone')} value={zone} onChange={(e) => setZone(e.target.value)} data-testid="schedule-zone">
+              {zones.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <p className="small schedule-preview" role="status" data-testid="schedule-preview">
+          {problem && (mode === 'every' ? everyBad : !!cronBad) ? (
+            <span>{problem}</span>
+          ) : (
+            <>
+              <strong>{describeTiming(timing)}</strong>
+              {next ? <span> · next run {formatAt(next)}</span> : null}
+            </>
+          )}
+        </p>
+      </fieldset>
+      {agent ? (
+        <fieldset className="schedule-send">
+          <legend>{isChat ? 'What each run sends' : 'The answers each run sends'}</legend>
+          {isChat ? (
+            <div className="field">
+              <label htmlFor={f('message')}>Message</label>
+              <textarea id={f('message')} rows={3} value={message} placeholder="Summarise today's news about…" onChange={(e) => setMessage(e.target.value)} data-testid="schedule-message" />
+            </div>
+          ) : null}
+          <AnswerFields questions={agent.questions} answers={answers} onChange={setAnswers} idPrefix={f('a')} />
+        </fieldset>
+      ) : null}
+      <ErrorNote error={error} />
+      <div className="row end">
+        {problem ? <span className="small muted grow">{problem}</span> : null}
+        {onCancel ? (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="btn btn-primary" disabled={!!problem || saving}>
+          {schedule ? 'Save changes' : 'Create schedule'}
+        </button>
+      </div>
+    </form>
+  );
+}

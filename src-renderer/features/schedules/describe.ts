@@ -1,0 +1,81 @@
+import { Cron } from 'croner';
+
+export interface Timing {
+  cron: string | null;
+  every_minutes: number | null;
+  timezone: string;
+}
+
+const DAYS = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
+const num = /^\d{1,2}$/;
+const pad = (n: string) => n.padStart(2, '0');
+
+function everyMinutes(n: number): string {
+  if (n === 1) return 'Every minute';
+  if (n % 1440 === 0) return n === 1440 ? 'Every day' : `Every ${n / 1440} days`;
+  if (n % 60 === 0) return n === 60 ? 'Every hour' : `Every ${n / 60} hours`;
+  return `Every ${n} minutes`;
+}
+
+/** The common shapes of a cron expression in words; anything else is shown as the expression itself. */
+function cronWords(expr: string): string {
+  const f = expr.trim().split(/\s+/);
+  if (f.length !== 5) return `Cron "${expr}"`;
+  const [min, hour, dom, mon, dow] = f;
+  const step = /^\*\/(\d+)$/.exec(min);
+  if (step && hour === '*' && dom === '*' && mon === '*' && dow === '*') return everyMinutes(Number(step[1]));
+  if (num.test(min) && hour === '*' && dom === '*' && mon === '*' && dow === '*') return `Every hour at :${pad(min)}`;
+  if (!num.test(min) || !num.test(hour) || mon !== '*') return `Cron "${expr}"`;
+  const at = `${pad(hour)}:${pad(min)}`;
+  if (dom === '*' && dow === '*') return `Every day at ${at}`;
+  if (dom === '*' && dow === '1-5') return `Weekdays at ${at}`;
+  if (dom === '*' && (dow === '0,6' || dow === '6,0')) return `Weekends at ${at}`;
+  if (dom === '*' && /^[0-7]$/.test(dow)) return `${DAYS[Number(dow) % 7]} at ${at}`;
+  if (num.test(dom) && dow === '*') return `Day ${Number(dom)} of every month at ${at}`;
+  return `Cron "${expr}"`;
+}
+
+/** "Weekdays at 09:30, Europe/Paris" or "Every 15 minutes". */
+export function describeTiming(t: Timing): string {
+  if (t.every_minutes) return everyMinutes(t.every_minutes);
+  if (t.cron) return `${cronWords(t.cron)}, ${t.timezone}`;
+  return 'No timing';
+}
+
+/** Whether the cron expression parses (the same parser the platform runs); the reason when it does not. */
+export function cronProblem(expr: string, timezone: string): string | null {
+  if (!expr.trim()) return 'Type a cron expression, e.g. 30 9 * * 1-5.';
+  try {
+    return new Cron(expr.trim(), { paused: true, timezone }).nextRun() ? null : 'This expression never runs.';
+  } catch (err) {
+    return err instanceof Error ? err.message : 'Not a valid cron expression.';
+  }
+}
+
+/** When the next run would be, as the platform computes it; null when the timing is not valid yet. */
+export function previewNextRun(t: Timing, now = new Date()): Date | null {
+  if (t.every_minutes) return new Date(now.getTime() + t.every_minutes * 60_000);
+  if (!t.cron || cronProblem(t.cron, t.timezone)) return null;
+  return new Cron(t.cron.trim(), { paused: true, timezone: t.timezone }).nextRun(now);
+}
+
+/** Every IANA zone the browser knows, with UTC first. */
+export function timeZones(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (k: string) => string[] };
+  const all = intl.supportedValuesOf ? intl.supportedValuesOf('timeZone') : [];
+  return ['UTC', ...all.filter((z) => z !== 'UTC')];
+}
+
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** A time in the user's locale, with the zone named when it is not the browser's own. */
+export function formatAt(iso: string | Date | null, zone?: string): string {
+  if (!iso) return '–';
+  const d = typeof iso === 'string' ? new Date(iso) : iso;
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  if (zone && zone !== browserZone()) return `${d.toLocaleString(undefined, { ...opts, timeZone: zone })} (${zone})`;
+  return d.toLocaleString(undefined, opts);
+}
