@@ -6,6 +6,7 @@ import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
 import { ProviderError } from './types.js';
 import { AsyncQueue } from '../async-queue.js';
 import { gpuLayersFor, loadLlama } from './gguf-engine.js';
+import { ggufCalls, ggufFunctions, ggufHistory } from './gguf-tools.js';
 
 export interface GgufOptions {
   id: string;
@@ -96,12 +97,8 @@ export class GgufProvider implements ModelProvider {
     const context = await model.createContext({ contextSize: Math.min(this.opts.contextSize ?? 4096, trained), threads: this.opts.threads ?? defaultThreads() });
     try {
       const chat = new mod.LlamaChat({ contextSequence: context.getSequence() });
-      const history: import('node-llama-cpp').ChatHistoryItem[] = [];
-      for (const m of req.messages) {
-        if (m.role === 'system') history.push({ type: 'system', text: m.content });
-        else if (m.role === 'assistant') history.push({ type: 'model', response: [m.content] });
-        else history.push({ type: 'user', text: m.content });
-      }
+      // Tool calls and their results ride in the model's turns (gguf-tools.ts).
+      const history = ggufHistory(req.messages);
       history.push({ type: 'model', response: [] });
       let out = 0;
       const res = await chat.generateResponse(history, {
@@ -109,6 +106,7 @@ export class GgufProvider implements ModelProvider {
         maxTokens: req.maxTokens ?? 1024,
         temperature: req.temperature,
         customStopTriggers: req.stop,
+        functions: req.tools?.length ? ggufFunctions(req.tools) : undefined,
         onToken: (tokens) => {
           out += tokens.length;
         },
@@ -116,9 +114,9 @@ export class GgufProvider implements ModelProvider {
           if (text) q.push({ type: 'text', text });
         },
       });
-      void res;
       const input = model.tokenize(req.messages.map((m) => m.content).join('\n')).length;
       q.push({ type: 'usage', inputTokens: input, outputTokens: out });
+      if (res.functionCalls?.length) q.push({ type: 'tool_calls', calls: ggufCalls(res.functionCalls, req.messages.filter((m) => m.toolCalls?.length).length) });
       q.end();
       chat.dispose();
     } finally {
