@@ -195,7 +195,7 @@ export const useChat = create<ChatState>((set, get) => {
 
     selectAgent(agent) {
       if (get().agentId === agent.id) return;
-      set({ agentId: agent.id, mainQuestion: composerQuestion(agent), answers: savedAnswers(agent), rootId: null, editing: null });
+      set({ agentId: agent.id, mainQuestion: composerQuestion(agent), answers: savedAnswers(agent), rootId: null, editing: null, loadingSession: false });
       setTree([], {});
     },
 
@@ -259,7 +259,7 @@ export const useChat = create<ChatState>((set, get) => {
 
     newSession() {
       get().controller?.abort();
-      set({ rootId: null, editing: null });
+      set({ rootId: null, editing: null, loadingSession: false });
       setTree([], {});
     },
 

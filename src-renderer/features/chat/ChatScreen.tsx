@@ -19,7 +19,7 @@ import { useChatPrefs } from './prefs';
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
   const needsSetup = useNeedsSetup();
-  const { agentId, selectAgent, turns, loadingSession, sentSeq } = useChat();
+  const { agentId, selectAgent, turns, loadingSession, sentSeq, rootId } = useChat();
   const enterSends = useChatPrefs((s) => s.enterSends);
   const agent = agents.find((a) => a.id === agentId) ?? null;
   const list = useRef<HTMLDivElement>(null);
@@ -51,9 +51,10 @@ export function ChatScreen() {
   }, [remoteFailure]);
 
   useEffect(() => {
-    // Start on the first local chat agent, so the screen is usable without a choice (and offline).
-    if (agentId === null && agents.length) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
-  }, [agentId, agents, selectAgent]);
+    // Start on the first local chat agent, so the screen is usable without a choice (and offline);
+    // not while a conversation named by the URL is opening (it brings its own agent).
+    if (agentId === null && agents.length && rootId === null && useChat.getState().rootId === null) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
+  }, [agentId, agents, selectAgent, rootId]);
 
   return (
     <section className={`screen chat${needsSetup ? ' needs-setup' : ''}`} aria-labelledby="chat-title">

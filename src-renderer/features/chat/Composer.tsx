@@ -70,7 +70,9 @@ export function Composer({ agent }: { agent: Agent | null }) {
             // Files and images pasted (a screenshot, files copied in the file manager) attach.
             const files = Array.from(e.clipboardData.files);
             if (!files.length) return;
+            // Handled here (pasted screenshots get a unique name), not again by the app-wide drop zone.
             e.preventDefault();
+            e.stopPropagation();
             void attach(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${f.type.split('/')[1] || 'bin'}`, { type: f.type }))));
           }}
           onKeyDown={(e) => {

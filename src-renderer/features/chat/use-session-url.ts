@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
@@ -27,8 +27,12 @@ export function useSessionUrl(agents: Agent[], agentsLoaded: boolean) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sub, agentsLoaded]);
 
-  // Conversation → URL (a new session got its id, one was opened or closed in the app).
+  // Conversation → URL (a new session got its id, one was opened or closed in the app); only on
+  // a change, never at mount, when the URL is what names the conversation to open.
+  const seen = useRef(rootId);
   useEffect(() => {
+    if (seen.current === rootId) return;
+    seen.current = rootId;
     const want = rootId === null ? '' : String(rootId);
     const cur = useNav.getState();
     if (cur.screen === 'chat' && cur.sub !== want) go('chat', want);

@@ -82,13 +82,17 @@ export async function chooseGptModel(page: Page): Promise<void> {
 
 /** Types into the composer and sends with Enter, as a person does. */
 export async function sendMessage(page: Page, text: string): Promise<void> {
+  const turns = page.locator('[data-testid="turn"]');
+  const before = await turns.count();
   const box = page.locator('#chat-input');
   await box.click();
   await box.fill(text);
   await box.press('Enter');
+  // Sent once its turn is on screen (so a following wait looks at the new turn, not the last one).
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid="turn"]').length > n, before, { timeout: 15_000 });
 }
 
 /** Waits until the last turn's answer is finished (Done, Stopped or Failed). */
 export async function lastTurnDone(page: Page, status = 'Done'): Promise<void> {
-  await page.locator('[data-testid="turn"]').last().locator('[data-testid="turn-status"]', { hasText: status }).waitFor({ timeout: 20_000 });
+  await page.locator('[data-testid="turn"]').last().locator('[data-testid="turn-status"]', { hasText: status }).waitFor({ timeout: 40_000 });
 }
