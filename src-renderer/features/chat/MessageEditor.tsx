@@ -11,8 +11,7 @@ export function MessageEditor({ turn }: { turn: Turn }) {
   useEffect(() => {
     box.current?.focus();
     box.current?.setSelectionRange(text.length, text.length);
-    // Focus once, when editing starts.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Focus once, when editing starts (the text then changes as the user types).
   }, []);
   const save = () => void resend(turn.key, text);
   return (

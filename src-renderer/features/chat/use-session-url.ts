@@ -24,7 +24,6 @@ export function useSessionUrl(agents: Agent[], agentsLoaded: boolean) {
       void openSession(wanted, agents.find((a) => a.id === s?.agent_id));
     }
     // Only a change of the URL (or the first load of agents) opens a conversation.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sub, agentsLoaded]);
 
   // Conversation → URL (a new session got its id, one was opened or closed in the app); only on

@@ -1,4 +1,4 @@
-import { collectionLabel, type ListedCollection } from './collections';
+import { collectionLabel, isDefaultCollection, type ListedCollection } from './collections';
 
 interface Props {
   collections: ListedCollection[];
@@ -15,7 +15,8 @@ export function CollectionSelect({ collections, value, onChange, label, allowDef
       <span>{label}</span>
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
         {allowDefault ? <option value="">Default</option> : null}
-        {collections.map((c) => (
+        {/* The default collection is the "Default" choice above when offered: listed once. */}
+        {collections.filter((c) => !(allowDefault && isDefaultCollection(c))).map((c) => (
           <option key={c.id} value={c.id}>
             {collectionLabel(c)}
           </option>

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
-import { collectionLabel, type ListedCollection } from './collections';
+import { collectionLabel, isDefaultCollection, type ListedCollection } from './collections';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 interface Props {
   collections: ListedCollection[];
@@ -16,6 +17,7 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
   const [name, setName] = useState('');
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  const [doomed, setDoomed] = useState<ListedCollection | null>(null);
 
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -61,26 +63,40 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
               <button type="button" className="pick" onClick={() => onSelect(c.id)} aria-current={selected === c.id ? 'true' : undefined}>
                 {collectionLabel(c)}
               </button>
-              <button type="button" className="btn-icon" title="Rename" aria-label={`Rename ${collectionLabel(c)}`} onClick={() => setRenaming({ id: c.id, name: c.name })}>
-                ✎
-              </button>
-              <button
-                type="button"
-                className="btn-icon"
-                title="Delete"
-                aria-label={`Delete ${collectionLabel(c)}`}
-                onClick={() => {
-                  if (!confirm(`Delete the collection "${collectionLabel(c)}"? Its memories move to the default collection.`)) return;
-                  void act(() => api.collections.delete(c.id), 'Collection deleted.').then(() => selected === c.id && onSelect(null));
-                }}
-              >
-                ×
-              </button>
+              {isDefaultCollection(c) ? (
+                // The platform refuses to rename or delete it: offer neither.
+                <span className="muted small" title="New memories go here unless you choose another collection">
+                  default
+                </span>
+              ) : (
+                <>
+                  <button type="button" className="btn-icon" title="Rename" aria-label={`Rename ${collectionLabel(c)}`} onClick={() => setRenaming({ id: c.id, name: c.name })}>
+                    ✎
+                  </button>
+                  <button type="button" className="btn-icon" title="Delete" aria-label={`Delete ${collectionLabel(c)}`} onClick={() => setDoomed(c)}>
+                    ×
+                  </button>
+                </>
+              )}
             </li>
           ),
         )}
       </ul>
       <ErrorNote error={failure} />
+      <ConfirmDialog
+        open={!!doomed}
+        title="Delete this collection?"
+        confirmLabel="Delete"
+        danger
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => {
+          const c = doomed;
+          setDoomed(null);
+          if (c) void act(() => api.collections.delete(c.id), 'Collection deleted.').then(() => selected === c.id && onSelect(null));
+        }}
+      >
+        <p>“{doomed ? collectionLabel(doomed) : ''}” is removed; its memories move to the default collection.</p>
+      </ConfirmDialog>
       <form
         className="row"
         style={{ marginTop: 10 }}

@@ -18,3 +18,8 @@ export async function loadAllCollections(): Promise<ListedCollection[]> {
 export function collectionLabel(c: ListedCollection): string {
   return c.display_name || c.name;
 }
+
+/** The user's default collection (stored as `default`, shown as "Default"): it cannot be renamed or deleted. */
+export function isDefaultCollection(c: ListedCollection): boolean {
+  return c.name === 'default';
+}

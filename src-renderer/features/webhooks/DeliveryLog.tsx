@@ -18,6 +18,8 @@ export function DeliveryLog({ webhookId }: { webhookId: number }) {
   if (!log.data) return <p className="muted small">Loading deliveries…</p>;
   if (!log.data.data.length) return <p className="muted small">No deliveries yet.</p>;
   return (
+    // Scrolls inside its card at narrow widths instead of pushing the card's buttons off screen.
+    <div className="table-scroll">
     <table className="table small" data-testid="delivery-log">
       <thead>
         <tr>
@@ -50,11 +52,12 @@ export function DeliveryLog({ webhookId }: { webhookId: number }) {
               </td>
               <td>{d.attempt}</td>
               <td>{d.next_attempt_at ? formatTime(d.next_attempt_at) : '–'}</td>
-              <td className="muted">{d.error ?? ''}</td>
+              <td className="muted cell-wrap">{d.error ?? ''}</td>
             </tr>
           );
         })}
       </tbody>
     </table>
+    </div>
   );
 }
