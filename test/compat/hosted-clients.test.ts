@@ -223,8 +223,12 @@ describe('hosted clients, unchanged, against localhost', () => {
       const a = await upload(env.p, 'report.txt', 'Quarterly numbers: 42.');
       const b = await upload(env.p, 'report-copy.txt', 'Quarterly numbers: 42.');
       const c = await upload(env.p, 'report.txt', 'Quarterly numbers: 43.');
+      // The extension decides how a file is read: the same bytes as .md are another file.
+      const d = await upload(env.p, 'report.md', 'Quarterly numbers: 42.');
       expect(b.json.id).toBe(a.json.id);
       expect(c.json.id).not.toBe(a.json.id);
+      expect(d.json.id).not.toBe(a.json.id);
+      expect(d.json.filename).toBe('report.md');
       const stored = fs.readdirSync(path.join(env.p.dir, 'files')).filter((n) => /^\d+$/.test(n));
       expect(stored.filter((n) => Number(n) === a.json.id)).toHaveLength(1);
       expect(fs.readdirSync(path.join(env.p.dir, 'files', 'tmp'))).toEqual([]);

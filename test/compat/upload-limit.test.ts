@@ -125,15 +125,15 @@ describe('one receiver, one limit rule', () => {
           if (sent === 4 * 64 * 1024) ctl.abort();
         },
       });
-      const res = await small.app
-        .request(`${BASE}/api/import`, {
+      const res = await Promise.resolve(
+        small.app.request(`${BASE}/api/import`, {
           method: 'POST',
           headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}`, 'content-type': 'multipart/form-data; boundary=B' },
           body,
           duplex: 'half',
           signal: ctl.signal,
-        } as RequestInit)
-        .catch((err: Error) => err);
+        } as RequestInit),
+      ).catch((err: Error) => err);
       if (res instanceof Response) {
         expect(res.status).toBe(400);
         expect(await res.json()).toEqual({ message: 'The upload was interrupted.' });

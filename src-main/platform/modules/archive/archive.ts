@@ -5,8 +5,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import type { ExportScope } from './service.js';
 import { exportStream } from './service.js';
 import { importArchiveInWorker, type ImportResult } from './import.js';
-import { receiveArchive } from './upload.js';
-import type { UploadRequest } from '../../transports/http/multipart.js';
+import { archiveUploadSpec } from './upload.js';
 import { BadArchiveError } from './tar.js';
 
 /** A workspace as one archive: export streams it, import takes an uploaded one, all or nothing. */
@@ -17,9 +16,13 @@ export class ArchiveService {
     return exportStream(this.ctx.db, this.ctx.config.dataDir, scope);
   }
 
-  /** Receives the multipart `archive` to a temp file, imports it, and always removes the temp file. */
-  async importUpload(req: UploadRequest, scope: ExportScope): Promise<ImportResult> {
-    const tmp = await receiveArchive(req, path.join(this.ctx.config.dataDir, 'files', 'tmp'), this.ctx.config.maxUploadBytes);
+  /** What an import upload accepts (the multipart receiver of the HTTP layer streams it to a temp file). */
+  uploadSpec() {
+    return archiveUploadSpec(path.join(this.ctx.config.dataDir, 'files', 'tmp'), this.ctx.config.maxUploadBytes);
+  }
+
+  /** Imports a received archive file, and always removes it. */
+  async importFile(tmp: string, scope: ExportScope): Promise<ImportResult> {
     try {
       return await importArchiveInWorker(this.ctx.db, this.ctx.config.dataDir, scope, tmp);
     } catch (err) {

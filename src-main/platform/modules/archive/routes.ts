@@ -5,7 +5,7 @@ import { createRouter, errorResponses, ok, bearer } from '../../transports/http/
 import { ErrorBody } from '../../contract/common.js';
 import { stamp } from './backup.js';
 import { requestWorkspace } from '../access/workspace.js';
-import { uploadRequest } from '../../transports/http/multipart.js';
+import { receiveFilePart, uploadRequest } from '../../transports/http/multipart.js';
 
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
 const ImportUpload = z.object({ archive: z.string().meta({ format: 'binary' }) }).meta({ id: 'ImportUpload' });
@@ -68,7 +68,8 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
   r.post('/import', async (c) => {
     const userId = c.get('principal').userId;
     const workspaceId = requestWorkspace(users, c);
-    const imported = await archive.importUpload(uploadRequest(c), { userId, workspaceId });
+    const part = await receiveFilePart(uploadRequest(c), archive.uploadSpec());
+    const imported = await archive.importFile(part.tmpPath, { userId, workspaceId });
     return c.json({ message: 'Import completed', imported }, 200);
   });
 

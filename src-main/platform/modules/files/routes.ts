@@ -8,7 +8,7 @@ import { ErrorBody } from '../../contract/common.js';
 import { laravelErrors } from '../../contract/messages.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { requestWorkspace } from '../access/workspace.js';
-import { uploadRequest } from '../../transports/http/multipart.js';
+import { receiveFilePart, uploadRequest } from '../../transports/http/multipart.js';
 
 const FilePath = z.object({ fileId: z.string() });
 const AgentPath = z.object({ agentId: z.string() });
@@ -43,7 +43,8 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
   r.post('/files', async (c) => {
     const userId = principal(c);
     const workspaceId = requestWorkspace(users, c);
-    return c.json(await files.upload(workspaceId, userId, uploadRequest(c)), 200);
+    const received = await receiveFilePart(uploadRequest(c), files.uploadSpec());
+    return c.json(await files.upload(workspaceId, userId, received), 200);
   });
 
   r.openapi(
@@ -90,7 +91,7 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
     const agentId = c.req.param('agentId');
     if (/^multipart\//i.test(c.req.header('content-type') ?? '')) {
       const agent = agents.get(userId, agentId);
-      const file = await files.upload(agent.workspace_id, userId, uploadRequest(c));
+      const file = await files.upload(agent.workspace_id, userId, await receiveFilePart(uploadRequest(c), files.uploadSpec()));
       return c.json(files.link(userId, agent.id, [file.id]), 200);
     }
     const parsed = AgentFilesLink.safeParse(oneFileId(await c.req.json().catch(() => ({}))), { reportInput: true });

@@ -10,8 +10,7 @@ import { FileProcessing } from './processing.js';
 import { searchPassages, type PassageHit } from './search.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { receiveUpload } from './upload.js';
-import type { UploadRequest } from '../../transports/http/multipart.js';
+import { fileUploadSpec, type ReceivedUpload } from './upload.js';
 import { UploadFields } from '../../contract/files.js';
 import { laravelErrors } from '../../contract/messages.js';
 
@@ -106,8 +105,10 @@ export class FilesService {
       `INSERT INTO files(workspace_id, user_id, filename, ext, kind, bytes, sha256, status, created_at, updated_at)
        VALUES (@workspaceId, @userId, @filename, @ext, @kind, @bytes, @sha256, 'waiting', @now, @now)`,
     );
-    this.sameBytesStmt = db.prepare<{ workspaceId: number; sha256: string; bytes: number }, FileRow>(
-      'SELECT * FROM files WHERE workspace_id = @workspaceId AND sha256 = @sha256 AND bytes = @bytes ORDER BY id LIMIT 1',
+    // Same bytes under the same extension: the extension decides how a file is read, so a PNG
+    // uploaded as .txt and as .pdf stay two files.
+    this.sameBytesStmt = db.prepare<{ workspaceId: number; sha256: string; bytes: number; ext: string }, FileRow>(
+      'SELECT * FROM files WHERE workspace_id = @workspaceId AND sha256 = @sha256 AND bytes = @bytes AND ext = @ext ORDER BY id LIMIT 1',
     );
     this.linkedStmt = db.prepare<[number], { file_id: number }>('SELECT file_id FROM agent_files WHERE agent_id = ? ORDER BY created_at, file_id');
     this.linkedRowsStmt = db.prepare<[number], FileRow>(
@@ -154,7 +155,7 @@ export class FilesService {
 
   /**
    * Records a finished temp file as a new `waiting` file; the row and the rename commit together.
-   * The same bytes already stored in the workspace (sha256 and size) are that file: the temp copy
+   * The same bytes already stored in the workspace (sha256, size, extension) are that file: the temp copy
    * is dropped and the existing file is answered, so an upload repeated by a client is one file.
    */
   createFromIncoming(workspaceId: number, userId: number | null, incoming: IncomingFile): FileObject {
@@ -163,7 +164,7 @@ export class FilesService {
     const now = nowMicros();
     try {
       const id = this.ctx.db.transaction(() => {
-        const same = this.sameBytesStmt.get({ workspaceId, sha256: incoming.sha256, bytes: incoming.bytes });
+        const same = this.sameBytesStmt.get({ workspaceId, sha256: incoming.sha256, bytes: incoming.bytes, ext });
         if (same) {
           this.store.discard(incoming.tmpPath);
           return same.id;
@@ -181,12 +182,17 @@ export class FilesService {
     }
   }
 
+  /** What Upload File accepts, for the HTTP layer's multipart receiver (it streams the part to a temp file). */
+  uploadSpec() {
+    return fileUploadSpec(this.store, this.ctx.config.maxUploadBytes);
+  }
+
   /**
-   * Upload File: streams the multipart body to disk, records a `waiting` file, and with
-   * `process=true` processes it before answering.
+   * Upload File, once the body is on disk: records a `waiting` file (or answers the same bytes
+   * already stored), and with `process=true` processes it before answering.
    */
-  async upload(workspaceId: number, userId: number, req: UploadRequest): Promise<FileObject> {
-    const { file, fields } = await receiveUpload(req, this.store, this.ctx.config.maxUploadBytes);
+  async upload(workspaceId: number, userId: number, received: ReceivedUpload): Promise<FileObject> {
+    const { fields, ...file } = received;
     const parsed = UploadFields.safeParse(fields, { reportInput: true });
     if (!parsed.success) {
       this.store.discard(file.tmpPath);

@@ -1,29 +1,26 @@
 import { ValidationError } from '../../kernel/errors.js';
-import { receiveFilePart, tooLargeError, type UploadRequest } from '../../transports/http/multipart.js';
 import type { FileStore } from './store.js';
 import { checkExtension, cleanFilename, type IncomingFile } from './service.js';
 
-export interface ReceivedUpload {
-  file: IncomingFile;
+/** An Upload File body as the HTTP layer's multipart receiver hands it over. */
+export interface ReceivedUpload extends IncomingFile {
   fields: Record<string, string>;
 }
 
-export const tooLarge = (max: number) => tooLargeError('file', max);
-
 /**
- * Upload File's body: one `file` part with an accepted extension (422), at most `maxBytes`
- * (inclusive; 413), streamed into a fsynced temp file by the one multipart receiver.
+ * What Upload File accepts, for the one multipart receiver (transports/http/multipart.ts): one
+ * `file` part with an accepted extension (422), at most `maxBytes` (inclusive; 413), into a
+ * fsynced temp file of the store.
  */
-export async function receiveUpload(req: UploadRequest, store: FileStore, maxBytes: number): Promise<ReceivedUpload> {
-  const { fields, ...file } = await receiveFilePart(req, {
+export function fileUploadSpec(store: FileStore, maxBytes: number) {
+  return {
     fieldNames: ['file'],
     maxBytes,
     label: 'file',
     tmpPath: () => store.newTempPath(),
     missing: () => ValidationError.field('file', 'The file field is required.'),
     cleanName: cleanFilename,
-    checkName: (name) => void checkExtension(name),
+    checkName: (name: string) => void checkExtension(name),
     flush: true,
-  });
-  return { file, fields };
+  };
 }
