@@ -3,6 +3,7 @@ import { imageSize } from 'image-size';
 import { UnreadableFileError, type Extractor } from '../types.js';
 import { decodeXml } from './pptx.js';
 import { sniff } from './sniff.js';
+import { Ocr, OCR_IMAGE_TYPES } from './ocr.js';
 
 /** PNG text chunks (tEXt, iTXt): titles, descriptions, software that wrote the image. */
 function pngText(b: Buffer): Record<string, string> {
@@ -51,6 +52,23 @@ export const extractImage: Extractor = async (file, sink) => {
     const svg = buf.toString('utf8');
     const parts = [...svg.matchAll(/<(title|desc|text|tspan)\b[^>]*>([^<]+)</g)].map((m) => decodeXml(m[2]).trim()).filter(Boolean);
     if (parts.length) sink.text(parts.join('\n'));
+  }
+  // Text in the picture itself (a photo of a page, a screenshot), by OCR.
+  if (size.type && OCR_IMAGE_TYPES.has(size.type)) {
+    const ocr = new Ocr();
+    try {
+      const read = await ocr.recognize(buf);
+      if (read.text) {
+        sink.text(`\n${read.text}\n`);
+        meta.ocr_pages = [1];
+        meta.ocr_confidence = read.confidence;
+      }
+    } catch (err) {
+      // An image OCR cannot decode still has its dimensions: the file is not failed for it.
+      meta.ocr_error = (err as Error).message ?? String(err);
+    } finally {
+      await ocr.close();
+    }
   }
   return meta;
 };

@@ -4,6 +4,7 @@ import { UnreadableFileError, type Extractor } from '../types.js';
 import { sniff } from './sniff.js';
 import { checkPageCount, checkPdfStreams } from './pdf-guard.js';
 import { limitsOf } from '../limits.js';
+import { Ocr, ocrPdfPage, SCANNED_PAGE_CHARS } from './ocr.js';
 
 /** PDF text, page by page (pdf.js through unpdf), each page's lines kept as lines. */
 export const extractPdf: Extractor = async (file, sink) => {
@@ -23,6 +24,9 @@ export const extractPdf: Extractor = async (file, sink) => {
     if (e.name === 'PasswordException') throw new UnreadableFileError('The PDF is encrypted (password protected).');
     throw new UnreadableFileError(`The PDF is damaged: ${e.message}`);
   }
+  // Pages with no text layer (scans) are read by OCR; the metadata lists them.
+  const ocr = new Ocr();
+  const ocrPages: number[] = [];
   try {
     checkPageCount(pdf.numPages, limits);
     for (let i = 1; i <= pdf.numPages; i++) {
@@ -33,14 +37,23 @@ export const extractPdf: Extractor = async (file, sink) => {
         if (typeof item.str !== 'string') continue;
         text += item.str + (item.hasEOL ? '\n' : '');
       }
+      if (text.trim().length < SCANNED_PAGE_CHARS) {
+        const read = await ocrPdfPage(pdf, i, ocr);
+        if (read) {
+          text = `${text}\n${read}`;
+          ocrPages.push(i);
+        }
+      }
       page.cleanup();
       sink.text(`${text}\n\n`);
     }
     const info = (await pdf.getMetadata().catch(() => null))?.info as Record<string, unknown> | undefined;
     const meta: Record<string, unknown> = { pages: pdf.numPages };
+    if (ocrPages.length) meta.ocr_pages = ocrPages;
     for (const k of ['Title', 'Author', 'Subject', 'Producer']) if (typeof info?.[k] === 'string' && info[k]) meta[k.toLowerCase()] = info[k];
     return meta;
   } finally {
+    await ocr.close();
     await pdf.destroy();
   }
 };
