@@ -7,6 +7,7 @@ import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBom
 import { runExtraction } from '../../src-main/platform/ingest/run.js';
 import { chunkText } from '../../src-main/platform/ingest/chunk.js';
 import { checkZip } from '../../src-main/platform/ingest/extract/zip-guard.js';
+import { checkPdfStreams } from '../../src-main/platform/ingest/extract/pdf-guard.js';
 import { limitsFor } from '../../src-main/platform/ingest/limits.js';
 import { makeDocx } from '../fixtures/documents.js';
 
@@ -72,8 +73,8 @@ describe('hostile documents', () => {
     expect(chunkText('x'.repeat(50_000)).every((t) => t.length <= 1250 + 151)).toBe(true);
   }, 120_000);
 
-  it('a decoder no guard covers is stopped by the memory limit of its process', async () => {
-    // RunLength data (not checked before reading) that pdf.js decodes to 128 MB, read with a 160 MB limit.
+  it('data under the decode cap that still needs more memory than allowed is stopped by the memory limit of its process', async () => {
+    // RunLength data that pdf.js decodes to 128 MB (under the 160 MB cap of the guard), read with a 160 MB memory limit.
     const up = await upload(p, 'rle.pdf', pdfRunLengthBomb(128));
     const row = { fileId: up.json.id as number, path: path.join(p.dir, 'files', String(up.json.id)), ext: 'pdf', kind: 'pdf', filename: 'rle.pdf', bytes: fs.statSync(path.join(p.dir, 'files', String(up.json.id))).size, dbPath: path.join(p.dir, 'agent-desk.sqlite') };
     const r = await runExtraction(row, { maxRssMb: 160 });
@@ -90,7 +91,14 @@ describe('hostile documents', () => {
   }, 60_000);
 });
 
-describe('zip guard', () => {
+describe('zip and PDF guards', () => {
+  it('measures RunLength streams from their length bytes: 256 MB from 4 MB is refused, 3 MB passes', async () => {
+    const bomb = pdfRunLengthBomb(256);
+    await expect(checkPdfStreams(bomb, limitsFor(bomb.length))).rejects.toThrow('The PDF holds compressed data that expands to more than 160 MB (4 MB on disk); it looks built to exhaust memory and was not read.');
+    const fine = pdfRunLengthBomb(3);
+    await expect(checkPdfStreams(fine, limitsFor(fine.length))).resolves.toBeUndefined();
+  });
+
   /** Rewrites every central-directory entry's uncompressed size: a zip that lies about what it holds. */
   const declare = (zip: Buffer, size: number) => {
     const b = Buffer.from(zip);

@@ -5,6 +5,24 @@ import { fmtMb, fmtSize, type ExtractionLimits } from '../limits.js';
 const STREAM = Buffer.from('stream');
 const ENDSTREAM = Buffer.from('endstream');
 const FLATE = /\/(?:FlateDecode|Fl)(?![A-Za-z0-9])/g;
+const RUN_LENGTH = /\/(?:RunLengthDecode|RL)(?![A-Za-z0-9])/;
+
+/** The decoded size of RunLength data, counted from its length bytes without decoding it. */
+function runLengthSize(data: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < data.length; ) {
+    const len = data[i];
+    if (len === 128) break;
+    if (len < 128) {
+      n += len + 1;
+      i += len + 2;
+    } else {
+      n += 257 - len;
+      i += 2;
+    }
+  }
+  return n;
+}
 
 /** Pipes data through `stages` zlib inflaters, counting the last one's output; stops past `cap`. */
 function decodedSize(data: Buffer, stages: number, cap: number): Promise<number> {
@@ -50,8 +68,9 @@ async function sizeOf(data: Buffer, stages: number, cap: number): Promise<number
 /**
  * Refuses a PDF whose compressed streams decode to more than the limit before pdf.js reads it:
  * pdf.js keeps a stream's whole decoded buffer, so a 1.5 MB file holding one Flate stream of
- * 1.5 GB of spaces took 3 GB of memory. Images are skipped (text extraction never decodes them);
- * filters other than Flate are left to the reading process's memory limit.
+ * 1.5 GB of spaces took 3 GB of memory. Flate and RunLength streams are measured; images are
+ * skipped (text extraction never decodes them); other filters (LZW) and chains mixing RunLength
+ * with others are left to the reading process's memory limit.
  */
 export async function checkPdfStreams(buf: Buffer, limits: ExtractionLimits): Promise<void> {
   const cap = limits.maxPdfDecodedBytes;
@@ -68,8 +87,9 @@ export async function checkPdfStreams(buf: Buffer, limits: ExtractionLimits): Pr
     const flates = (body.match(FLATE) ?? []).length;
     let end = buf.indexOf(ENDSTREAM, start);
     if (end < 0) end = buf.length;
-    if (flates === 0) continue;
-    total += await sizeOf(buf.subarray(start, end), Math.min(flates, 4), cap - total);
+    if (flates === 0 && RUN_LENGTH.test(body)) total += runLengthSize(buf.subarray(start, end));
+    else if (flates > 0) total += await sizeOf(buf.subarray(start, end), Math.min(flates, 4), cap - total);
+    else continue;
     if (total > cap) {
       throw new UnreadableFileError(
         `The PDF holds compressed data that expands to more than ${fmtMb(cap)} (${fmtSize(buf.length)} on disk); it looks built to exhaust memory and was not read.`,
