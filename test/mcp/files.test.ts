@@ -49,6 +49,8 @@ describe('MCP file tools', () => {
     expect(missing.isError).toBe(true);
     expect(text(missing)).toBe('File not found');
 
+    // A workspace that exists but is not the caller's (an id naming no workspace means the selected one).
+    s.p.db.prepare("INSERT INTO workspaces(id, name, created_at) VALUES (4242, 'Someone else', 0)").run();
     const foreign = await client.callTool({ name: 'list_files', arguments: { workspace_id: 4242 } });
     expect(foreign.isError).toBe(true);
     expect(text(foreign)).toContain('not a member');
