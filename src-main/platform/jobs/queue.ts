@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { DB } from '../db/connection.js';
+import { statements } from '../db/statements.js';
 import type { Logger } from '../kernel/log.js';
 
 export interface Job<P = unknown> {
@@ -94,7 +94,9 @@ export class JobQueue {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
     private readonly mono: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.sql = statements(db);
+  }
 
   register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions<P> = {}): void {
     // Stored untyped: the payload was written by `enqueue` for this kind, so it has the kind's shape.
@@ -244,13 +246,8 @@ export class JobQueue {
     }).immediate();
   }
 
-  /** Prepared statements, compiled once per queue (the claim and finish paths run per job). */
-  private readonly statements = new Map<string, Statement>();
-  private sql<P extends unknown[] | object = unknown[], R = unknown>(text: string): Statement<P, R> {
-    let st = this.statements.get(text);
-    if (!st) this.statements.set(text, (st = this.db.prepare(text)));
-    return st as unknown as Statement<P, R>;
-  }
+  /** Prepared statements, compiled once (the claim and finish paths run per job). */
+  private readonly sql: ReturnType<typeof statements>;
 
   private run(k: Kind, r: Row): void {
     k.running++;

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { NotFoundError, ValidationError } from '../../kernel/errors.js';
 import { DEFAULT_USER_ID } from '../../kernel/context.js';
 import { nowMicros, isoMicros } from '../../kernel/time.js';
+import { statements } from '../../db/statements.js';
 
 export interface ApiKeyInfo {
   id: number;
@@ -47,7 +48,11 @@ export class KeysService {
   private readonly envHash: Buffer | null;
   private lastTouch = new Map<number, number>();
 
+  /** Statements compiled on first use, then reused. */
+  private readonly sql: ReturnType<typeof statements>;
+
   constructor(private readonly ctx: ServiceContext) {
+    this.sql = statements(ctx.db);
     this.byHash = ctx.db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL');
     this.touch = ctx.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
     this.envHash = ctx.config.envApiKey ? Buffer.from(hashKey(ctx.config.envApiKey), 'hex') : null;
@@ -59,25 +64,24 @@ export class KeysService {
     const key = `ad_${crypto.randomBytes(32).toString('base64url')}`;
     const now = nowMicros();
     const id = Number(
-      this.ctx.db
-        .prepare('INSERT INTO api_keys(user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO api_keys(user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(userId, clean, key.slice(0, 10), hashKey(key), now).lastInsertRowid,
     );
     return { key, info: this.get(userId, id) };
   }
 
   get(userId: number, id: number): ApiKeyInfo {
-    const row = this.ctx.db.prepare<[number, number], KeyRow>('SELECT * FROM api_keys WHERE id = ? AND user_id = ?').get(id, userId);
+    const row = this.sql<[number, number], KeyRow>('SELECT * FROM api_keys WHERE id = ? AND user_id = ?').get(id, userId);
     if (!row) throw new NotFoundError('API key not found');
     return toInfo(row);
   }
 
   list(userId: number): ApiKeyInfo[] {
-    return this.ctx.db.prepare<[number], KeyRow>('SELECT * FROM api_keys WHERE user_id = ? ORDER BY id DESC').all(userId).map(toInfo);
+    return this.sql<[number], KeyRow>('SELECT * FROM api_keys WHERE user_id = ? ORDER BY id DESC').all(userId).map(toInfo);
   }
 
   revoke(userId: number, id: number): ApiKeyInfo {
-    const res = this.ctx.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(nowMicros(), id, userId);
+    const res = this.sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL').run(nowMicros(), id, userId);
     if (!res.changes) this.get(userId, id); // 404 when it does not exist; already revoked is fine
     return this.get(userId, id);
   }

@@ -5,6 +5,7 @@ import type { Agent, AgentCreate, AgentUpdate, Question } from '../../contract/a
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
+import { statements } from '../../db/statements.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
@@ -98,10 +99,14 @@ export class AgentsService {
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
 
+  /** Statements compiled on first use, then reused. */
+  private readonly sql: ReturnType<typeof statements>;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly templates: TemplatesService,
   ) {
+    this.sql = statements(ctx.db);
     this.byId = ctx.db.prepare<{ id: number; userId: number }, AgentRow>(`SELECT * FROM agents WHERE id = @id AND ${VISIBLE}`);
     const where = `${VISIBLE} AND (@type IS NULL OR type = @type) AND ${SEARCH}`;
     this.listStmt = ctx.db.prepare<Record<string, unknown>, AgentRow>(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`);
@@ -141,12 +146,12 @@ export class AgentsService {
 
   /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
   findBySlug(userId: number, slug: string): Agent | null {
-    const row = this.ctx.db.prepare<{ slug: string; userId: number }, AgentRow>(`SELECT * FROM agents WHERE slug = @slug AND ${VISIBLE}`).get({ slug, userId });
+    const row = this.sql<{ slug: string; userId: number }, AgentRow>(`SELECT * FROM agents WHERE slug = @slug AND ${VISIBLE}`).get({ slug, userId });
     return row ? toAgent(row) : null;
   }
 
   private uniqueSlug(base: string, exceptId?: number): string {
-    const taken = this.ctx.db.prepare<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
+    const taken = this.sql<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
     let slug = base;
     for (let n = 2; taken.get(slug, exceptId ?? 0); n++) slug = `${base}-${n}`;
     return slug;
@@ -157,14 +162,13 @@ export class AgentsService {
     if (body.template_id !== undefined && !tpl) throw ValidationError.field('template_id', 'The selected template id is invalid.');
     const title = body.title ?? tpl?.title;
     if (!title) throw ValidationError.field('title', 'The title field is required.');
-    if (body.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ?').get(body.slug)) {
+    if (body.slug && this.sql('SELECT 1 FROM agents WHERE slug = ?').get(body.slug)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
     if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
     const now = nowMicros();
     const id = Number(
-      this.ctx.db
-        .prepare(
+      this.sql(
           `INSERT INTO agents(workspace_id, template_id, title, description, long_description, visibility, slug, active, type, questions, instructions, tool_servers, created_by, created_at, updated_at)
            VALUES (@workspace_id, @template_id, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @tool_servers, @created_by, @now, @now)`,
         )
@@ -193,7 +197,7 @@ export class AgentsService {
     if (row.source === 'remote' && Object.keys(body).some((k) => k !== 'share_context' && (body as Record<string, unknown>)[k] !== undefined)) {
       throw ValidationError.field('id', 'A remote agent is edited on its own platform; import it to change it here (only share_context can be set).');
     }
-    if (body.slug && body.slug !== row.slug && this.ctx.db.prepare('SELECT 1 FROM agents WHERE slug = ? AND id != ?').get(body.slug, row.id)) {
+    if (body.slug && body.slug !== row.slug && this.sql('SELECT 1 FROM agents WHERE slug = ? AND id != ?').get(body.slug, row.id)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
     const next = {
@@ -210,8 +214,7 @@ export class AgentsService {
       tool_servers: body.tool_servers ? JSON.stringify(body.tool_servers) : (row.tool_servers ?? '[]'),
     };
     if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
-    this.ctx.db
-      .prepare(
+    this.sql(
         `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, slug=@slug,
          active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, tool_servers=@tool_servers, updated_at=@now WHERE id=@id`,
       )
@@ -221,7 +224,7 @@ export class AgentsService {
 
   delete(userId: number, rawId: string): { id: number; deleted: boolean } {
     const row = this.row(userId, rawId);
-    this.ctx.db.prepare('DELETE FROM agents WHERE id = ?').run(row.id);
+    this.sql('DELETE FROM agents WHERE id = ?').run(row.id);
     return { id: row.id, deleted: true };
   }
 

@@ -9,6 +9,7 @@ import { PlatformError, ValidationError } from '../../kernel/errors.js';
 import { slugify } from '../agents/service.js';
 import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../../kernel/context.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
+import { statements } from '../../db/statements.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -35,12 +36,16 @@ const TYPES = new Set(['chat', 'image', 'text', 'video']);
  * stay readable offline, and the import of a remote agent into a local one.
  */
 export class RemoteService {
+  /** Statements compiled on first use, then reused. */
+  private readonly sql: ReturnType<typeof statements>;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
     private readonly agents: AgentsService,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.sql = statements(ctx.db);}
 
   /** Env seeds the settings once (AGENT_DESK_REMOTE_URL + AGENT_DESK_REMOTE_API_KEY); the app can change them later. */
   seedFromEnv(): void {
@@ -60,7 +65,7 @@ export class RemoteService {
   }
 
   private cachedCount(): number {
-    return this.ctx.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM agents WHERE source = 'remote'").get()!.n;
+    return this.sql<[], { n: number }>("SELECT count(*) AS n FROM agents WHERE source = 'remote'").get()!.n;
   }
 
   view(): RemoteSettings {
@@ -87,7 +92,7 @@ export class RemoteService {
     }
     this.save(next);
     // Disconnecting (no URL) forgets the cached agents; their executions stay.
-    if (!next.base_url) this.ctx.db.prepare("DELETE FROM agents WHERE source = 'remote'").run();
+    if (!next.base_url) this.sql("DELETE FROM agents WHERE source = 'remote'").run();
     return this.view();
   }
 
@@ -149,15 +154,14 @@ export class RemoteService {
   }
 
   private upsert(list: RemoteAgent[]): { synced: number; removed: number } {
-    const db = this.ctx.db;
     const now = nowMicros();
-    const byRemote = db.prepare<[number], { id: number; slug: string }>("SELECT id, slug FROM agents WHERE source = 'remote' AND remote_id = ?");
-    const slugTaken = db.prepare<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
-    const insert = db.prepare(
+    const byRemote = this.sql<[number], { id: number; slug: string }>("SELECT id, slug FROM agents WHERE source = 'remote' AND remote_id = ?");
+    const slugTaken = this.sql<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
+    const insert = this.sql(
       `INSERT INTO agents(workspace_id, title, description, long_description, visibility, slug, active, type, questions, instructions, created_by, created_at, updated_at, source, remote_id, remote_synced_at)
        VALUES (@ws, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @user, @now, @now, 'remote', @remote_id, @now)`,
     );
-    const update = db.prepare(
+    const update = this.sql(
       `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, active=@active, type=@type,
        questions=@questions, instructions=@instructions, remote_synced_at=@now, updated_at=@now WHERE id=@id`,
     );
@@ -186,19 +190,19 @@ export class RemoteService {
       }
       synced++;
     }
-    const stale = db.prepare<[], { id: number; remote_id: number }>("SELECT id, remote_id FROM agents WHERE source = 'remote'").all().filter((r) => !seen.has(r.remote_id));
-    for (const r of stale) db.prepare('DELETE FROM agents WHERE id = ?').run(r.id);
+    const stale = this.sql<[], { id: number; remote_id: number }>("SELECT id, remote_id FROM agents WHERE source = 'remote'").all().filter((r) => !seen.has(r.remote_id));
+    for (const r of stale) this.sql('DELETE FROM agents WHERE id = ?').run(r.id);
     return { synced, removed: stale.length };
   }
 
   /** The remote agent's id on the remote platform, for a cached local row. */
   remoteIdOf(localAgentId: number): number | null {
-    return this.ctx.db.prepare<[number], { remote_id: number | null }>("SELECT remote_id FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.remote_id ?? null;
+    return this.sql<[number], { remote_id: number | null }>("SELECT remote_id FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.remote_id ?? null;
   }
 
   /** Whether the user allowed local memories and files to be sent along with this remote agent. */
   sharesContext(localAgentId: number): boolean {
-    return this.ctx.db.prepare<[number], { s: number }>("SELECT share_context AS s FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.s === 1;
+    return this.sql<[number], { s: number }>("SELECT share_context AS s FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.s === 1;
   }
 
   /** Copies a remote agent (questions, instructions, texts) into a new local agent. */

@@ -1,8 +1,8 @@
-import type { Statement } from 'better-sqlite3';
 import type { DB } from '../../db/connection.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { AttemptResult } from './sender.js';
 import type { WebhookDelivery } from '../../contract/webhook-deliveries.js';
+import { statements } from '../../db/statements.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
 
@@ -46,15 +46,11 @@ const SELECT_DELIVERY = `SELECT d.id, d.webhook_id, d.status, d.attempts, d.next
 
 /** The delivery tables' statements and row mapping (webhook-delivery.ts holds the rules). */
 export class DeliveryRecords {
-  private readonly statements = new Map<string, Statement>();
-
-  constructor(private readonly db: DB) {}
-
   /** Statements compiled once: every delivery runs several. */
-  private sql<P extends unknown[] | object = unknown[], R = unknown>(text: string): Statement<P, R> {
-    let st = this.statements.get(text);
-    if (!st) this.statements.set(text, (st = this.db.prepare(text)));
-    return st as unknown as Statement<P, R>;
+  private readonly sql;
+
+  constructor(private readonly db: DB) {
+    this.sql = statements(db);
   }
 
   insertEvent(messageId: string, type: string, body: string, at: number): number {

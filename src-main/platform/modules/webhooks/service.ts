@@ -5,6 +5,7 @@ import { NotFoundError } from '../../kernel/errors.js';
 import type { Webhook } from '../../contract/webhooks.js';
 import type { AgentsService } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
+import { statements } from '../../db/statements.js';
 
 export interface WebhookRow {
   id: number;
@@ -40,17 +41,20 @@ export const newSecret = (): string => `whsec_${crypto.randomBytes(32).toString(
 
 /** Webhook registration (the rows and counters). Delivery lives in its own service. */
 export class WebhooksService {
+  /** Statements compiled on first use, then reused. */
+  private readonly sql: ReturnType<typeof statements>;
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly agents: AgentsService,
-  ) {}
+  ) {
+    this.sql = statements(ctx.db);}
 
   create(userId: number, rawAgentId: string, body: { url: string; method: 'POST'; status?: 'active' | 'inactive' }) {
     const agent = this.agents.get(userId, rawAgentId);
     const now = nowMicros();
     const id = Number(
-      this.ctx.db
-        .prepare('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
         .run(agent.id, userId, body.url, body.method, body.status ?? 'active', newSecret(), now, now).lastInsertRowid,
     );
     const r = this.row(userId, id);
@@ -71,7 +75,7 @@ export class WebhooksService {
   row(userId: number, rawId: string | number): WebhookRow {
     const id = parseId(rawId);
     const row = id
-      ? this.ctx.db.prepare<[number, number], WebhookRow>('SELECT * FROM webhooks WHERE id = ? AND user_id = ? AND deleted_at IS NULL').get(id, userId)
+      ? this.sql<[number, number], WebhookRow>('SELECT * FROM webhooks WHERE id = ? AND user_id = ? AND deleted_at IS NULL').get(id, userId)
       : undefined;
     if (!row) throw new NotFoundError('Webhook not found');
     return row;
@@ -92,9 +96,8 @@ export class WebhooksService {
 
   private page(where: string, params: Record<string, unknown>, q: { page: number; per_page: number }): Page<Webhook> {
     const w = `${where} AND deleted_at IS NULL`;
-    const total = this.ctx.db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM webhooks WHERE ${w}`).get(params)!.n;
-    const items = this.ctx.db
-      .prepare<Record<string, unknown>, WebhookRow>(`SELECT * FROM webhooks WHERE ${w} ORDER BY id LIMIT @limit OFFSET @offset`)
+    const total = this.sql<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM webhooks WHERE ${w}`).get(params)!.n;
+    const items = this.sql<Record<string, unknown>, WebhookRow>(`SELECT * FROM webhooks WHERE ${w} ORDER BY id LIMIT @limit OFFSET @offset`)
       .all({ ...params, limit: q.per_page, offset: offsetOf(q.page, q.per_page) })
       .map(toWebhook);
     return { items, total, page: q.page, perPage: q.per_page };
@@ -103,8 +106,7 @@ export class WebhooksService {
   update(userId: number, rawId: string, body: { url?: string; method?: 'POST'; status?: 'active' | 'inactive'; rotate_secret?: boolean }): Webhook & { secret?: string } {
     const r = this.row(userId, rawId);
     const secret = body.rotate_secret ? newSecret() : r.secret;
-    this.ctx.db
-      .prepare('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, updated_at = ? WHERE id = ?')
+    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, updated_at = ? WHERE id = ?')
       .run(body.url ?? r.url, body.method ?? r.method, body.status ?? r.status, secret, nowMicros(), r.id);
     const out = this.get(userId, r.id);
     return body.rotate_secret ? { ...out, secret } : out;
@@ -114,14 +116,13 @@ export class WebhooksService {
   delete(userId: number, rawId: string): { id: number; deleted: boolean } {
     const r = this.row(userId, rawId);
     const now = nowMicros();
-    this.ctx.db.prepare('UPDATE webhooks SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, r.id);
+    this.sql('UPDATE webhooks SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, r.id);
     return { id: r.id, deleted: true };
   }
 
   /** Active, live webhooks of an agent: the ones that receive its events. */
   activeForAgent(agentId: number): WebhookRow[] {
-    return this.ctx.db
-      .prepare<[number], WebhookRow>("SELECT * FROM webhooks WHERE agent_id = ? AND status = 'active' AND deleted_at IS NULL ORDER BY id")
+    return this.sql<[number], WebhookRow>("SELECT * FROM webhooks WHERE agent_id = ? AND status = 'active' AND deleted_at IS NULL ORDER BY id")
       .all(agentId);
   }
 }
