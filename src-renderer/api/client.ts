@@ -12,6 +12,7 @@ import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type Schedule
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
+import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
 import { McpImportResult, McpServer, McpServerDeleted, McpServerList, McpToolList, type McpImport, type McpServerCreate, type McpServerUpdate } from '../../src-main/platform/contract/tools';
 import { ApiError, errorFrom } from './errors';
@@ -122,6 +123,8 @@ export function createClient(t: Transport) {
       },
       process: (id: number) => call(FileObject, 'POST', `/api/files/${id}/process`),
       delete: (id: number) => call(FileDeleted, 'DELETE', `/api/files/${id}`),
+      /** ext: the extracted text, passage by passage (the file viewer) */
+      passages: (id: number, q: Query = {}) => get(FilePassagesPage, `/api/files/${id}/passages${qs({ limit: 500, ...q })}`),
     },
     memories: {
       list: (q: Query = {}) => get(MemoryList, `/api/memories${qs(q)}`),

@@ -5,6 +5,7 @@ import { formatCredits, formatTime } from '../../components/format';
 import { useChat, type Turn } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
+import { CitationLinks } from '../files/CitationLinks';
 import { RemoteLink } from '../settings/RemoteLink';
 import { isRemoteErrorCode } from '../settings/remote-api';
 import { ToolSteps } from './ToolSteps';
@@ -51,6 +52,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         {turn.output ? <Markdown text={turn.output} streaming={live} /> : live ? <div className="typing" aria-label="Thinking">…</div> : null}
         {turn.error ? (
           <div className="note note-error" role="alert" data-testid="turn-error">
+        {!live && turn.responseId !== null && /\[\d+/.test(turn.output) ? <CitationLinks responseId={turn.responseId} output={turn.output} /> : null}
             {turn.error.message}
             {turn.error.code === 'model_unavailable' ? (
               <>
