@@ -4,6 +4,7 @@ import { api, isAbort, messageOf, type ExecutionEvent } from '../api';
 import type { ExecuteBody } from '../api/client';
 import { ApiError } from '../api/errors';
 import { noteAuth } from './note-auth';
+import { useAgents } from './agents';
 import { dropLegacyIndex, SESSIONS_SHOWN, turnStatus, type Session } from './sessions';
 import { defaultAnswers, mainTextQuestion, type Answers } from '../features/chat/answers';
 import { ROOT, pathOf, type Turn } from '../features/chat/tree';
@@ -302,7 +303,9 @@ export const useChat = create<ChatState>((set, get) => {
           else if (tree.length) tree[tree.length - 1].output = t.content;
         }
         const start = tree[tree.length - 1]?.key ?? ROOT;
-        const main = agent?.id === s.agent_id ? composerQuestion(agent) : get().agentId === s.agent_id ? get().mainQuestion : null;
+        // The session's agent (a URL opened on load names no agent): its answers and main question.
+        const own = agent?.id === s.agent_id ? agent : useAgents.getState().agents.find((a) => a.id === s.agent_id);
+        const main = own ? composerQuestion(own) : get().agentId === s.agent_id ? get().mainQuestion : null;
         for (const e of s.executions) {
           tree.push({
             key: execKey(e.id),
@@ -319,7 +322,8 @@ export const useChat = create<ChatState>((set, get) => {
           });
         }
         if (get().rootId !== rootId) return;
-        set({ loadingSession: false, agentId: s.agent_id, ...(agent && agent.id !== get().agentId ? { answers: savedAnswers(agent), mainQuestion: composerQuestion(agent) } : {}) });
+        const fresh = own && (own.id !== get().agentId || !Object.keys(get().answers).length);
+        set({ loadingSession: false, agentId: s.agent_id, ...(own && fresh ? { answers: savedAnswers(own), mainQuestion: composerQuestion(own) } : {}) });
         setTree(tree, {});
       } catch (err) {
         noteAuth(err);

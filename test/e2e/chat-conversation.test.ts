@@ -151,13 +151,16 @@ describe('chat conversation', () => {
     await expect.poll(() => currentSession()).toBe('#/chat');
     await page.goBack();
     await expect.poll(() => currentSession()).toBe(first);
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(2);
+    // Reopened, it shows its newest branch (the edited one, continued).
+    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(3);
   }, 60_000);
 
   it('renames and searches sessions', async () => {
     const { page } = env;
     const list = page.getByRole('complementary', { name: 'Sessions' });
-    const item = list.locator('[data-testid="session"]', { hasText: 'a second conversation' });
+    // Found by its id: while renamed in place, its title is an input's value, not text.
+    const id = await list.locator('[data-testid="session"]', { hasText: 'a second conversation' }).getAttribute('data-session-id');
+    const item = list.locator(`[data-testid="session"][data-session-id="${id}"]`);
     await item.getByRole('button', { name: /^Rename session/ }).click();
     const input = item.getByRole('textbox', { name: 'Session title' });
     await input.fill('Holiday planning');

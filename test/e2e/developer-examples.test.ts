@@ -1,0 +1,64 @@
+/**
+ * The Developer screen's curl examples work as pasted: each is read from the screen in Chromium,
+ * run by bash with curl against `serve` (a key made in the app, the fake provider behind it), and
+ * must answer 2xx with the expected shape.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { guardedIt, startChatEnv, type ChatEnv } from './support/chat-env';
+import { openScreen, pageFetch } from './support/page';
+
+let env: ChatEnv;
+let setupError: unknown = null;
+const it = guardedIt(() => setupError);
+
+describe('Developer screen examples', () => {
+  let key = '';
+  let dir = '';
+  beforeAll(async () => {
+    try {
+      env = await startChatEnv({ reply: 'Hello from the fake model.', delayMs: 1 });
+      const made = await pageFetch(env.page, 'POST', '/api/keys', { name: 'curl examples' });
+      expect(made.status).toBe(201);
+      key = made.json.key;
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-curl-'));
+    } catch (err) {
+      setupError = err;
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await env?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('every example answers 2xx when pasted into a shell', async () => {
+    const { page } = env;
+    await openScreen(page, 'Developer', 'Developer');
+    const blocks = await page.locator('pre.block').allInnerTexts();
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    let responseId = '';
+    const results: string[] = [];
+    for (const code of blocks) {
+      const script = code.replace('RESPONSE_ID', responseId);
+      // -s: quiet; -w: the status on a last line, so each answer's code is checked.
+      const withStatus = script.replace(/^curl /gm, 'curl -s -w "\\nHTTP %{http_code}\\n" ');
+      const out = execFileSync('bash', ['-c', withStatus], { cwd: dir, env: { ...process.env, AGENT_DESK_KEY: key }, encoding: 'utf8', timeout: 60_000 });
+      const status = Number(/HTTP (\d+)\s*$/.exec(out)?.[1]);
+      results.push(`${status} ${code.split('\n')[0].slice(0, 60)}`);
+      expect(status, `${code}\n→ ${out.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
+      expect(status, `${code}\n→ ${out.slice(0, 500)}`).toBeLessThan(300);
+      if (code.includes('wait_execution')) {
+        const body = JSON.parse(out.replace(/HTTP \d+\s*$/, ''));
+        expect(body.responses[0].output).toBe('Hello from the fake model.');
+        responseId = String(body.responses[0].id);
+      }
+      if (code.includes('"stream": true')) expect(out).toContain('"status":"completed"');
+    }
+    expect(responseId).not.toBe('');
+    expect(results.length).toBe(blocks.length);
+  }, 120_000);
+});
