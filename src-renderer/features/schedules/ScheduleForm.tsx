@@ -61,6 +61,7 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
             ? `Answer: ${missing.join(', ')}.`
             : null;
 
+  const timingProblem = mode === 'every' ? everyBad : !!cronBad;
   const save = async () => {
     if (!agent || problem) return;
     setSaving(true);
@@ -134,9 +135,9 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
             <div className="field">
               <label htmlFor={f('cron')}>Cron (minute hour day month weekday)</label>
               <input id={f('cron')} value={cron} spellCheck={false} onChange={(e) => setCron(e.target.value)} aria-invalid={!!cronBad || undefined} aria-describedby={f('cron-help')} data-testid="schedule-cron" />
-              <span id={f('cron-help')} className="small muted">
+              <p id={f('cron-help')} className="small muted field-help">
                 e.g. <code>30 9 * * 1-5</code> weekdays at 09:30, <code>0 */2 * * *</code> every two hours
-              </span>
+              </p>
             </div>
           )}
           <div className="field">
@@ -151,8 +152,8 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
           </div>
         </div>
         <p className="small schedule-preview" role="status" data-testid="schedule-preview">
-          {problem && (mode === 'every' ? everyBad : !!cronBad) ? (
-            <span>{problem}</span>
+          {timingProblem ? (
+            <span>{mode === 'every' ? 'Every how many minutes? A whole number from 1.' : `Cron: ${cronBad}`}</span>
           ) : (
             <>
               <strong>{describeTiming(timing)}</strong>
@@ -175,7 +176,7 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
       ) : null}
       <ErrorNote error={error} />
       <div className="row end">
-        {problem ? <span className="small muted grow">{problem}</span> : null}
+        {problem && !timingProblem ? <span className="small muted grow">{problem}</span> : <span className="grow" />}
         {onCancel ? (
           <button type="button" className="btn" onClick={onCancel}>
             Cancel

@@ -41,7 +41,7 @@ export default function SchedulesScreen() {
             />
           ) : null}
         </div>
-        <div className="stack" aria-label="Your schedules" role="region">
+        <div className="stack schedules-list" aria-label="Your schedules" role="region">
           <h2 className="section-title" style={{ marginTop: 0 }}>
             Your schedules{list.data ? ` (${list.data.total})` : ''}
           </h2>
