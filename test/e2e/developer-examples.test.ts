@@ -3,7 +3,8 @@
  * run by bash with curl against `serve` (a key made in the app, the fake provider behind it), and
  * must answer 2xx with the expected shape.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { guardedIt, startChatEnv, type ChatEnv } from './support/chat-env';
 import { openScreen, pageFetch } from './support/page';
 
+const run = promisify(execFile);
 let env: ChatEnv;
 let setupError: unknown = null;
 const it = guardedIt(() => setupError);
@@ -46,7 +48,8 @@ describe('Developer screen examples', () => {
       const script = code.replace('RESPONSE_ID', responseId);
       // -s: quiet; -w: the status on a last line, so each answer's code is checked.
       const withStatus = script.replace(/^curl /gm, 'curl -s -w "\\nHTTP %{http_code}\\n" ');
-      const out = execFileSync('bash', ['-c', withStatus], { cwd: dir, env: { ...process.env, AGENT_DESK_KEY: key }, encoding: 'utf8', timeout: 60_000 });
+      // Async: the fake model server lives in this process and must keep answering meanwhile.
+      const { stdout: out } = await run('bash', ['-c', withStatus], { cwd: dir, env: { ...process.env, AGENT_DESK_KEY: key }, encoding: 'utf8', timeout: 60_000 });
       const status = Number(/HTTP (\d+)\s*$/.exec(out)?.[1]);
       results.push(`${status} ${code.split('\n')[0].slice(0, 60)}`);
       expect(status, `${code}\n→ ${out.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
