@@ -1,15 +1,25 @@
+import { useEffect } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useNav } from '../../stores/nav';
 import { formatAt } from './describe';
 
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 const STATUS_BADGE: Record<string, string> = { succeeded: 'badge badge-ok', failed: 'badge badge-error', cancelled: 'badge badge-warn' };
 
 /** The schedule's past runs, newest first: each run's execution (open it in Chat) or why it could not start. */
 export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refreshKey: number }) {
   const runs = useLoad(() => api.schedules.runs(scheduleId), [scheduleId, refreshKey]);
   const go = useNav((s) => s.go);
+  // A run still starting or running is looked at again shortly, so its status does not stay stale.
+  const unsettled = !!runs.data?.data.some((r) => !r.error && !(r.execution && FINAL.has(r.execution.status)) && !(r.execution_id && !r.execution));
+  const { reload } = runs;
+  useEffect(() => {
+    if (!unsettled || runs.loading) return;
+    const t = setTimeout(() => void reload(), 2000);
+    return () => clearTimeout(t);
+  }, [unsettled, runs.loading, runs.data, reload]);
   if (runs.error) return <ErrorNote error={runs.error} what="Runs" />;
   if (!runs.data) return <p className="small muted" aria-busy="true">Loading runs…</p>;
   if (!runs.data.data.length) return <p className="small muted">No runs yet. The first one starts at the next run time shown above.</p>;
