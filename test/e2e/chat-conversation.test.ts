@@ -82,7 +82,7 @@ describe('chat conversation', () => {
     const at = await t.getByTestId('turn-time').getAttribute('datetime');
     expect(Math.abs(Date.parse(at!) - Date.now())).toBeLessThan(10 * 60_000);
     await t.getByRole('button', { name: 'Copy answer' }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('Answer to "a\nb" after 2 questions.');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toBe('Answer to "a\nb" after 2 questions.');
   }, 30_000);
 
   it('regenerate adds an alternative in the same session, with a 1/N switcher', async () => {

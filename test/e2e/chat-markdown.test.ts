@@ -89,7 +89,7 @@ describe('chat markdown', () => {
     const colours = () => code.locator('span.block span').evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
     await expect.poll(colours, { timeout: 15_000 }).toBeGreaterThan(2);
     await answer.locator('[data-streamdown="code-block-copy-button"]').click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('    if name:');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toContain('    if name:');
   }, 60_000);
 
   it('styles tables, lists and quotes; long words and URLs wrap inside the answer', async () => {
