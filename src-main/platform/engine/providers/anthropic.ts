@@ -77,9 +77,9 @@ export class AnthropicProvider implements ModelProvider {
     for await (const batch of sseBatches(res, req.signal, this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.label)) {
       let text = '';
       for (const ev of batch) {
-        let j: any;
+        let j: AnthropicStreamEvent;
         try {
-          j = JSON.parse(ev.data);
+          j = JSON.parse(ev.data) as AnthropicStreamEvent;
         } catch {
           throw new ProviderError(`${this.label} sent a malformed stream event.`, 'provider_error');
         }
@@ -89,12 +89,12 @@ export class AnthropicProvider implements ModelProvider {
             output = Number(j.message?.usage?.output_tokens ?? 0);
             break;
           case 'content_block_start':
-            if (j.content_block?.type === 'tool_use') tools.set(j.index, { id: j.content_block.id, name: j.content_block.name, arguments: '' });
+            if (j.content_block?.type === 'tool_use') tools.set(j.index ?? 0, { id: j.content_block.id ?? '', name: j.content_block.name ?? '', arguments: '' });
             break;
           case 'content_block_delta':
-            if (j.delta?.type === 'text_delta') text += j.delta.text;
+            if (j.delta?.type === 'text_delta') text += j.delta.text ?? '';
             else if (j.delta?.type === 'input_json_delta') {
-              const t = tools.get(j.index);
+              const t = tools.get(j.index ?? 0);
               if (t) t.arguments += j.delta.partial_json ?? '';
             }
             break;
@@ -123,4 +123,15 @@ export class AnthropicProvider implements ModelProvider {
     const j = (await res.json()) as { data?: { id: string }[] };
     return (j.data ?? []).map((m) => m.id);
   }
+}
+
+/** The fields of Anthropic's stream events that are read here (anything else is ignored). */
+interface AnthropicStreamEvent {
+  type?: string;
+  index?: number;
+  message?: { usage?: { input_tokens?: number; output_tokens?: number } };
+  content_block?: { type?: string; id?: string; name?: string };
+  delta?: { type?: string; text?: string; partial_json?: string };
+  usage?: { output_tokens?: number };
+  error?: { message?: string; type?: string };
 }

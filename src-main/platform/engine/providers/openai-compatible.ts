@@ -73,9 +73,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
           finished = true;
           continue;
         }
-        let j: any;
+        let j: ChatCompletionChunk;
         try {
-          j = JSON.parse(ev.data);
+          j = JSON.parse(ev.data) as ChatCompletionChunk;
         } catch {
           throw new ProviderError(`${this.label} sent a malformed stream event.`, 'provider_error');
         }
@@ -140,4 +140,14 @@ export function sniffImage(b: Buffer): string {
   if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
   if (b.subarray(0, 3).toString('latin1') === 'GIF') return 'image/gif';
   return 'application/octet-stream';
+}
+
+/** The fields of an OpenAI-style stream chunk that are read here (anything else is ignored). */
+interface ChatCompletionChunk {
+  error?: { message?: string };
+  choices?: {
+    finish_reason?: string | null;
+    delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] };
+  }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
 }

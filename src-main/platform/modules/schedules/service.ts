@@ -217,7 +217,7 @@ export class SchedulesService {
 const micros = (ms: number | null) => (ms === null ? null : ms * 1000);
 
 function describe(err: PlatformError): string {
-  if (err instanceof ValidationError) return [err.message, ...Object.entries(err.errors).map(([k, v]) => `${k}: ${v.join(' ')}`)].join('\n');
+  if (err instanceof ValidationError) return [...new Set(Object.values(err.errors).flat())].join(' ');
   return err.message;
 }
 
