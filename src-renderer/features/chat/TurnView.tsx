@@ -8,6 +8,8 @@ import { SourcesPanel } from './SourcesPanel';
 import { CitationLinks } from '../files/CitationLinks';
 import { RemoteLink } from '../settings/RemoteLink';
 import { isRemoteErrorCode } from '../settings/remote-api';
+import { AltSwitcher } from './AltSwitcher';
+import { MessageEditor } from './MessageEditor';
 import { ToolSteps } from './ToolSteps';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
