@@ -32,10 +32,10 @@ export interface ExecuteBody {
   answers: Record<string, unknown>;
   messages?: { role: 'user' | 'assistant' | 'developer'; content: string }[];
   file_ids?: number[];
-}
   /** ext: continue after this execution / answer again beside it (branches of a session) */
   parent_id?: number;
   alternative_of?: number;
+}
 
 /** The one typed client: every call parses the answer with the contract, whatever the transport. */
 export function createClient(t: Transport) {
@@ -109,8 +109,8 @@ export function createClient(t: Transport) {
       list: (q: Query = {}) => get(SessionPage, `/api/sessions${qs(q)}`),
       get: (id: number) => get(SessionDetail, `/api/sessions/${id}`),
       delete: (id: number) => call(SessionDeleted, 'DELETE', `/api/sessions/${id}`),
-    },
       rename: (id: number, title: string) => call(Session, 'PATCH', `/api/sessions/${id}`, { title }),
+    },
     files: {
       /** One page; `status` and `q` are the server's ext filters (empty means any). */
       list: (q: Query = {}) => get(FileList, `/api/files${qs({ per_page: 100, ...q })}`),

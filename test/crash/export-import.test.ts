@@ -143,6 +143,8 @@ describe('hostile archives are refused whole', () => {
   it.each(cases)('%s: 422 with a reason, nothing written', async (_name, make) => {
     const dst = fresh();
     try {
+      // Background embedding writes its own settings row when it first completes: let it settle first.
+      await dst.services.retrieval.idle();
       const before = digestTables(dst.db);
       const filesBefore = fs.readdirSync(path.join(dst.dir, 'files')).sort();
       const r = await importTar(dst, make());
@@ -155,6 +157,7 @@ describe('hostile archives are refused whole', () => {
       expect(r.status, r.text).toBe(422);
       expect(Object.keys(r.json).sort()).toEqual(['errors', 'message']);
       expect(r.json.errors.archive[0]).toBe(r.json.message);
+      await dst.services.retrieval.idle();
       expect(changedTables(before, digestTables(dst.db))).toEqual([]);
       expect(fs.readdirSync(path.join(dst.dir, 'files')).sort()).toEqual(filesBefore);
       expect(fs.readdirSync(path.join(dst.dir, 'files', 'tmp'))).toEqual([]);

@@ -10,7 +10,7 @@ import type { Turn } from './turn.js';
 import { ToolLoop, type Toolbox } from './tool-loop.js';
 import type { ToolStep } from '../contract/tools.js';
 
-/** Per-call generation settings (issue 7 passes an OpenAI request's own through). */
+/** Per-call generation settings (the OpenAI-compatible API passes a request's own through). */
 export interface Overrides {
   /** A model to run whatever the answers say (an OpenAI request naming a raw provider model). */
   model?: string;

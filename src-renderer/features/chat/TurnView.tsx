@@ -52,9 +52,9 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         <div className="msg-role">Agent</div>
         <ToolSteps responseId={turn.responseId} live={live} />
         {turn.output ? <Markdown text={turn.output} streaming={live} /> : live ? <div className="typing" aria-label="Thinking">…</div> : null}
+        {!live && turn.responseId !== null && /\[\d+/.test(turn.output) ? <CitationLinks responseId={turn.responseId} output={turn.output} /> : null}
         {turn.error ? (
           <div className="note note-error" role="alert" data-testid="turn-error">
-        {!live && turn.responseId !== null && /\[\d+/.test(turn.output) ? <CitationLinks responseId={turn.responseId} output={turn.output} /> : null}
             {turn.error.message}
             {turn.error.code === 'model_unavailable' ? (
               <>
@@ -80,18 +80,18 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         ) : null}
         <footer className="turn-meta">
           <span data-testid="turn-status">{statusText(turn)}</span>
-          {turn.credits !== null ? <span data-testid="turn-credits">{formatCredits(turn.credits)} credits</span> : null}
-          {turn.responseId !== null && !live ? (
-            <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
-              {sources ? 'Hide sources' : 'Sources used'}
           {turn.model ? <span data-testid="turn-model">{turn.model}</span> : null}
           {turn.at ? (
             <time dateTime={turn.at} data-testid="turn-time">
               {formatTime(turn.at)}
             </time>
           ) : null}
-            </button>
+          {turn.credits !== null ? <span data-testid="turn-credits">{formatCredits(turn.credits)} credits</span> : null}
           {!live && turn.output ? <CopyButton text={turn.output} label="Copy answer" /> : null}
+          {turn.responseId !== null && !live ? (
+            <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
+              {sources ? 'Hide sources' : 'Sources used'}
+            </button>
           ) : null}
           {!live && !busy ? (
             <button type="button" className="btn btn-small btn-ghost" onClick={() => void regenerate(turn.key)}>

@@ -1,6 +1,6 @@
 /**
  * One streaming interface for every model provider (OpenAI-compatible, Anthropic, Ollama,
- * in-process GGUF, and the remote platform of issue 9): text deltas, token usage, tool calls,
+ * in-process GGUF, and the remote platform): text deltas, token usage, tool calls,
  * cancellation through the request's AbortSignal.
  */
 

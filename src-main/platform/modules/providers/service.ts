@@ -13,6 +13,16 @@ import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
 import { contextWindowOf, setupHint } from '../../engine/models.js';
 import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog.js';
 
+declare module '../../kernel/settings.js' {
+  interface SettingsMap {
+    'providers.list': StoredProvider[];
+    'providers.routes': RouteRule[] | null;
+    'providers.search': StoredSearch | null;
+    'providers.disabled': string[];
+    'providers.default_model': string | null;
+  }
+}
+
 /** A provider as stored in settings (`providers.list`); the key is sealed with the platform's SecretBox. */
 interface StoredProvider {
   id: string;
@@ -123,11 +133,11 @@ export class ProvidersService {
   }
 
   private stored(): StoredProvider[] {
-    return this.settings.get<StoredProvider[]>('providers.list', []);
+    return this.settings.get('providers.list', []);
   }
 
   private routes(): RouteRule[] {
-    return this.settings.get<RouteRule[] | null>('providers.routes', null) ?? DEFAULT_ROUTES;
+    return this.settings.get('providers.routes', null) ?? DEFAULT_ROUTES;
   }
 
   /** Env seeds settings: entries that came from env follow it; entries the user saved are left alone. */
@@ -155,9 +165,9 @@ export class ProvidersService {
       changed = true;
     }
     if (changed) this.settings.set('providers.list', list);
-    const search = this.settings.get<StoredSearch | null>('providers.search', null);
+    const search = this.settings.get('providers.search', null);
     if ((env.AGENT_DESK_SEARXNG_URL || env.AGENT_DESK_BRAVE_API_KEY) && (!search || search.source === 'env')) {
-      this.settings.set<StoredSearch>('providers.search', {
+      this.settings.set('providers.search', {
         searxng_url: env.AGENT_DESK_SEARXNG_URL || null,
         brave_key_sealed: env.AGENT_DESK_BRAVE_API_KEY ? this.secrets.seal(env.AGENT_DESK_BRAVE_API_KEY) : null,
         source: 'env',
@@ -185,7 +195,7 @@ export class ProvidersService {
 
   /** Ids of environment or detected providers the user switched off (their config is not theirs to edit). */
   private disabledIds(): string[] {
-    return this.settings.get<string[]>('providers.disabled', []);
+    return this.settings.get('providers.disabled', []);
   }
 
   private all(): StoredProvider[] {
@@ -255,7 +265,7 @@ export class ProvidersService {
    * background), else after the providers answered or timed out.
    */
   async ready(): Promise<void> {
-    if (this.settings.get<string | null>('providers.default_model', null)) return;
+    if (this.settings.get('providers.default_model', null)) return;
     const entries = this.entries();
     if (entries.every((e) => this.catalog.cached(e.id, e.sig))) {
       void this.listings();
@@ -264,7 +274,7 @@ export class ProvidersService {
     await this.listings();
   }
 
-  /** Registers a provider at run time (e.g. issue 9's remote platform); `routes` are match patterns tried first. Returns an unregister function. */
+  /** Registers a provider at run time (e.g. the remote platform); `routes` are match patterns tried first. Returns an unregister function. */
   register(provider: ModelProvider, opts: { routes?: string[] } = {}): () => void {
     this.registered.set(provider.id, { provider, routes: opts.routes ?? [] });
     return () => {
@@ -340,7 +350,7 @@ export class ProvidersService {
   }
 
   defaultModelOf(): { model: string | null; provider: string | null; source: 'setting' | 'first_listed' | null } {
-    const set = this.settings.get<string | null>('providers.default_model', null);
+    const set = this.settings.get('providers.default_model', null);
     if (set) return { model: set, provider: null, source: 'setting' };
     for (const e of this.entries()) {
       const first = this.catalog.cached(e.id, e.sig)?.models[0];
@@ -350,7 +360,7 @@ export class ProvidersService {
   }
 
   search(): SearchConfig {
-    const s = this.settings.get<StoredSearch | null>('providers.search', null);
+    const s = this.settings.get('providers.search', null);
     return {
       searxngUrl: s?.searxng_url ?? null,
       braveApiKey: s?.brave_key_sealed ? this.secrets.open(s.brave_key_sealed) : null,
@@ -373,7 +383,7 @@ export class ProvidersService {
     const registered: ProviderView[] = [...this.registered.values()].map(({ provider }) => ({
       id: provider.id, kind: 'openai-compatible', label: null, base_url: null, models_dir: null, has_api_key: false, enabled: true, context_window: null, source: 'registered',
     }));
-    const s = this.settings.get<StoredSearch | null>('providers.search', null);
+    const s = this.settings.get('providers.search', null);
     return {
       providers: [...this.all().map(toView), ...registered],
       routes: this.routes(),
@@ -410,9 +420,9 @@ export class ProvidersService {
     if (body.routes) this.settings.set('providers.routes', body.routes);
     if (body.default_model !== undefined) this.settings.set('providers.default_model', body.default_model);
     if (body.search) {
-      const prev = this.settings.get<StoredSearch | null>('providers.search', null);
+      const prev = this.settings.get('providers.search', null);
       const brave = body.search.brave_api_key;
-      this.settings.set<StoredSearch>('providers.search', {
+      this.settings.set('providers.search', {
         searxng_url: body.search.searxng_url !== undefined ? body.search.searxng_url : (prev?.searxng_url ?? null),
         brave_key_sealed: brave === undefined ? (prev?.brave_key_sealed ?? null) : brave ? this.secrets.seal(brave) : null,
         source: 'settings',

@@ -10,7 +10,7 @@ const SHARED_MEMORIES = 5;
 const SHARED_PASSAGES = 5;
 
 /**
- * Runs an execution of a remote agent (issue 9): forwards it to the remote platform's
+ * Runs an execution of a remote agent: forwards it to the remote platform's
  * `execute` with `stream: true` and passes its events through, event by event, into the local
  * execution, which is stored, streamed, charged and announced like any other. The remote
  * never sees local memories or files unless the agent's `share_context` allows it.
