@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { createRouter, errorResponses, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { AppInfo, GpuInfo, GpuSettingsUpdate, LocalhostSettings, LocalhostSettingsUpdate, Usage, UsageQuery } from '../../contract/app-settings.js';
 import type { AppService } from './service.js';
 
@@ -9,12 +9,12 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
   const tags = ['App'];
 
   r.openapi(
-    createRoute({ method: 'get', path: '/app', tags, security: bearer, summary: 'About this Agent Desk (ext)', responses: { ...ok(AppInfo), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/app', tags, summary: 'About this Agent Desk (ext)', responses: { ...ok(AppInfo), ...errorResponses } }),
     (c) => c.json(app.info(), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/settings/localhost', tags, security: bearer, summary: 'Localhost API settings (ext)', responses: { ...ok(LocalhostSettings), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/settings/localhost', tags, summary: 'Localhost API settings (ext)', responses: { ...ok(LocalhostSettings), ...errorResponses } }),
     (c) => c.json(app.localhost(), 200),
   );
 
@@ -23,7 +23,6 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
       method: 'put',
       path: '/settings/localhost',
       tags,
-      security: bearer,
       summary: 'Change localhost API settings (ext); omitted fields stay as they are',
       description: 'The desktop app applies `enabled` and `port` at once (re-listening); `npm run serve` takes its port from --port / AGENT_DESK_PORT.',
       request: jsonBodyOf(LocalhostSettingsUpdate),
@@ -37,7 +36,6 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
       method: 'put',
       path: '/settings/gpu',
       tags,
-      security: bearer,
       summary: 'GPU for local GGUF models (ext): auto, off, cuda, vulkan or metal',
       description: 'Applies when the local engine first starts, else on the next start of the app (`restart_required`). AGENT_DESK_GPU, when set, wins (`from_env`).',
       request: jsonBodyOf(GpuSettingsUpdate),
@@ -47,7 +45,7 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/usage', tags, security: bearer, summary: 'Credits per day (ext)', request: { query: UsageQuery }, responses: { ...ok(Usage), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/usage', tags, summary: 'Credits per day (ext)', request: { query: UsageQuery }, responses: { ...ok(Usage), ...errorResponses } }),
     (c) => c.json(app.usage.perDay(c.get('principal').userId, c.req.valid('query').days), 200),
   );
   return r;

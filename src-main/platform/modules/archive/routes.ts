@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { UsersService } from '../access/users.js';
 import type { ArchiveService } from './archive.js';
-import { createRouter, errorResponses, ok, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, ok } from '../../transports/http/router.js';
 import { ErrorBody } from '../../contract/common.js';
 import { stamp } from './backup.js';
 import { requestWorkspace } from '../access/workspace.js';
@@ -37,7 +37,6 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
     method: 'get',
     path: '/export',
     tags,
-    security: bearer,
     summary: 'Export the workspace as a tar archive (ext)',
     request: { headers: workspaceHeader },
     responses: { 200: { content: { 'application/x-tar': { schema: z.string().meta({ format: 'binary' }) } }, description: 'The archive' }, ...errorResponses },
@@ -60,7 +59,6 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
     method: 'post',
     path: '/import',
     tags,
-    security: bearer,
     summary: 'Import an export archive into this workspace (ext); all or nothing',
     request: { headers: workspaceHeader, body: { content: { 'multipart/form-data': { schema: ImportUpload } }, required: true } },
     responses: { ...ok(ImportResult), 413: { content: { 'application/json': { schema: ErrorBody } }, description: 'The archive is over the upload limit' }, ...errorResponses },

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { ExecutionsService } from './service.js';
-import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { IdPath, ErrorBody } from '../../contract/common.js';
 import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage } from '../../contract/executions.js';
 import { sseResponse } from '../../transports/http/sse.js';
@@ -21,7 +21,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'post',
       path,
       tags,
-      security: bearer,
       deprecated: older,
       summary: older ? 'Execute an agent (the older path of POST /api/agents/{id}/execute)' : 'Execute an agent',
       description:
@@ -56,7 +55,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'get',
       path: '/agent-responses',
       tags,
-      security: bearer,
       summary: "List the caller's executions, newest first (ext)",
       description: 'Filters: `agent_id`, `status` (`completed` reads as `succeeded`), `root_id` (one session). Items are the GET /api/agent-responses/{id} shape.',
       request: { query: ExecutionListQuery },
@@ -70,7 +68,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'get',
       path,
       tags,
-      security: bearer,
       deprecated: older,
       summary: older
         ? 'Get an agent response (the older path of GET /api/agent-responses/{id})'
@@ -86,7 +83,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'post',
       path: '/agent-responses/{id}/cancel',
       tags,
-      security: bearer,
       summary: 'Cancel a running execution (ext)',
       request: { params: AgentResponsePath },
       responses: { ...ok(Execution), ...notFound('Agent response'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'Already finished' }, ...errorResponses },
@@ -100,7 +96,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'get',
       path: '/sessions',
       tags: sessionTags,
-      security: bearer,
       summary: "List the caller's chat sessions, newest activity first (ext)",
       description: 'A session is the executions sharing a `root_id`; its `id` is that root_id. `agent_id` keeps one agent\'s sessions.',
       request: { query: SessionListQuery },
@@ -114,7 +109,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'get',
       path: '/sessions/{id}',
       tags: sessionTags,
-      security: bearer,
       summary: 'A session with its executions in order (ext)',
       request: { params: IdPath },
       responses: { ...ok(SessionDetail), ...notFound('Session'), ...errorResponses },
@@ -127,7 +121,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'patch',
       path: '/sessions/{id}',
       tags: sessionTags,
-      security: bearer,
       summary: 'Rename a session (ext)',
       request: { params: IdPath, body: { content: { 'application/json': { schema: SessionRename } }, required: true } },
       responses: { ...ok(Session), ...notFound('Session'), ...errorResponses },
@@ -140,7 +133,6 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       method: 'delete',
       path: '/sessions/{id}',
       tags: sessionTags,
-      security: bearer,
       summary: 'Delete a session and its executions (ext); 409 while one runs',
       request: { params: IdPath },
       responses: { ...ok(SessionDeleted), ...notFound('Session'), 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'An execution of it is running' }, ...errorResponses },

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { FilesService } from './service.js';
 import type { UsersService } from '../access/users.js';
 import type { AgentsService } from '../agents/service.js';
-import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, AgentFilesLink, FileDeleted, FileDetail, FileList, FileListQuery, FileObject, FileUpload } from '../../contract/files.js';
 import { ErrorBody } from '../../contract/common.js';
 import { laravelErrors } from '../../contract/messages.js';
@@ -35,7 +35,6 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
     method: 'post',
     path: '/files',
     tags,
-    security: bearer,
     summary: 'Upload a file (multipart, streamed to disk)',
     request: { headers: workspaceHeader, body: multipart },
     responses: { ...ok(FileObject), ...tooLarge, ...errorResponses },
@@ -48,7 +47,7 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
   });
 
   r.openapi(
-    createRoute({ method: 'get', path: '/files', tags, security: bearer, summary: 'List files of the workspace', request: { query: FileListQuery, headers: workspaceHeader }, responses: { ...ok(FileList), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/files', tags, summary: 'List files of the workspace', request: { query: FileListQuery, headers: workspaceHeader }, responses: { ...ok(FileList), ...errorResponses } }),
     (c) => {
       const workspaceId = requestWorkspace(users, c);
       return c.json({ data: files.list(workspaceId, c.req.valid('query')) }, 200);
@@ -56,23 +55,23 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/files/{fileId}', tags, security: bearer, summary: 'Get one file with what processing found (ext)', request: { params: FilePath }, responses: { ...ok(FileDetail), ...notFound('File'), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/files/{fileId}', tags, summary: 'Get one file with what processing found (ext)', request: { params: FilePath }, responses: { ...ok(FileDetail), ...notFound('File'), ...errorResponses } }),
     (c) => c.json(files.detail(principal(c), c.req.valid('param').fileId), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'post', path: '/files/{fileId}/process', tags, security: bearer, summary: 'Process a file (extract, index); waits up to 100 s', request: { params: FilePath }, responses: { ...ok(FileObject), ...notFound('File'), ...errorResponses } }),
+    createRoute({ method: 'post', path: '/files/{fileId}/process', tags, summary: 'Process a file (extract, index); waits up to 100 s', request: { params: FilePath }, responses: { ...ok(FileObject), ...notFound('File'), ...errorResponses } }),
     async (c) => c.json(await files.process(principal(c), c.req.valid('param').fileId), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'delete', path: '/files/{fileId}', tags, security: bearer, summary: 'Delete a file, its passages and its links', request: { params: FilePath }, responses: { ...ok(FileDeleted), ...notFound('File'), ...errorResponses } }),
+    createRoute({ method: 'delete', path: '/files/{fileId}', tags, summary: 'Delete a file, its passages and its links', request: { params: FilePath }, responses: { ...ok(FileDeleted), ...notFound('File'), ...errorResponses } }),
     (c) => c.json(files.delete(principal(c), c.req.valid('param').fileId), 200),
   );
 
   const atags = ['Agent files'];
   r.openapi(
-    createRoute({ method: 'get', path: '/agents/{agentId}/files', tags: atags, security: bearer, summary: 'Files linked to an agent', request: { params: AgentPath }, responses: { ...ok(AgentFileSet), ...notFound('Agent'), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/agents/{agentId}/files', tags: atags, summary: 'Files linked to an agent', request: { params: AgentPath }, responses: { ...ok(AgentFileSet), ...notFound('Agent'), ...errorResponses } }),
     (c) => c.json(files.agentFiles(principal(c), c.req.valid('param').agentId), 200),
   );
 
@@ -81,7 +80,6 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
     method: 'post',
     path: '/agents/{agentId}/files',
     tags: atags,
-    security: bearer,
     summary: 'Link files to an agent (linking a waiting file starts its processing); `{"file_id": n}` links one',
     request: { params: AgentPath, body: { content: { 'application/json': { schema: AgentFilesLink }, 'multipart/form-data': { schema: FileUpload } }, required: true } },
     responses: { ...ok(AgentFileSetLinked), ...notFound('Agent'), ...tooLarge, ...errorResponses },
@@ -103,7 +101,7 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
   });
 
   r.openapi(
-    createRoute({ method: 'delete', path: '/agents/{agentId}/files/{fileId}', tags: atags, security: bearer, summary: 'Unlink a file from an agent', request: { params: AgentFilePath }, responses: { ...ok(AgentFileRemoved), ...notFound('Agent or file'), ...errorResponses } }),
+    createRoute({ method: 'delete', path: '/agents/{agentId}/files/{fileId}', tags: atags, summary: 'Unlink a file from an agent', request: { params: AgentFilePath }, responses: { ...ok(AgentFileRemoved), ...notFound('Agent or file'), ...errorResponses } }),
     (c) => {
       const { agentId, fileId } = c.req.valid('param');
       return c.json(files.unlink(principal(c), agentId, fileId), 200);

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MemoriesService } from './service.js';
 import type { CollectionsService } from './collections.js';
-import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf } from '../../transports/http/router.js';
 import {
   CollectionBody, CollectionList, CollectionListQuery, CollectionSaved, MemoryCreate, MemoryCreated, MemoryList, MemoryListQuery,
   MemoryUpdate, MemoryUpdated, MessageOnly,
@@ -17,22 +17,22 @@ export function memoryRoutes({ memories, collections }: { memories: MemoriesServ
   const tags = ['Memories'];
 
   r.openapi(
-    createRoute({ method: 'get', path: '/memories', tags, security: bearer, summary: "List the caller's memories, newest first", request: { query: MemoryListQuery }, responses: { ...ok(MemoryList), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/memories', tags, summary: "List the caller's memories, newest first", request: { query: MemoryListQuery }, responses: { ...ok(MemoryList), ...errorResponses } }),
     (c) => c.json(shapeC('Memories fetched successfully!', 'memories', memories.list(c.get('principal').userId, c.req.valid('query'))), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'post', path: '/memories', tags, security: bearer, summary: 'Create a memory', request: jsonBodyOf(MemoryCreate), responses: { ...ok(MemoryCreated), ...errorResponses } }),
+    createRoute({ method: 'post', path: '/memories', tags, summary: 'Create a memory', request: jsonBodyOf(MemoryCreate), responses: { ...ok(MemoryCreated), ...errorResponses } }),
     (c) => c.json({ message: 'Memory created successfully!', memory: memories.create(c.get('principal').userId, c.req.valid('json')) }, 200),
   );
 
   r.openapi(
-    createRoute({ method: 'patch', path: '/memories/{memoryId}', tags, security: bearer, summary: 'Update a memory', request: { params: MemoryPath, ...jsonBodyOf(MemoryUpdate) }, responses: { ...ok(MemoryUpdated), ...notFound('Memory'), ...errorResponses } }),
+    createRoute({ method: 'patch', path: '/memories/{memoryId}', tags, summary: 'Update a memory', request: { params: MemoryPath, ...jsonBodyOf(MemoryUpdate) }, responses: { ...ok(MemoryUpdated), ...notFound('Memory'), ...errorResponses } }),
     (c) => c.json({ message: 'Memory updated successfully!', memory: memories.update(c.get('principal').userId, c.req.valid('param').memoryId, c.req.valid('json')) }, 200),
   );
 
   r.openapi(
-    createRoute({ method: 'delete', path: '/memories/{memoryId}', tags, security: bearer, summary: 'Delete a memory', request: { params: MemoryPath }, responses: { ...ok(MessageOnly), ...notFound('Memory'), ...errorResponses } }),
+    createRoute({ method: 'delete', path: '/memories/{memoryId}', tags, summary: 'Delete a memory', request: { params: MemoryPath }, responses: { ...ok(MessageOnly), ...notFound('Memory'), ...errorResponses } }),
     (c) => {
       memories.delete(c.get('principal').userId, c.req.valid('param').memoryId);
       return c.json({ message: 'Memory deleted successfully!' }, 200);
@@ -41,12 +41,12 @@ export function memoryRoutes({ memories, collections }: { memories: MemoriesServ
 
   const ctags = ['Memory collections'];
   r.openapi(
-    createRoute({ method: 'get', path: '/memory-collections', tags: ctags, security: bearer, summary: 'List collections', request: { query: CollectionListQuery }, responses: { ...ok(CollectionList), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/memory-collections', tags: ctags, summary: 'List collections', request: { query: CollectionListQuery }, responses: { ...ok(CollectionList), ...errorResponses } }),
     (c) => c.json(shapeC('success', 'collections', collections.list(c.get('principal').userId, c.req.valid('query'))), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'post', path: '/memory-collections', tags: ctags, security: bearer, summary: 'Create a collection', request: jsonBodyOf(CollectionBody), responses: { ...ok(CollectionSaved), ...errorResponses } }),
+    createRoute({ method: 'post', path: '/memory-collections', tags: ctags, summary: 'Create a collection', request: jsonBodyOf(CollectionBody), responses: { ...ok(CollectionSaved), ...errorResponses } }),
     (c) => {
       const col = collections.create(c.get('principal').userId, c.req.valid('json').name);
       return c.json({ message: 'Collection created successfully', collection: { user_id: col.user_id, name: col.name, id: col.id } }, 200);
@@ -54,7 +54,7 @@ export function memoryRoutes({ memories, collections }: { memories: MemoriesServ
   );
 
   r.openapi(
-    createRoute({ method: 'put', path: '/memory-collections/{collectionId}', tags: ctags, security: bearer, summary: 'Rename a collection', request: { params: CollectionPath, ...jsonBodyOf(CollectionBody) }, responses: { ...ok(CollectionSaved), ...notFound('Collection'), ...errorResponses } }),
+    createRoute({ method: 'put', path: '/memory-collections/{collectionId}', tags: ctags, summary: 'Rename a collection', request: { params: CollectionPath, ...jsonBodyOf(CollectionBody) }, responses: { ...ok(CollectionSaved), ...notFound('Collection'), ...errorResponses } }),
     (c) => c.json({ message: 'Collection updated successfully', collection: collections.rename(c.get('principal').userId, c.req.valid('param').collectionId, c.req.valid('json').name) }, 200),
   );
 
@@ -63,7 +63,6 @@ export function memoryRoutes({ memories, collections }: { memories: MemoriesServ
       method: 'delete',
       path: '/memory-collections/{collectionId}',
       tags: ctags,
-      security: bearer,
       summary: 'Delete a collection (ext); its memories move to the default collection',
       request: { params: CollectionPath },
       responses: { ...ok(MessageOnly), ...notFound('Collection'), ...errorResponses },

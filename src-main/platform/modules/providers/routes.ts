@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { ProvidersService } from './service.js';
-import { createRouter, errorResponses, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { ProvidersSettings, ProvidersUpdate, ProviderTestBody, ProviderTestResult } from '../../contract/settings.js';
 
 /** ext: model providers, routing and the web search backend. Secrets go in, never out (`has_api_key`). */
@@ -9,7 +9,7 @@ export function settingsRoutes({ providers }: { providers: ProvidersService }) {
   const tags = ['Settings'];
 
   r.openapi(
-    createRoute({ method: 'get', path: '/settings/providers', tags, security: bearer, summary: 'Model providers, routes and web search (ext)', responses: { ...ok(ProvidersSettings), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/settings/providers', tags, summary: 'Model providers, routes and web search (ext)', responses: { ...ok(ProvidersSettings), ...errorResponses } }),
     (c) => c.json(providers.view(), 200),
   );
 
@@ -18,7 +18,6 @@ export function settingsRoutes({ providers }: { providers: ProvidersService }) {
       method: 'put',
       path: '/settings/providers',
       tags,
-      security: bearer,
       summary: 'Replace providers and/or routes, default model, web search (ext); an omitted api_key keeps the stored one',
       request: jsonBodyOf(ProvidersUpdate),
       responses: { ...ok(ProvidersSettings), ...errorResponses },
@@ -31,7 +30,6 @@ export function settingsRoutes({ providers }: { providers: ProvidersService }) {
       method: 'post',
       path: '/settings/providers/test',
       tags,
-      security: bearer,
       summary: 'Check that a provider answers and list its models (ext)',
       request: jsonBodyOf(ProviderTestBody),
       responses: { ...ok(ProviderTestResult), ...errorResponses },

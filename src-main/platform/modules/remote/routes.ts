@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { RemoteService } from './service.js';
 import type { UsersService } from '../access/users.js';
-import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { RemoteSettings, RemoteSettingsUpdate, RemoteSyncResult, RemoteTestResult } from '../../contract/remote.js';
 import { Agent } from '../../contract/agents.js';
 import { IdPath } from '../../contract/common.js';
@@ -13,11 +13,11 @@ export function remoteRoutes({ remote, users }: { remote: RemoteService; users: 
   const tags = ['Remote platform'];
 
   r.openapi(
-    createRoute({ method: 'get', path: '/settings/remote', tags, security: bearer, summary: 'The remote platform connection (ext); the key is never shown', responses: { ...ok(RemoteSettings), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/settings/remote', tags, summary: 'The remote platform connection (ext); the key is never shown', responses: { ...ok(RemoteSettings), ...errorResponses } }),
     (c) => c.json(remote.view(), 200),
   );
   r.openapi(
-    createRoute({ method: 'put', path: '/settings/remote', tags, security: bearer, summary: 'Set the remote base URL and key (ext); refreshes its agents when reachable', request: jsonBodyOf(RemoteSettingsUpdate), responses: { ...ok(RemoteSettings), ...errorResponses } }),
+    createRoute({ method: 'put', path: '/settings/remote', tags, summary: 'Set the remote base URL and key (ext); refreshes its agents when reachable', request: jsonBodyOf(RemoteSettingsUpdate), responses: { ...ok(RemoteSettings), ...errorResponses } }),
     async (c) => {
       const view = remote.update(c.req.valid('json'));
       if (view.status !== 'unconfigured') await remote.sync().catch(() => {}); // offline is shown in the answer, not an error
@@ -25,7 +25,7 @@ export function remoteRoutes({ remote, users }: { remote: RemoteService; users: 
     },
   );
   r.openapi(
-    createRoute({ method: 'post', path: '/settings/remote/test', tags, security: bearer, summary: "Test the connection: reachability and the remote's agent count (ext)", responses: { ...ok(RemoteTestResult), ...errorResponses } }),
+    createRoute({ method: 'post', path: '/settings/remote/test', tags, summary: "Test the connection: reachability and the remote's agent count (ext)", responses: { ...ok(RemoteTestResult), ...errorResponses } }),
     async (c) => c.json(await remote.test(), 200),
   );
   r.openapi(
@@ -33,7 +33,6 @@ export function remoteRoutes({ remote, users }: { remote: RemoteService; users: 
       method: 'post',
       path: '/remote/sync',
       tags,
-      security: bearer,
       summary: "Refresh the cached list of the remote's agents (ext)",
       responses: { ...ok(RemoteSyncResult), 502: { content: { 'application/json': { schema: RemoteSettings.pick({ last_error: true }) } }, description: 'The remote could not be reached' }, ...errorResponses },
     }),
@@ -44,7 +43,6 @@ export function remoteRoutes({ remote, users }: { remote: RemoteService; users: 
       method: 'post',
       path: '/agents/{id}/import',
       tags,
-      security: bearer,
       summary: 'Copy a remote agent into a new local agent (ext)',
       request: { params: IdPath },
       responses: { 201: { content: { 'application/json': { schema: Agent } }, description: 'The new local agent' }, ...notFound('Agent'), ...errorResponses },

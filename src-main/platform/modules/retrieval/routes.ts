@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { RetrievalService } from './service.js';
-import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { EmbeddingSettings, EmbeddingSettingsUpdate, FilePassagesPage, FilePassagesQuery } from '../../contract/retrieval.js';
 import type { FilesService } from '../files/service.js';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export function retrievalRoutes({ retrieval, files }: { retrieval: RetrievalServ
   const r = createRouter();
   const tags = ['Retrieval'];
   r.openapi(
-    createRoute({ method: 'get', path: '/settings/embeddings', tags, security: bearer, summary: 'The embedder and its background progress (ext)', responses: { ...ok(EmbeddingSettings), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/settings/embeddings', tags, summary: 'The embedder and its background progress (ext)', responses: { ...ok(EmbeddingSettings), ...errorResponses } }),
     (c) => c.json(retrieval.view(), 200),
   );
   r.openapi(
@@ -20,7 +20,6 @@ export function retrievalRoutes({ retrieval, files }: { retrieval: RetrievalServ
       method: 'put',
       path: '/settings/embeddings',
       tags,
-      security: bearer,
       summary: 'Choose the embedder (ext); a different one re-embeds in the background while search keeps working (bm25 alone until done)',
       request: jsonBodyOf(EmbeddingSettingsUpdate),
       responses: { ...ok(EmbeddingSettings), ...errorResponses },
@@ -32,7 +31,6 @@ export function retrievalRoutes({ retrieval, files }: { retrieval: RetrievalServ
       method: 'get',
       path: '/files/{fileId}/passages',
       tags,
-      security: bearer,
       summary: "A file's extracted text, passage by passage in order (ext); the ordinal is a citation's `position`",
       request: { params: FilePath, query: FilePassagesQuery },
       responses: { ...ok(FilePassagesPage), ...notFound('File'), ...errorResponses },

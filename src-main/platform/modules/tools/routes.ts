@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { ToolsService } from './service.js';
 import type { ExecutionsService } from '../executions/service.js';
-import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { ErrorBody, IdPath } from '../../contract/common.js';
 import { Execution } from '../../contract/executions.js';
 import { McpImport, McpImportResult, McpServer, McpServerCreate, McpServerDeleted, McpServerList, McpServerUpdate, McpToolList, StepDecision, StepPath } from '../../contract/tools.js';
@@ -15,41 +15,41 @@ export function mcpServerRoutes({ tools }: { tools: ToolsService }) {
   const user = (c: { get(k: 'principal'): { userId: number } }) => c.get('principal').userId;
 
   r.openapi(
-    createRoute({ method: 'get', path: '/mcp-servers', tags, security: bearer, summary: 'List MCP servers (ext)', responses: { ...ok(McpServerList), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/mcp-servers', tags, summary: 'List MCP servers (ext)', responses: { ...ok(McpServerList), ...errorResponses } }),
     (c) => c.json(tools.list(user(c)), 200),
   );
   r.openapi(
     createRoute({
-      method: 'post', path: '/mcp-servers', tags, security: bearer, summary: 'Add an MCP server (ext): stdio (command, args, env, cwd) or Streamable HTTP (url, headers, bearer)',
+      method: 'post', path: '/mcp-servers', tags, summary: 'Add an MCP server (ext): stdio (command, args, env, cwd) or Streamable HTTP (url, headers, bearer)',
       request: jsonBodyOf(McpServerCreate), responses: { 201: { content: { 'application/json': { schema: McpServer } }, description: 'Created' }, ...errorResponses },
     }),
     (c) => c.json(tools.create(user(c), c.req.valid('json')), 201),
   );
   r.openapi(
     createRoute({
-      method: 'post', path: '/mcp-servers/import', tags, security: bearer, summary: 'Import a Claude Desktop / Cursor `mcpServers` JSON (ext)',
+      method: 'post', path: '/mcp-servers/import', tags, summary: 'Import a Claude Desktop / Cursor `mcpServers` JSON (ext)',
       request: jsonBodyOf(McpImport), responses: { ...ok(McpImportResult), ...errorResponses },
     }),
     (c) => c.json(tools.import(user(c), c.req.valid('json')), 200),
   );
   r.openapi(
-    createRoute({ method: 'get', path: '/mcp-servers/{id}', tags, security: bearer, summary: 'Get an MCP server with its status and stderr (ext)', request: { params: IdPath }, responses: { ...ok(McpServer), ...notFound('MCP server'), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/mcp-servers/{id}', tags, summary: 'Get an MCP server with its status and stderr (ext)', request: { params: IdPath }, responses: { ...ok(McpServer), ...notFound('MCP server'), ...errorResponses } }),
     (c) => c.json(tools.get(user(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
-      method: 'patch', path: '/mcp-servers/{id}', tags, security: bearer, summary: 'Update an MCP server (ext); env/headers entries set to null are removed',
+      method: 'patch', path: '/mcp-servers/{id}', tags, summary: 'Update an MCP server (ext); env/headers entries set to null are removed',
       request: { params: IdPath, ...jsonBodyOf(McpServerUpdate) }, responses: { ...ok(McpServer), ...notFound('MCP server'), ...errorResponses },
     }),
     (c) => c.json(tools.update(user(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
   r.openapi(
-    createRoute({ method: 'delete', path: '/mcp-servers/{id}', tags, security: bearer, summary: 'Remove an MCP server (ext); it is stopped', request: { params: IdPath }, responses: { ...ok(McpServerDeleted), ...notFound('MCP server'), ...errorResponses } }),
+    createRoute({ method: 'delete', path: '/mcp-servers/{id}', tags, summary: 'Remove an MCP server (ext); it is stopped', request: { params: IdPath }, responses: { ...ok(McpServerDeleted), ...notFound('MCP server'), ...errorResponses } }),
     async (c) => c.json(await tools.delete(user(c), c.req.valid('param').id), 200),
   );
   r.openapi(
     createRoute({
-      method: 'get', path: '/mcp-servers/{id}/tools', tags, security: bearer, summary: "List an MCP server's tools (ext); starts the server when needed",
+      method: 'get', path: '/mcp-servers/{id}/tools', tags, summary: "List an MCP server's tools (ext); starts the server when needed",
       request: { params: IdPath }, responses: { ...ok(McpToolList), ...notFound('MCP server'), ...conflict, ...errorResponses },
     }),
     async (c) => c.json(await tools.tools(user(c), c.req.valid('param').id), 200),
@@ -67,7 +67,6 @@ export function stepApprovalRoutes({ tools, executions }: { tools: ToolsService;
         method: 'post',
         path: `/agent-responses/{id}/steps/{step}/${action}`,
         tags,
-        security: bearer,
         summary: action === 'approve' ? 'Allow a tool call waiting for approval (ext); `{"always": true}` allows that tool from now on' : 'Deny a tool call waiting for approval (ext)',
         request: { params: StepPath, body: { content: { 'application/json': { schema: StepDecision } }, required: false } },
         responses: { ...ok(Execution), ...notFound('Agent response'), ...conflict, ...errorResponses },

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { WebhookDeliveryService } from './delivery.js';
-import { createRouter, errorResponses, notFound, ok, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { ErrorBody, IdPath } from '../../contract/common.js';
 import { WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookDeliveryPath } from '../../contract/webhook-deliveries.js';
 import { shapeB } from '../../transports/http/pagination.js';
@@ -18,7 +18,6 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'get',
       path: '/webhooks/{id}/deliveries',
       tags,
-      security: bearer,
       summary: "A webhook's delivery log, newest first (ext)",
       request: { params: IdPath, query: WebhookDeliveryListQuery },
       responses: { ...ok(WebhookDeliveryPage), ...notFound('Webhook'), ...errorResponses },
@@ -31,7 +30,6 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'get',
       path: '/webhooks/{id}/deliveries/{deliveryId}',
       tags,
-      security: bearer,
       summary: 'One delivery with its attempts (ext)',
       request: { params: WebhookDeliveryPath },
       responses: { ...ok(WebhookDelivery), ...notFound('Webhook or delivery'), ...errorResponses },
@@ -47,7 +45,6 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'post',
       path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       tags,
-      security: bearer,
       summary: 'Send a delivery again, same webhook-id, fresh retry schedule (ext)',
       request: { params: WebhookDeliveryPath },
       responses: { 202: { content: { 'application/json': { schema: WebhookDelivery } }, description: 'Queued' }, ...notFound('Webhook or delivery'), ...conflict, ...errorResponses },
@@ -63,7 +60,6 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'post',
       path: '/webhooks/{id}/test',
       tags,
-      security: bearer,
       summary: 'Send a webhook.test event now and answer with the attempt (ext)',
       request: { params: IdPath },
       responses: { ...ok(WebhookDelivery), ...notFound('Webhook'), ...errorResponses },

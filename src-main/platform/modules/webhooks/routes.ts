@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { WebhooksService } from './service.js';
-import { createRouter, errorResponses, notFound, ok, jsonBodyOf, bearer } from '../../transports/http/router.js';
+import { createRouter, errorResponses, notFound, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { WebhookCreate, WebhookCreated, WebhookDeleted, WebhookListQuery, WebhookPage, WebhookUpdate, WebhookUpdated } from '../../contract/webhooks.js';
 import { IdPath } from '../../contract/common.js';
 import { shapeB } from '../../transports/http/pagination.js';
@@ -14,7 +14,6 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }) {
       method: 'post',
       path: '/agents/{id}/webhooks',
       tags,
-      security: bearer,
       summary: 'Create a webhook for an agent',
       request: { params: IdPath, ...jsonBodyOf(WebhookCreate) },
       responses: { 201: { content: { 'application/json': { schema: WebhookCreated } }, description: 'Created' }, ...notFound('Agent'), ...errorResponses },
@@ -23,12 +22,12 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }) {
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/agents/{id}/webhooks', tags, security: bearer, summary: "List an agent's webhooks", request: { params: IdPath, query: WebhookListQuery }, responses: { ...ok(WebhookPage), ...notFound('Agent'), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/agents/{id}/webhooks', tags, summary: "List an agent's webhooks", request: { params: IdPath, query: WebhookListQuery }, responses: { ...ok(WebhookPage), ...notFound('Agent'), ...errorResponses } }),
     (c) => c.json(shapeB(c, webhooks.listForAgent(c.get('principal').userId, c.req.valid('param').id, c.req.valid('query'))), 200),
   );
 
   r.openapi(
-    createRoute({ method: 'get', path: '/webhooks', tags, security: bearer, summary: 'List webhooks', request: { query: WebhookListQuery }, responses: { ...ok(WebhookPage), ...errorResponses } }),
+    createRoute({ method: 'get', path: '/webhooks', tags, summary: 'List webhooks', request: { query: WebhookListQuery }, responses: { ...ok(WebhookPage), ...errorResponses } }),
     (c) => c.json(shapeB(c, webhooks.listAll(c.get('principal').userId, c.req.valid('query'))), 200),
   );
 
@@ -37,7 +36,6 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }) {
       method: 'patch',
       path: '/webhooks/{id}',
       tags,
-      security: bearer,
       summary: 'Update a webhook (ext): url, status, or rotate_secret',
       request: { params: IdPath, ...jsonBodyOf(WebhookUpdate) },
       responses: { ...ok(WebhookUpdated), ...notFound('Webhook'), ...errorResponses },
@@ -46,7 +44,7 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksService }) {
   );
 
   r.openapi(
-    createRoute({ method: 'delete', path: '/webhooks/{id}', tags, security: bearer, summary: 'Delete a webhook (ext, soft)', request: { params: IdPath }, responses: { ...ok(WebhookDeleted), ...notFound('Webhook'), ...errorResponses } }),
+    createRoute({ method: 'delete', path: '/webhooks/{id}', tags, summary: 'Delete a webhook (ext, soft)', request: { params: IdPath }, responses: { ...ok(WebhookDeleted), ...notFound('Webhook'), ...errorResponses } }),
     (c) => c.json(webhooks.delete(c.get('principal').userId, c.req.valid('param').id), 200),
   );
 

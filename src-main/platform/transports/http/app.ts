@@ -69,6 +69,8 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {
     openapi: '3.1.0',
+    // Every documented operation needs the key; the document and /api/docs themselves are not operations in it.
+    security: [{ bearerAuth: [] }],
     info: {
       title: 'Agent Desk: Agent Platform API',
       version: '1.0.0',

@@ -24,4 +24,3 @@ export const errorResponses = {
 export const notFound = (what: string) => ({ 404: json(ErrorBody, `${what} not found`) });
 export const ok = <T>(schema: T, description = 'OK') => ({ 200: json(schema, description) });
 export const jsonBodyOf = <T>(schema: T) => ({ body: { content: { 'application/json': { schema } }, required: true } });
-export const bearer = [{ bearerAuth: [] }];

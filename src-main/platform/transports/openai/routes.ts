@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { TransportDeps } from '../deps.js';
-import { createRouter, bearer } from '../http/router.js';
+import { createRouter } from '../http/router.js';
 import { AgentChatCompletionRequest, ChatCompletion, ChatCompletionRequest, OpenAIErrorBody, OpenAIModel, OpenAIModelList } from '../../contract/openai.js';
 import { agentAsModel, listModels, providerModelSource, resolveModel } from './models.js';
 import { modelNotFound } from './errors.js';
@@ -26,7 +26,6 @@ export function openaiRoutes(p: TransportDeps) {
       method: 'get',
       path: '/v1/models',
       tags,
-      security: bearer,
       summary: 'List models: every agent (id = its slug, owned_by `agent-desk`), then the raw models of the configured providers',
       responses: { 200: json(OpenAIModelList, 'OK'), 401: openAIErrors[401] },
     }),
@@ -38,7 +37,6 @@ export function openaiRoutes(p: TransportDeps) {
       method: 'get',
       path: '/v1/models/{model}',
       tags,
-      security: bearer,
       summary: 'Retrieve a model (an agent slug or a raw provider model)',
       request: { params: z.object({ model: z.string() }) },
       responses: { 200: json(OpenAIModel, 'OK'), ...openAIErrors },
@@ -57,7 +55,6 @@ export function openaiRoutes(p: TransportDeps) {
       method: 'get',
       path: '/api/agents/{id}/openai/models',
       tags,
-      security: bearer,
       summary: 'The one model of the agent-fixed OpenAI base URL: the agent itself',
       request: { params: z.object({ id: z.string() }) },
       responses: { 200: json(OpenAIModelList, 'OK'), ...openAIErrors },
@@ -83,7 +80,6 @@ export function openaiRoutes(p: TransportDeps) {
       method: 'post',
       path: '/v1/chat/completions',
       tags,
-      security: bearer,
       summary: 'Chat completion: `model` = an agent slug runs that agent; a raw provider model runs the `chat` agent with it. System messages add to the instructions.',
       request: bodyOf(ChatCompletionRequest),
       responses: chatResponses,
@@ -100,7 +96,6 @@ export function openaiRoutes(p: TransportDeps) {
       method: 'post',
       path: '/api/agents/{id}/openai/chat/completions',
       tags,
-      security: bearer,
       summary: 'Chat completion with the agent fixed by the path (`model` optional); base URL for OpenAI clients: /api/agents/{id}/openai',
       request: { params: z.object({ id: z.string() }), ...bodyOf(AgentChatCompletionRequest) },
       responses: chatResponses,
