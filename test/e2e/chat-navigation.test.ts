@@ -1,0 +1,37 @@
+/**
+ * Leaving an open conversation for another screen and coming back through the sidebar, as a
+ * person does: the chat must render (a loop between the URL and the open session once blanked it).
+ */
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { openScreen } from './support/page';
+
+let env: ChatEnv;
+let setupError: unknown = null;
+const it = guardedIt(() => setupError);
+
+describe('chat navigation', () => {
+  beforeAll(async () => {
+    try {
+      env = await startChatEnv({ tokens: () => ['Hello ', 'there.'], delayMs: 1 });
+      await chooseGptModel(env.page);
+    } catch (err) {
+      setupError = err;
+    }
+  }, 180_000);
+
+  afterAll(async () => env?.close(), 30_000);
+
+  it('an open conversation, Settings, then Chat from the sidebar: the chat renders and no page error occurs', async () => {
+    const { page } = env;
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await sendMessage(page, 'Hi');
+    await lastTurnDone(page);
+    await page.waitForFunction(() => /^#\/chat\/\d+$/.test(location.hash));
+    await openScreen(page, 'Settings', 'Settings');
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Chat/ }).click();
+    await page.locator('#chat-input').waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+  });
+});
