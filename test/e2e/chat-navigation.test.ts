@@ -33,5 +33,5 @@ describe('chat navigation', () => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Chat/ }).click();
     await page.locator('#chat-input').waitFor({ timeout: 10_000 });
     expect(errors).toEqual([]);
-  });
+  }, 60_000);
 });

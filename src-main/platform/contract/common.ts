@@ -66,3 +66,18 @@ export const shapeB = <T extends z.ZodType>(item: T) =>
 export const ShapeCMeta = z.object({ current_page: z.number().int(), last_page: z.number().int(), total: z.number().int() });
 
 export const IdPath = z.object({ id: z.string() });
+
+/** An absolute http(s) URL (other schemes refused); `credentials: false` also refuses `user:pass@`. */
+export function httpUrl(message: string, opts: { credentials?: boolean } = {}) {
+  return z
+    .string()
+    .max(2048)
+    .refine((s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && (opts.credentials !== false || (!u.username && !u.password));
+      } catch {
+        return false;
+      }
+    }, message);
+}

@@ -1,16 +1,7 @@
 import { z } from 'zod';
+import { httpUrl } from './common.js';
 
-const baseUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'The base url field must be a valid http or https URL without credentials.');
+const baseUrl = httpUrl('The base url field must be a valid http or https URL without credentials.', { credentials: false });
 
 /** ext: the optional remote platform connection. The key is write-only. */
 export const RemoteSettings = z

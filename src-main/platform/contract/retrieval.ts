@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrl } from './common.js';
 
 export const EMBEDDING_PROVIDERS = ['builtin', 'openai', 'ollama', 'gguf'] as const;
 
@@ -30,17 +31,7 @@ export const EmbeddingSettings = z
   .meta({ id: 'EmbeddingSettings' });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
 
-const baseUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'The base url field must be a valid http or https URL without credentials.');
+const baseUrl = httpUrl('The base url field must be a valid http or https URL without credentials.', { credentials: false });
 
 export const EmbeddingSettingsUpdate = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrl } from './common.js';
 
 /** CONTRACT.md "Tools and schedules (ext)": MCP servers as tool sources, agents' tool servers, execution steps. */
 
@@ -10,17 +11,7 @@ const name = z.string().trim().min(1, 'The name field is required.').max(100);
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(10_000)).refine((m) => Object.keys(m).length <= 100, 'At most 100 entries.');
 /** PATCH: a null value removes that entry. */
 const stringMapPatch = z.record(z.string().min(1).max(200), z.string().max(10_000).nullable()).refine((m) => Object.keys(m).length <= 100, 'At most 100 entries.');
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
-    } catch {
-      return false;
-    }
-  }, 'The url field must be a valid http or https URL.');
+const serverUrl = httpUrl('The url field must be a valid http or https URL.');
 
 const serverFields = {
   name,
@@ -29,7 +20,7 @@ const serverFields = {
   args: z.array(z.string().max(10_000)).max(200).optional(),
   env: stringMap.optional(),
   cwd: z.string().max(4096).nullable().optional(),
-  url: httpUrl.nullable().optional(),
+  url: serverUrl.nullable().optional(),
   headers: stringMap.optional(),
   /** Convenience: becomes an `Authorization: Bearer <token>` header (write-only like the others). */
   bearer: z.string().max(10_000).optional(),

@@ -1,18 +1,8 @@
 import { z } from 'zod';
-import { pageQuery, shapeB } from './common.js';
+import { httpUrl, pageQuery, shapeB } from './common.js';
 
 /** Absolute http(s) URL; other schemes are refused (CONTRACT.md "Webhooks"). */
-export const WebhookUrl = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
-    } catch {
-      return false;
-    }
-  }, 'The url field must be a valid http or https URL.');
+export const WebhookUrl = httpUrl('The url field must be a valid http or https URL.');
 
 export const WebhookStatus = z.enum(['active', 'inactive']);
 

@@ -4,22 +4,13 @@ import Database from 'better-sqlite3';
 import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
+import { fsyncFile } from '../../kernel/fsync.js';
 
 export const DB_FILE = 'agent-desk.sqlite';
 export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
 
 /** `2026-11-21T09-30-00-123Z`: sortable, and legal in file names on every OS. */
 export const stamp = (d = new Date()) => d.toISOString().replace(/[:.]/g, '-');
-
-/** Writes a file by temp name, fsync and rename, so a reader never sees half of it. */
-function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /**
  * A consistent copy of the open database (VACUUM INTO reads one snapshot, so concurrent writers

@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../kernel/erro
 import { parseId } from '../../kernel/context.js';
 import type { ModelDownload, ModelDownloadCreate } from '../../contract/models.js';
 import { DownloadsStore, type DownloadRow } from './store.js';
+import { fsyncFile } from '../../kernel/fsync.js';
 
 /** Where a download writes: the models folder (asked each time, as Settings may change it), and a refresh of the model listings. */
 export interface DownloadTarget {
@@ -79,15 +80,6 @@ async function sha256Of(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 class Stopped extends Error {}
