@@ -40,14 +40,17 @@ describe('MCP run_agent runs agents through the execution engine', () => {
     try {
       const agents = await http(s, 'GET', '/api/agents?q=summarizer');
       const summarizer = agents.json.data.find((a: any) => a.slug === 'summarizer');
-      const missing = await client.callTool({ name: 'run_agent', arguments: { agent: String(summarizer.id), message: 'A long text about rivers.' } });
-      // `length` is a required select: named in a readable error, nothing invented.
-      expect(missing.isError).toBe(true);
-      expect(text(missing)).toMatch(/length/);
+      // `length` is a required select left out: it takes its first option (CONTRACT.md "Omitted answers").
       const options = summarizer.questions.find((q: any) => q.name === 'length').options;
+      const omitted = await client.callTool({ name: 'run_agent', arguments: { agent: String(summarizer.id), message: 'A long text about rivers.' } });
+      expect(omitted.isError).toBeFalsy();
+      expect(JSON.stringify(s.fake.prompts().at(-1))).toContain('A long text about rivers.');
+      // A value outside the options is still named in a readable error, nothing invented.
+      const bad = await client.callTool({ name: 'run_agent', arguments: { agent: String(summarizer.id), message: 'Rivers.', answers: { length: 'epic' } } });
+      expect(bad.isError).toBe(true);
+      expect(text(bad)).toMatch(/length/);
       const ok = await client.callTool({ name: 'run_agent', arguments: { agent: String(summarizer.id), message: 'A long text about rivers.', answers: { length: options[0] } } });
       expect(ok.isError).toBeFalsy();
-      expect(JSON.stringify(s.fake.prompts().at(-1))).toContain('A long text about rivers.');
     } finally {
       s.p.services.providers.update({ default_model: null });
     }
