@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
+const requireFromHere = createRequire(import.meta.url);
 
 /**
  * OCR with tesseract.js (WebAssembly, in its own worker thread) and the English model from
@@ -18,7 +18,7 @@ export class Ocr {
       const { createWorker, OEM } = await import('tesseract.js');
       const codes = this.langs.split('+');
       // Every language of one worker is read from one folder: the packages keep theirs side by side.
-      const dirs = codes.map((c) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${c}/package.json`)), '4.0.0_best_int'));
+      const dirs = codes.map((c) => path.join(path.dirname(requireFromHere.resolve(`@tesseract.js-data/${c}/package.json`)), '4.0.0_best_int'));
       return createWorker(codes, OEM.LSTM_ONLY, { langPath: dirs[0], cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
     })();
     return this.worker;
