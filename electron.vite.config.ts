@@ -6,13 +6,17 @@ import react from '@vitejs/plugin-react';
 const root = dirname(fileURLToPath(import.meta.url));
 const resolve = (p: string) => resolvePath(root, p);
 
+// Where the build goes: `out` (what npm start and packaging use); a test builds beside it so that
+// it never replaces files another test is serving.
+const OUT = process.env.AGENT_DESK_BUILD_OUT ?? 'out';
+
 // Native modules and the GGUF engine load their own binaries at run time: never bundle them.
 const nativeDeps = ['better-sqlite3', 'node-llama-cpp'];
 
 export default defineConfig({
   main: {
     build: {
-      outDir: 'out/main',
+      outDir: `${OUT}/main`,
       externalizeDeps: { include: nativeDeps },
       rolldownOptions: {
         input: {
@@ -28,7 +32,7 @@ export default defineConfig({
   },
   preload: {
     build: {
-      outDir: 'out/preload',
+      outDir: `${OUT}/preload`,
       rolldownOptions: {
         input: { index: resolve('src-preload/index.ts') },
         // A sandboxed preload cannot be an ES module; .cjs because package.json says "type": "module".
@@ -41,7 +45,7 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     build: {
-      outDir: resolve('out/renderer'),
+      outDir: resolve(`${OUT}/renderer`),
       emptyOutDir: true,
       // No data: URLs for scripts under the strict CSP.
       assetsInlineLimit: 0,

@@ -33,7 +33,7 @@ function boundaries(layers) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'dist', 'release', '.data', 'test/e2e/screenshots', 'bench/results'] },
+  { ignores: ['node_modules', 'out', 'out-test', 'dist', 'release', '.data', 'test/e2e/screenshots', 'bench/results'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

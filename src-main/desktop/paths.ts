@@ -25,10 +25,12 @@ export function resolveDesktopPaths(env: Record<string, string | undefined> = pr
   if (env.AGENT_DESK_DATA_DIR) app.setPath('userData', path.resolve(env.AGENT_DESK_DATA_DIR));
   else app.setPath('userData', path.join(app.getPath('appData'), APP_NAME));
   const appPath = app.getAppPath();
+  // The build's folder (electron.vite.config.ts): `out`, unless a build was made elsewhere.
+  const out = env.AGENT_DESK_BUILD_OUT ?? 'out';
   return {
     dataDir: app.getPath('userData'),
     resourcesDir: app.isPackaged ? path.join(process.resourcesPath, 'resources') : path.join(appPath, 'resources'),
-    rendererDir: path.join(appPath, 'out', 'renderer'),
-    preload: path.join(appPath, 'out', 'preload', 'index.cjs'),
+    rendererDir: path.join(appPath, out, 'renderer'),
+    preload: path.join(appPath, out, 'preload', 'index.cjs'),
   };
 }

@@ -17,10 +17,14 @@ import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 const require = createRequire(import.meta.url);
 const nodeBuild = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
 
+/** The test's own build folder (beside out/, so bare imports resolve from the repo's node_modules). */
+const BUILT_OUT = 'out-test';
+
 let work: string;
 let fake: FakeServer;
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  // Built into its own folder: rebuilding out/ would swap the renderer under the e2e tests' servers.
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, AGENT_DESK_BUILD_OUT: BUILT_OUT } });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
   work = tempDir('agent-desk-built-');
   fake = await startFakeOpenAI({ reply: 'Hello from the built app.' });
@@ -42,7 +46,7 @@ function runBuiltApp(env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', './test/desktop/support/register-fake-electron.mjs', 'test/desktop/support/drive-built-app.mjs'], {
       cwd: ROOT,
-      env: childEnv({ AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', FAKE_ELECTRON_APP_PATH: ROOT, ...env }),
+      env: childEnv({ AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', FAKE_ELECTRON_APP_PATH: ROOT, BUILT_OUT, AGENT_DESK_BUILD_OUT: BUILT_OUT, ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -75,7 +79,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     // The window: isolated, sandboxed, no Node, the app's own origin, the built CommonJS preload.
     expect(r.window.url).toBe('agent-desk://app/index.html');
     expect(r.window.options.webPreferences).toMatchObject({
-      preload: path.join(ROOT, 'out', 'preload', 'index.cjs'),
+      preload: path.join(ROOT, BUILT_OUT, 'preload', 'index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
@@ -106,7 +110,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 120_000,
-      env: childEnv({ FAKE_ELECTRON_APP_PATH: ROOT }),
+      env: childEnv({ FAKE_ELECTRON_APP_PATH: ROOT, BUILT_OUT }),
     });
     const line = /^RESULT (.*)$/m.exec(r.stdout)?.[1];
     expect(line, r.stderr).toBeDefined();

@@ -24,7 +24,7 @@ const done = (extra = {}) => {
   process.exit(0);
 };
 
-await import(pathToFileURL(path.join(root, 'out', 'main', 'index.js')).href);
+await import(pathToFileURL(path.join(root, process.env.BUILT_OUT ?? 'out', 'main', 'index.js')).href);
 await until(() => state.windows.length > 0 || state.exitCode !== null, 'the window or an exit');
 if (state.exitCode !== null) done({ exitCode: state.exitCode, errorBoxes: state.errorBoxes });
 

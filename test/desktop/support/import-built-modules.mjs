@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const outMain = path.join(process.env.FAKE_ELECTRON_APP_PATH ?? process.cwd(), 'out', 'main');
+const outMain = path.join(process.env.FAKE_ELECTRON_APP_PATH ?? process.cwd(), process.env.BUILT_OUT ?? 'out', 'main');
 // Imported inside optional code paths of dependencies, never at run time here.
 const OPTIONAL = new Set(['pnpapi']);
 const files = [path.join(outMain, 'index.js'), path.join(outMain, 'worker.js'), ...fs.readdirSync(path.join(outMain, 'chunks')).map((f) => path.join(outMain, 'chunks', f))];
