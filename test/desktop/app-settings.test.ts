@@ -4,7 +4,7 @@ import { call, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { UsageService } from '../../src-main/platform/modules/app/usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/kernel/events.js';
-import { executionCredits, fileCredits } from '../../src-main/platform/modules/executions/credits.js';
+import { executionCredits, fileCredits } from '../../src-main/platform/kernel/credits.js';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
 const DAY = 86_400_000;

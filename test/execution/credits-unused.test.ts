@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, parseSSE, withFake } from './helpers.js';
-import { CREDITS, executionCredits } from '../../src-main/platform/modules/executions/credits.js';
+import { CREDITS, executionCredits } from '../../src-main/platform/kernel/credits.js';
 
 describe('credits of executions that never reached the model', () => {
   let env: Awaited<ReturnType<typeof withFake>>;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BASE, KEY, call, makePlatform } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { makeDocx, makePdf, makePng } from '../fixtures/documents.js';
-import { fileCredits } from '../../src-main/platform/modules/executions/credits.js';
+import { fileCredits } from '../../src-main/platform/kernel/credits.js';
 
 const OFFSET_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
 const stored = (dir: string) => fs.readdirSync(path.join(dir, 'files')).filter((n) => n !== 'tmp').sort();

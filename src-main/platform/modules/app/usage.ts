@@ -1,5 +1,5 @@
 import type { DB } from '../../db/connection.js';
-import { CREDITS } from '../executions/credits.js';
+import { CREDITS } from '../../kernel/credits.js';
 import type { Usage, UsageDay } from '../../contract/app-settings.js';
 
 const DAY_MS = 86_400_000;

@@ -40,7 +40,7 @@ import { laravelErrors } from '../../contract/messages.js';
 import type { AgentsService } from '../agents/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
-import { executionCredits } from './credits.js';
+import { executionCredits } from '../../kernel/credits.js';
 import { ExecutionsStore, toExecution, type ExecutionRow } from './store.js';
 import { SessionsStore, earlierTurns } from './sessions.js';
 import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';

@@ -4,7 +4,7 @@ import type { FileStore } from './store.js';
 import type { FileRow } from './service.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
-import { fileCredits } from '../executions/credits.js';
+import { fileCredits } from '../../kernel/credits.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
 import type { ExtractionResult } from '../../ingest/types.js';

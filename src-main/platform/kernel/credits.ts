@@ -2,7 +2,7 @@
  * The one credits formula (CONTRACT.md "Credits"), deterministic and shown in the app:
  *
  *   execution = 0.01 (base, shown at `starting`) + 0.002 per 1,000 input tokens + 0.006 per 1,000 output tokens,
- *               or 0 when it ends before the model was called (executions.ts decides that)
+ *               or 0 when it ends before the model was called (the executions service decides that)
  *   file      = 0.01 (base) + 0.01 per MiB of the stored file, charged once when processing completes
  *   memory    = 0
  *
