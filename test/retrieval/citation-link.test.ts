@@ -63,8 +63,10 @@ describe('citation links', () => {
     await link.click();
     const viewer = page.getByTestId('file-viewer');
     await viewer.waitFor();
-    expect(await viewer.getByRole('heading', { level: 2 }).innerText()).toBe('todo.txt');
+    // The title shows once the file's record has loaded: wait for it rather than read it at once.
+    await viewer.getByRole('heading', { level: 2, name: 'todo.txt', exact: true }).waitFor({ timeout: 10_000 });
     const cited = viewer.getByTestId('cited-passage');
+    await cited.waitFor({ timeout: 10_000 });
     expect(await cited.innerText()).toContain('Renew the parking permit before Friday.');
     expect(await cited.getAttribute('aria-current')).toBe('true');
     const bg = await cited.evaluate((el) => getComputedStyle(el).backgroundColor);
