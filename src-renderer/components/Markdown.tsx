@@ -1,13 +1,14 @@
 import { lazy, Suspense } from 'react';
 
-// streamdown (and its markdown and highlighting stack) is loaded apart from the initial bundle,
-// but fetched as soon as the app is idle, so the first answer renders as markdown, not raw text.
+// streamdown (and its markdown and highlighting stack) is loaded apart from the initial bundle.
+// It is fetched when the person starts writing (or an answer needs it), not at start-up: parsing
+// it while the chat loads delayed the composer by about 400 ms.
 const load = () => import('./StreamedMarkdown');
 const Streamed = lazy(load);
-if (typeof window !== 'undefined') {
-  const preload = () => void load().catch(() => undefined);
-  if ('requestIdleCallback' in window) window.requestIdleCallback(preload, { timeout: 2000 });
-  else setTimeout(preload, 500);
+
+/** Starts loading the markdown renderer ahead of the first answer (the composer calls it on focus). */
+export function preloadMarkdown(): void {
+  void load().catch(() => undefined);
 }
 
 /** Markdown that may still be arriving; plain text is shown until the renderer has loaded. */

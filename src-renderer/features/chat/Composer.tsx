@@ -5,6 +5,7 @@ import { missingAnswers, mainTextQuestion } from './answers';
 import { pickFiles } from '../../components/pick-files';
 import { AttachmentChips, attachmentBlock } from './AttachmentChips';
 import { enterAction, useChatPrefs } from './prefs';
+import { preloadMarkdown } from '../../components/Markdown';
 
 export function Composer({ agent }: { agent: Agent | null }) {
   const [text, setText] = useState('');
@@ -65,6 +66,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
           rows={3}
           value={text}
           placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : 'Write a message…'}
+          onFocus={preloadMarkdown}
           onChange={(e) => setText(e.target.value)}
           onPaste={(e) => {
             // Files and images pasted (a screenshot, files copied in the file manager) attach.
