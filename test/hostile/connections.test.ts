@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, call, makePlatform } from '../api/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { until } from '../fixtures/until.js';
 
 /** A raw client: what it received, and whether the server closed it. */
 function rawClient(port: number) {
@@ -16,13 +17,6 @@ function rawClient(port: number) {
   return { socket, state, closed };
 }
 
-async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Sends one byte every `everyMs` until stopped or the socket closes. */
 function trickle(socket: net.Socket, bytes: string, everyMs: number): () => void {

@@ -4,14 +4,8 @@ import { KEY, makePlatform, tempDir } from '../api/helpers.js';
 import { startServer, type ServerProcess } from '../api/server-process.js';
 import { acquireDataDirLock } from '../../src-main/platform/db/data-dir-lock.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { until } from '../fixtures/until.js';
 
-async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('background work has an heir', () => {
   const dirs: string[] = [];

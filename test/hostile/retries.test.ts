@@ -5,6 +5,7 @@ import { openDatabase, type DB } from '../../src-main/platform/db/connection.js'
 import { migrate } from '../../src-main/platform/db/migrate.js';
 import { JobQueue } from '../../src-main/platform/jobs/queue.js';
 import { tempDir } from '../api/helpers.js';
+import { until } from '../fixtures/until.js';
 
 const log = pino({ level: 'silent' });
 const open: { db: DB; q: JobQueue; dir: string }[] = [];
@@ -25,13 +26,6 @@ function queue(dir = tempDir(), clocks: { wall: number; mono: number } = { wall:
   return { db, q, dir, clocks };
 }
 
-async function until(what: string, cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('retries and attempts', () => {
   it('a retry is due after its backoff on the monotonic clock, even when the wall clock moved back an hour', async () => {

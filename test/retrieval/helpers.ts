@@ -10,16 +10,9 @@ export async function addTextFile(p: Platform, filename: string, text: string): 
   return Number(f.id);
 }
 
-/** Waits for a condition (no fixed sleeps); fails with `what` after `ms`. */
-export async function until<T>(what: string, fn: () => T | Promise<T>, ms = 60_000): Promise<NonNullable<T>> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../fixtures/until.js';
+
+export { until };
 
 /** Retrieval settled with its vectors answering searches. */
 export async function vectorsReady(p: Platform): Promise<void> {
