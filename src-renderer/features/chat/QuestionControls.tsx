@@ -1,5 +1,6 @@
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
+import { QuestionInput } from './QuestionInput';
 import { ModelPicker } from './ModelPicker';
 import { mainTextQuestion, shownQuestions } from './answers';
 
@@ -36,41 +37,8 @@ function QuestionField({ q }: { q: Question }) {
   let control;
   if (q.name === 'model' && q.type === 'select') {
     control = <ModelPicker id={id} value={String(value ?? '')} options={q.options ?? []} required={!!q.required} onChange={(m) => setAnswer(q.name, m)} />;
-  } else if (q.type === 'select') {
-    control = (
-      <select id={id} value={String(value ?? '')} onChange={(e) => setAnswer(q.name, e.target.value)}>
-        {!q.required ? <option value="">—</option> : null}
-        {(q.options ?? []).map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (q.type === 'number') {
-    control = (
-      <input
-        id={id}
-        type="number"
-        step="any"
-        value={value === undefined || value === null ? '' : String(value)}
-        onChange={(e) => setAnswer(q.name, e.target.value === '' ? undefined : Number(e.target.value))}
-      />
-    );
-  } else if (q.type === 'boolean') {
-    control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => setAnswer(q.name, e.target.checked)} />;
-  } else if (q.type === 'array') {
-    // A list of strings, one per line.
-    control = (
-      <textarea
-        id={id}
-        rows={2}
-        value={Array.isArray(value) ? value.join('\n') : ''}
-        onChange={(e) => setAnswer(q.name, e.target.value.split('\n').filter((l) => l.trim()))}
-      />
-    );
   } else {
-    control = <textarea id={id} rows={2} value={String(value ?? '')} onChange={(e) => setAnswer(q.name, e.target.value)} />;
+    control = <QuestionInput q={q} id={id} value={value} onChange={(v) => setAnswer(q.name, v)} />;
   }
   return (
     <div className="field">
