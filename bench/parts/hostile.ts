@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchPart, Figures } from '../run.js';
 import { startServer, type ServerProcess } from '../../test/api/server-process.js';
+import { lzwBomb, pdfWithContent } from '../../test/hostile/support/lzw.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../../test/fixtures/bombs.js';
 
 const KEY = 'bench-key-hostile-0123456789';
@@ -123,6 +124,7 @@ const bench: BenchPart = {
       const bombs: [string, string, () => Buffer][] = [
         ['PDF stream bomb (1.5 GB Flate)', 'stream.pdf', () => pdfStreamBomb(1500)],
         ['PDF RunLength bomb (256 MB)', 'rle.pdf', () => pdfRunLengthBomb(256)],
+        ['PDF LZW bomb (1 GB)', 'lzw.pdf', () => pdfWithContent(lzwBomb(1024).data, '/LZWDecode')],
         ['PDF page-tree bomb (2^30 pages)', 'pages.pdf', () => pdfPageTreeBomb()],
         ['xlsx range bomb (A1:XFD1048576, one cell)', 'range.xlsx', () => xlsxRangeBomb()],
         ['xlsx range bomb (A1 and XFD1048576 filled)', 'spread.xlsx', () => xlsxRangeBomb('A1:XFD1048576', true)],

@@ -10,6 +10,9 @@ import { checkZip } from '../../src-main/platform/ingest/extract/zip-guard.js';
 import { checkPdfStreams } from '../../src-main/platform/ingest/extract/pdf-guard.js';
 import { limitsFor } from '../../src-main/platform/ingest/limits.js';
 import { makeDocx } from '../fixtures/documents.js';
+import { lzwBomb, lzwEncode, pdfWithContent } from './support/lzw.js';
+import { LzwCounter } from '../../src-main/platform/ingest/extract/pdf-lzw.js';
+import zlib from 'node:zlib';
 
 /**
  * Hostile documents end `failed` with a reason the user understands (or, for the long runs,
@@ -47,6 +50,17 @@ describe('hostile documents', () => {
     expect(pages.error).toBe('The PDF claims 1,073,741,824 pages; Agent Desk reads PDFs of up to 10,000 pages.');
     expect(stream).toMatchObject({ status: 'failed' });
     expect(stream.error).toMatch(/^The PDF holds compressed data that expands to more than 160 MB \(1 MB on disk\); it looks built to exhaust memory/);
+  }, 120_000);
+
+  it('an LZW bomb (1 GB from 413 KB) fails with the decoded-size reason, not the memory limit; ordinary LZW text is read', async () => {
+    const bomb = await processFile('lzw.pdf', pdfWithContent(lzwBomb(1024).data, '/LZWDecode'));
+    expect(bomb.status).toBe('failed');
+    expect(bomb.error).toBe('The PDF holds compressed data that expands to more than 160 MB (413 KB on disk); it looks built to exhaust memory and was not read.');
+    const lines = Array.from({ length: 40 }, (_, i) => `BT /F1 10 Tf 40 ${760 - i * 18} Td (Line ${i}: ordinary words compressed by LZW, number ${i * 7919}) Tj ET`).join('\n');
+    const fine = await processFile('lzw-text.pdf', pdfWithContent(lzwEncode(Buffer.from(lines)), '/LZWDecode'));
+    expect(fine.status).toBe('completed');
+    const passages = await call(p, 'GET', `/api/files/${fine.id}/passages`);
+    expect((passages.json.passages as { text: string }[]).map((x) => x.text).join(' ')).toContain('Line 39: ordinary words compressed by LZW, number 308841');
   }, 120_000);
 
   it('a docx whose parts unpack to 1 GB is refused before any reader unpacks it', async () => {
@@ -97,6 +111,23 @@ describe('zip and PDF guards', () => {
     await expect(checkPdfStreams(bomb, limitsFor(bomb.length))).rejects.toThrow('The PDF holds compressed data that expands to more than 160 MB (4 MB on disk); it looks built to exhaust memory and was not read.');
     const fine = pdfRunLengthBomb(3);
     await expect(checkPdfStreams(fine, limitsFor(fine.length))).resolves.toBeUndefined();
+  });
+
+  it('counts LZW output exactly without decoding it, and refuses an LZW bomb alone or behind Flate', async () => {
+    // Bytes that make the encoder clear its dictionary several times, with long and short matches.
+    const text = Buffer.from(Array.from({ length: 3000 }, (_, i) => `w${(i * 2654435761) % 9973} ${'ab'.repeat(i % 9)};`).join(''));
+    const codes = lzwEncode(text);
+    expect(codes.length).toBeLessThan(text.length);
+    expect(new LzwCounter(Infinity).push(codes)).toBe(text.length);
+    const { data, size } = lzwBomb(1024);
+    expect(size).toBeGreaterThan(1024 * 1024 * 1024);
+    expect(new LzwCounter(Infinity).push(data)).toBe(size);
+    const alone = pdfWithContent(data, '/LZWDecode');
+    await expect(checkPdfStreams(alone, limitsFor(alone.length))).rejects.toThrow('The PDF holds compressed data that expands to more than 160 MB (413 KB on disk); it looks built to exhaust memory and was not read.');
+    const chained = pdfWithContent(zlib.deflateSync(data), '[/FlateDecode /LZWDecode]');
+    await expect(checkPdfStreams(chained, limitsFor(chained.length))).rejects.toThrow(/^The PDF holds compressed data that expands to more than 160 MB/);
+    const small = pdfWithContent(lzwBomb(100).data, '/LZW');
+    await expect(checkPdfStreams(small, limitsFor(small.length))).resolves.toBeUndefined();
   });
 
   /** Rewrites every central-directory entry's uncompressed size: a zip that lies about what it holds. */
