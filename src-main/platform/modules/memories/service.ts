@@ -6,17 +6,9 @@ import type { CollectionsService } from './collections.js';
 import { toCollection } from './collections.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ftsQuery as keywordQuery } from '../files/search.js';
-
-interface MemoryRow {
-  id: number;
-  user_id: number;
-  collection_id: number;
-  memory: string;
-  credits: number;
-}
+import type { MemoriesStore, MemoryRow } from './store.js';
 
 const toMemory = (r: MemoryRow): Memory => ({ id: r.id, user_id: r.user_id, collection_id: r.collection_id, memory: r.memory, credits: r.credits });
-const COLS = 'id, user_id, collection_id, memory, credits';
 
 /** Turns free text into a safe FTS5 query: each word quoted, OR-ed, so punctuation never breaks MATCH. */
 export function ftsQuery(text: string, maxTerms = 32): string | null {
@@ -26,32 +18,13 @@ export function ftsQuery(text: string, maxTerms = 32): string | null {
 }
 
 export class MemoriesService {
-  private readonly byId;
-  private readonly pageAll;
-  private readonly pageByCollection;
-  private readonly countAll;
-  private readonly countByCollection;
-  private readonly relevantStmt;
+  private readonly store: MemoriesStore;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly collections: CollectionsService,
   ) {
-    const db = ctx.db;
-    this.byId = db.prepare<[number, number], MemoryRow>(`SELECT ${COLS} FROM memories WHERE id = ? AND user_id = ?`);
-    this.pageAll = db.prepare<[number, number, number], MemoryRow>(`SELECT ${COLS} FROM memories WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`);
-    this.pageByCollection = db.prepare<[number, number, number, number], MemoryRow>(
-      `SELECT ${COLS} FROM memories WHERE user_id = ? AND collection_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-    );
-    this.countAll = db.prepare<[number], { n: number }>('SELECT coalesce(sum(n), 0) AS n FROM memory_counts WHERE user_id = ?');
-    this.relevantStmt = db.prepare<{ match: string; userId: number; limit: number; collections: string | null }, MemoryRow & { rank: number }>(
-      `SELECT m.id, m.user_id, m.collection_id, m.memory, m.credits, bm25(memories_fts) AS rank
-       FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-       WHERE memories_fts MATCH @match AND m.user_id = @userId
-         AND (@collections IS NULL OR m.collection_id IN (SELECT value FROM json_each(@collections)))
-       ORDER BY rank LIMIT @limit`,
-    );
-    this.countByCollection = db.prepare<[number, number], { n: number }>('SELECT coalesce(sum(n), 0) AS n FROM memory_counts WHERE user_id = ? AND collection_id = ?');
+    this.store = collections.store;
   }
 
   list(userId: number, q: { page: number; per_page: number; collection_id?: number; q?: string }): Page<Memory> {
@@ -61,27 +34,16 @@ export class MemoriesService {
     if (match !== undefined) {
       if (match === null) return { items: [], total: 0, page: q.page, perPage: q.per_page };
       // ext q: ranked full-text search (best first), optionally within one collection.
-      const where = `memories_fts MATCH @match AND m.user_id = @userId AND (@col IS NULL OR m.collection_id = @col)`;
-      const params = { match, userId, col: q.collection_id ?? null };
-      const total = this.ctx.db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid WHERE ${where}`).get(params)!.n;
-      const items = this.ctx.db
-        .prepare<Record<string, unknown>, MemoryRow>(
-          `SELECT m.id, m.user_id, m.collection_id, m.memory, m.credits FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid WHERE ${where} ORDER BY bm25(memories_fts), m.id DESC LIMIT @limit OFFSET @offset`,
-        )
-        .all({ ...params, limit: q.per_page, offset })
-        .map(toMemory);
-      return { items, total, page: q.page, perPage: q.per_page };
+      const { rows, total } = this.store.search(userId, match, q.collection_id ?? null, q.per_page, offset);
+      return { items: rows.map(toMemory), total, page: q.page, perPage: q.per_page };
     }
-    const [rows, total] =
-      q.collection_id !== undefined
-        ? [this.pageByCollection.all(userId, q.collection_id, q.per_page, offset), this.countByCollection.get(userId, q.collection_id)!.n]
-        : [this.pageAll.all(userId, q.per_page, offset), this.countAll.get(userId)!.n];
+    const { rows, total } = this.store.page(userId, q.collection_id, q.per_page, offset);
     return { items: rows.map(toMemory), total, page: q.page, perPage: q.per_page };
   }
 
   private row(userId: number, rawId: string | number): MemoryRow {
     const id = parseId(rawId);
-    const row = id ? this.byId.get(id, userId) : undefined;
+    const row = id ? this.store.memory(userId, id) : undefined;
     if (!row) throw new NotFoundError('Memory not found!');
     return row;
   }
@@ -93,36 +55,31 @@ export class MemoriesService {
   }
 
   create(userId: number, body: { memory: string; collection_id?: number | null }): Memory {
-    const memory = this.ctx.db.transaction(() => {
+    const memory = this.store.transaction(() => {
       const col = this.targetCollection(userId, body.collection_id);
-      const now = nowMicros();
-      const id = Number(
-        this.ctx.db
-          .prepare('INSERT INTO memories(user_id, collection_id, memory, credits, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)')
-          .run(userId, col.id, body.memory, now, now).lastInsertRowid,
-      );
-      return toMemory(this.byId.get(id, userId)!);
-    }).immediate();
+      const id = this.store.insert(userId, col.id, body.memory, nowMicros());
+      return toMemory(this.store.memory(userId, id)!);
+    });
     // Retrieval embeds it in the background.
     this.ctx.events.emit('memory.saved', memory.id);
     return memory;
   }
 
   update(userId: number, rawId: string, body: { memory: string; collection_id?: number | null }): Memory & { collection: Collection } {
-    const memory = this.ctx.db.transaction(() => {
+    const memory = this.store.transaction(() => {
       const row = this.row(userId, rawId);
       const col = body.collection_id === undefined ? this.collections.get(userId, row.collection_id) : this.targetCollection(userId, body.collection_id);
-      this.ctx.db.prepare('UPDATE memories SET memory = ?, collection_id = ?, updated_at = ? WHERE id = ?').run(body.memory, col.id, nowMicros(), row.id);
-      const updated = this.byId.get(row.id, userId)!;
+      this.store.update(row.id, body.memory, col.id, nowMicros());
+      const updated = this.store.memory(userId, row.id)!;
       return { ...toMemory(updated), collection: toCollection(col) };
-    }).immediate();
+    });
     this.ctx.events.emit('memory.saved', memory.id);
     return memory;
   }
 
   delete(userId: number, rawId: string): void {
     const row = this.row(userId, rawId);
-    this.ctx.db.prepare('DELETE FROM memories WHERE id = ?').run(row.id);
+    this.store.delete(row.id);
   }
 
   /** true when the collection id is one of the user's (ext `memory_collections` of an execution). */
@@ -138,8 +95,8 @@ export class MemoriesService {
     // Stop words dropped (as for file passages): "my" or "the" must not make a memory relevant.
     const match = keywordQuery(text);
     if (!match) return [];
-    return this.relevantStmt
-      .all({ match, userId, limit, collections: collections ? JSON.stringify(collections) : null })
+    return this.store
+      .relevant(userId, match, limit, collections)
       .map((r) => ({ ...toMemory(r), rank: r.rank }));
   }
 }
