@@ -3,12 +3,13 @@
  * login by the printed link, chat streaming and stop, drop uploads, memories, webhooks, keys,
  * and screenshots of every screen. Runs in one browser and one server to stay near a minute.
  */
-import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
-import { launchBrowser, type Browser } from './support/browser';
+import { type Browser } from './support/browser';
+import { e2eSetup, openPage } from './support/suite';
 import { startReceiver, type Receiver } from './support/receiver';
 import { dropFiles, openScreen, pageFetch, shot } from './support/page';
 
@@ -27,41 +28,16 @@ async function chooseGptModel(p: Page): Promise<string> {
   return model;
 }
 
-let setupError: unknown = null;
-
-/** A test that fails (never skips) with the setup's own message when the setup could not run, e.g. no Chromium. */
-function it(name: string, fn: () => Promise<void>, timeout: number) {
-  vitestIt(
-    name,
-    async () => {
-      if (setupError) throw setupError;
-      await fn();
-    },
-    timeout,
-  );
-}
-
 describe('Agent Desk in a browser', () => {
-  beforeAll(async () => {
-    try {
-      ensureRendererBuilt();
-      fake = await startFakeOpenAI({ reply: REPLY, delayMs: 40 });
-      receiver = await startReceiver();
-      serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url });
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      page.on('dialog', (d) => void d.accept());
-    } catch (err) {
-      setupError = err;
-    }
+  const it = e2eSetup(async (own) => {
+    ensureRendererBuilt();
+    fake = own(await startFakeOpenAI({ reply: REPLY, delayMs: 40 }));
+    receiver = own(await startReceiver());
+    serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url });
+    // A test restarts serve on the same data: close whichever one is running at the end.
+    own({ close: () => serve.close() });
+    ({ browser, page } = own(await openPage()));
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
-    await receiver?.close();
-    await fake?.close();
-  }, 30_000);
 
   it('logs in by the one-time link serve printed and lands on the chat', async () => {
     await page.goto(serve.loginUrl);
@@ -367,10 +343,9 @@ describe('Agent Desk in a browser', () => {
     const dataDir = serve.dataDir;
     await serve.close({ keepData: true });
     serve = await startServe({ AGENT_DESK_OPENAI_BASE_URL: fake.url }, 45_000, dataDir);
-    const second = await launchBrowser();
+    const second = await openPage();
     try {
-      const p2 = await second.context.newPage();
-      p2.on('dialog', (d) => void d.accept());
+      const p2 = second.page;
       await p2.goto(serve.loginUrl);
       await p2.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
       const list = p2.getByRole('complementary', { name: 'Sessions' });

@@ -8,12 +8,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
-import { launchBrowser, type Browser } from './support/browser';
+import { e2eSetup, openPage } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { startHub, type Hub } from '../models/hub';
 
@@ -23,24 +23,11 @@ const REPLY = 'Hello from llama on loopback: one two three four five six seven e
 let fake: FakeServer;
 let hub: Hub;
 let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
-let setupError: unknown = null;
 /** Uncaught errors in the page: none may happen on these screens. */
 const pageErrors: string[] = [];
 /** Clicks the user made, from the empty chat to the streamed answer. */
 let clicks = 0;
-
-function it(name: string, fn: () => Promise<void>, timeout: number) {
-  vitestIt(
-    name,
-    async () => {
-      if (setupError) throw setupError;
-      await fn();
-    },
-    timeout,
-  );
-}
 
 /** A loopback port with nothing listening: the "usual ports" probes find nothing there. */
 async function nothingAt(): Promise<string> {
@@ -69,33 +56,22 @@ async function shots(name: string, focus?: Locator): Promise<void> {
 }
 
 describe('first run: from an empty data dir to a streamed answer', () => {
-  beforeAll(async () => {
-    try {
-      ensureRendererBuilt();
-      fake = await startFakeOpenAI({ models: ['llama-3.1-8b'], reply: REPLY, delayMs: 30 });
-      hub = await startHub();
-      serve = await startServe({
+  const it = e2eSetup(async (own) => {
+    ensureRendererBuilt();
+    fake = own(await startFakeOpenAI({ models: ['llama-3.1-8b'], reply: REPLY, delayMs: 30 }));
+    hub = own(await startHub());
+    serve = own(
+      await startServe({
         AGENT_DESK_API_KEY: KEY,
         AGENT_DESK_OLLAMA_AUTODETECT: '0',
         // A real Ollama on this machine must not change what the test sees; "LM Studio" is the fake.
         AGENT_DESK_PROBE_OLLAMA_URL: await nothingAt(),
         AGENT_DESK_PROBE_LMSTUDIO_URL: fake.origin,
-      });
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      page.on('dialog', (d) => void d.accept());
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
-    await hub?.close();
-    await fake?.close();
-  }, 30_000);
+      }),
+    );
+    ({ page } = own(await openPage()));
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
 
   it('shows the setup panel instead of a message box that would fail', async () => {
     await page.goto(serve.loginUrl);

@@ -4,12 +4,12 @@
  * every answer seen here came through the remote. Connect it in Settings → Remote by typing,
  * see its agents marked, chat with one, share context, import it, then lose the remote.
  */
-import { afterAll, beforeAll, describe, expect, it as vitestIt } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
-import { launchBrowser, type Browser } from './support/browser';
+import { e2eSetup, openPage } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { startRemotePlatform, type RemotePlatform } from './support/remote';
 
@@ -18,22 +18,8 @@ const REPLY = 'The remote team researcher answers: alpha beta gamma delta epsilo
 let fake: FakeServer;
 let remote: RemotePlatform;
 let local: ServeProcess;
-let browser: Browser;
 let page: Page;
 let remoteTotal = 0;
-let setupError: unknown = null;
-
-/** A test that fails (never skips) with the setup's own message when the setup could not run. */
-function it(name: string, fn: () => Promise<void>, timeout: number) {
-  vitestIt(
-    name,
-    async () => {
-      if (setupError) throw setupError;
-      await fn();
-    },
-    timeout,
-  );
-}
 
 const form = () => page.getByRole('form', { name: 'Remote platform connection' });
 const status = (s: string) => page.locator(`[data-testid="remote-status"][data-status="${s}"]`);
@@ -54,28 +40,16 @@ async function pickRemoteAgent(title: string): Promise<void> {
 }
 
 describe('Agent Desk with a remote platform', () => {
-  beforeAll(async () => {
-    try {
-      ensureRendererBuilt();
-      fake = await startFakeOpenAI({ reply: REPLY, delayMs: 40 });
-      remote = await startRemotePlatform(fake.url);
-      remoteTotal = (await remote.call('GET', '/api/agents?per_page=1')).json.total;
-      // No model provider here: an answer can only come from the remote.
-      local = await startServe({ AGENT_DESK_OLLAMA_AUTODETECT: '0' });
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      page.on('dialog', (d) => void d.accept());
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await local?.close();
-    await remote?.serve.close();
-    await fake?.close();
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    ensureRendererBuilt();
+    fake = own(await startFakeOpenAI({ reply: REPLY, delayMs: 40 }));
+    remote = await startRemotePlatform(fake.url);
+    own(remote.serve);
+    remoteTotal = (await remote.call('GET', '/api/agents?per_page=1')).json.total;
+    // No model provider here: an answer can only come from the remote.
+    local = own(await startServe({ AGENT_DESK_OLLAMA_AUTODETECT: '0' }));
+    ({ page } = own(await openPage()));
+  });
 
   it('starts with the remote not configured', async () => {
     await page.goto(local.loginUrl);

@@ -8,25 +8,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt, ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
-import { launchBrowser, type Browser } from './support/browser';
 import { openScreen, pageFetch, shot } from './support/page';
-import { guardedIt } from './support/chat-env';
+import { e2eSetup, openPage } from './support/suite';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const ENV = (fake: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
 
 let fake: FakeServer;
 let serve: ServeProcess | undefined;
-let browser: Browser | undefined;
 let page: Page;
-let setupError: unknown;
 const problems: string[] = [];
-const it = guardedIt(() => setupError);
 
 async function seriousAxe(p: Page): Promise<{ id: string; help: string; targets: string[] }[]> {
   if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(`${AXE};0`);
@@ -56,28 +52,19 @@ async function settledRuns(id: number, count: number): Promise<any[]> {
 }
 
 describe('Schedules screen', () => {
-  beforeAll(async () => {
-    try {
-      ensureRendererBuilt();
-      fake = await startFakeOpenAI({ reply: 'Scheduled status: all good.', delayMs: 1 });
-      serve = await startServe(ENV(fake));
-      browser = await launchBrowser();
-      page = await browser.context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(`console: ${m.text()} at ${m.location().url}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      await signIn(serve);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
-    await fake?.close();
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    ensureRendererBuilt();
+    fake = own(await startFakeOpenAI({ reply: 'Scheduled status: all good.', delayMs: 1 }));
+    serve = await startServe(ENV(fake));
+    // A test stops serve and starts it again on the same data: close whichever one is running.
+    own({ close: async () => serve?.close() });
+    ({ page } = own(await openPage()));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()} at ${m.location().url}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await signIn(serve);
+  });
 
   let chatAgent: { id: number; title: string };
   let createdId = 0;
