@@ -5,33 +5,10 @@ import type { Agent, AgentCreate, AgentUpdate, Question } from '../../contract/a
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
-import { statements } from '../../db/statements.js';
+import { AgentsStore, type AgentRow } from './store.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
-
-interface AgentRow {
-  id: number;
-  workspace_id: number;
-  template_id: string | null;
-  title: string;
-  description: string | null;
-  long_description: string | null;
-  visibility: string;
-  slug: string;
-  active: number;
-  type: Agent['type'];
-  questions: string;
-  instructions: string;
-  created_by: number;
-  created_at: number;
-  updated_at: number;
-  source: 'local' | 'remote';
-  remote_id: number | null;
-  remote_synced_at: number | null;
-  share_context: number;
-  tool_servers?: string;
-}
 
 export function toAgent(r: AgentRow): Agent {
   return {
@@ -67,10 +44,6 @@ export function slugify(title: string): string {
   return s || 'agent';
 }
 
-/** Agents visible to a user are those of the workspaces the user belongs to. */
-const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
-const SEARCH = `(@q IS NULL OR instr(casefold(title), @q) > 0 OR instr(casefold(coalesce(description, '')), @q) > 0 OR instr(casefold(coalesce(long_description, '')), @q) > 0)`;
-
 /** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
@@ -81,10 +54,7 @@ function deepFreeze<T>(o: T): T {
 }
 
 export class AgentsService {
-  private readonly byId;
-  private readonly listStmt;
-  private readonly countStmt;
-  private readonly versionOf;
+  private readonly store: AgentsStore;
   /**
    * get() is the hot read (every execution, GET /api/agents/{id}): agents mapped from their rows,
    * reused while the row's updated_at is unchanged. Every write to an agent sets updated_at to a
@@ -99,34 +69,23 @@ export class AgentsService {
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
 
-  /** Statements compiled on first use, then reused. */
-  private readonly sql: ReturnType<typeof statements>;
-
   constructor(
-    private readonly ctx: ServiceContext,
+    ctx: ServiceContext,
     private readonly templates: TemplatesService,
   ) {
-    this.sql = statements(ctx.db);
-    this.byId = ctx.db.prepare<{ id: number; userId: number }, AgentRow>(`SELECT * FROM agents WHERE id = @id AND ${VISIBLE}`);
-    const where = `${VISIBLE} AND (@type IS NULL OR type = @type) AND ${SEARCH}`;
-    this.listStmt = ctx.db.prepare<Record<string, unknown>, AgentRow>(`SELECT * FROM agents WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`);
-    this.countStmt = ctx.db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${where}`);
-    this.versionOf = ctx.db
-      .prepare<[number, number], number>('SELECT updated_at FROM agents WHERE id = ? AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = agents.workspace_id AND m.user_id = ?)')
-      .pluck();
+    this.store = new AgentsStore(ctx.db);
   }
 
   list(userId: number, q: { page: number; per_page: number; q?: string; type?: string }): Page<Agent> {
-    const params = { userId, type: q.type ?? null, q: q.q ? q.q.toLowerCase() : null };
-    const total = this.countStmt.get(params)!.n;
-    const items = this.listStmt.all({ ...params, limit: q.per_page, offset: offsetOf(q.page, q.per_page) }).map(toAgent);
-    return { items, total, page: q.page, perPage: q.per_page };
+    const filter = { userId, type: q.type ?? null, q: q.q ? q.q.toLowerCase() : null };
+    const { rows, total } = this.store.page(filter, q.per_page, offsetOf(q.page, q.per_page));
+    return { items: rows.map(toAgent), total, page: q.page, perPage: q.per_page };
   }
 
   /** The agent (frozen: shared through the cache), or 404 `Agent not found`. */
   get(userId: number, rawId: string | number): Agent {
     const id = parseId(rawId);
-    const version = id ? this.versionOf.get(id, userId) : undefined;
+    const version = id ? this.store.version(userId, id) : undefined;
     if (!id || version === undefined) throw new NotFoundError('Agent not found');
     const hit = this.cache.get(id);
     if (hit && hit.version === version) return hit.agent;
@@ -139,21 +98,20 @@ export class AgentsService {
 
   row(userId: number, rawId: string | number): AgentRow {
     const id = parseId(rawId);
-    const row = id ? this.byId.get({ id, userId }) : undefined;
+    const row = id ? this.store.visible(userId, id) : undefined;
     if (!row) throw new NotFoundError('Agent not found');
     return row;
   }
 
   /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
   findBySlug(userId: number, slug: string): Agent | null {
-    const row = this.sql<{ slug: string; userId: number }, AgentRow>(`SELECT * FROM agents WHERE slug = @slug AND ${VISIBLE}`).get({ slug, userId });
+    const row = this.store.visibleBySlug(userId, slug);
     return row ? toAgent(row) : null;
   }
 
   private uniqueSlug(base: string, exceptId?: number): string {
-    const taken = this.sql<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
     let slug = base;
-    for (let n = 2; taken.get(slug, exceptId ?? 0); n++) slug = `${base}-${n}`;
+    for (let n = 2; this.store.slugTaken(slug, exceptId); n++) slug = `${base}-${n}`;
     return slug;
   }
 
@@ -162,32 +120,27 @@ export class AgentsService {
     if (body.template_id !== undefined && !tpl) throw ValidationError.field('template_id', 'The selected template id is invalid.');
     const title = body.title ?? tpl?.title;
     if (!title) throw ValidationError.field('title', 'The title field is required.');
-    if (body.slug && this.sql('SELECT 1 FROM agents WHERE slug = ?').get(body.slug)) {
+    if (body.slug && this.store.slugTaken(body.slug)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
     if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
-    const now = nowMicros();
-    const id = Number(
-      this.sql(
-          `INSERT INTO agents(workspace_id, template_id, title, description, long_description, visibility, slug, active, type, questions, instructions, tool_servers, created_by, created_at, updated_at)
-           VALUES (@workspace_id, @template_id, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @tool_servers, @created_by, @now, @now)`,
-        )
-        .run({
-          workspace_id: workspaceId,
-          template_id: tpl?.id ?? null,
-          title,
-          description: body.description !== undefined ? body.description : (tpl?.description ?? null),
-          long_description: body.long_description !== undefined ? body.long_description : (tpl?.long_description ?? null),
-          visibility: body.visibility ?? 'public',
-          slug: body.slug ?? this.uniqueSlug(slugify(title)),
-          active: body.active ?? 1,
-          type: body.type ?? tpl?.type ?? 'chat',
-          questions: JSON.stringify(body.questions ?? tpl?.questions ?? []),
-          instructions: body.instructions ?? tpl?.instructions ?? '',
-          tool_servers: JSON.stringify(body.tool_servers ?? []),
-          created_by: userId,
-          now,
-        }).lastInsertRowid,
+    const id = this.store.insert(
+      {
+        workspace_id: workspaceId,
+        template_id: tpl?.id ?? null,
+        title,
+        description: body.description !== undefined ? body.description : (tpl?.description ?? null),
+        long_description: body.long_description !== undefined ? body.long_description : (tpl?.long_description ?? null),
+        visibility: body.visibility ?? 'public',
+        slug: body.slug ?? this.uniqueSlug(slugify(title)),
+        active: body.active ?? 1,
+        type: body.type ?? tpl?.type ?? 'chat',
+        questions: JSON.stringify(body.questions ?? tpl?.questions ?? []),
+        instructions: body.instructions ?? tpl?.instructions ?? '',
+        tool_servers: JSON.stringify(body.tool_servers ?? []),
+        created_by: userId,
+      },
+      nowMicros(),
     );
     return this.get(userId, id);
   }
@@ -197,7 +150,7 @@ export class AgentsService {
     if (row.source === 'remote' && Object.keys(body).some((k) => k !== 'share_context' && (body as Record<string, unknown>)[k] !== undefined)) {
       throw ValidationError.field('id', 'A remote agent is edited on its own platform; import it to change it here (only share_context can be set).');
     }
-    if (body.slug && body.slug !== row.slug && this.sql('SELECT 1 FROM agents WHERE slug = ? AND id != ?').get(body.slug, row.id)) {
+    if (body.slug && body.slug !== row.slug && this.store.slugTaken(body.slug, row.id)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }
     const next = {
@@ -214,17 +167,13 @@ export class AgentsService {
       tool_servers: body.tool_servers ? JSON.stringify(body.tool_servers) : (row.tool_servers ?? '[]'),
     };
     if (body.tool_servers?.length) this.checkToolServers(userId, body.tool_servers);
-    this.sql(
-        `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, slug=@slug,
-         active=@active, type=@type, questions=@questions, instructions=@instructions, share_context=@share_context, tool_servers=@tool_servers, updated_at=@now WHERE id=@id`,
-      )
-      .run({ ...next, now: nowMicros(), id: row.id });
+    this.store.update(row.id, next, nowMicros());
     return this.get(userId, row.id);
   }
 
   delete(userId: number, rawId: string): { id: number; deleted: boolean } {
     const row = this.row(userId, rawId);
-    this.sql('DELETE FROM agents WHERE id = ?').run(row.id);
+    this.store.delete(row.id);
     return { id: row.id, deleted: true };
   }
 
