@@ -13,14 +13,5 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   return { ...s, stderr: s.output };
 }
 
-/** A small seeded PRNG (mulberry32): random kill points that a failure can replay. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Random kill points that a failure can replay. */
+export { prng } from '../fixtures/prng.js';
