@@ -1,8 +1,10 @@
-import { Streamdown, type LinkSafetyModalProps } from 'streamdown';
+import type { ComponentProps } from 'react';
+import { Streamdown, defaultComponents, defaultRehypePlugins, type LinkSafetyModalProps } from 'streamdown';
 import { createCodePlugin } from '@streamdown/code';
 import 'streamdown/styles.css';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SafeImage } from './SafeImage';
+import { citeSup, rehypeCitations } from './citations';
 
 // Shiki with its JavaScript regex engine (no WebAssembly, so the app's CSP holds); grammars load on first use.
 const plugins = { code: createCodePlugin({ themes: ['github-light', 'github-dark'] }) };
@@ -20,7 +22,12 @@ function LinkConfirm({ isOpen, onClose, onConfirm, url }: LinkSafetyModalProps) 
 }
 
 const linkSafety = { enabled: true, renderModal: (p: LinkSafetyModalProps) => <LinkConfirm {...p} /> };
-const components = { img: SafeImage };
+const DefaultSup = defaultComponents.sup;
+type SupProps = ComponentProps<typeof DefaultSup>;
+// Citation marks [n] become chips (after streamdown's own sanitizing); the answer's context comes
+// from a CitationProvider, so the chips appear when it loads without re-parsing the markdown.
+const components = { img: SafeImage, sup: citeSup((p: SupProps) => <DefaultSup {...p} />) };
+const rehypePlugins = [...Object.values(defaultRehypePlugins), rehypeCitations];
 
 export default function StreamedMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   return (
@@ -32,6 +39,7 @@ export default function StreamedMarkdown({ text, streaming }: { text: string; st
       plugins={plugins}
       linkSafety={linkSafety}
       components={components}
+      rehypePlugins={rehypePlugins}
       lineNumbers={false}
       controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
     >

@@ -6,6 +6,8 @@ import { useChat, type Turn } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
 import { CitationLinks } from '../files/CitationLinks';
+import { CitationProvider } from '../../components/citations';
+import { useCitations } from './use-citations';
 import { RemoteLink } from '../settings/RemoteLink';
 import { isRemoteErrorCode } from '../settings/remote-api';
 import { AltSwitcher } from './AltSwitcher';
@@ -17,6 +19,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
   const go = useNav((s) => s.go);
   const [sources, setSources] = useState(false);
   const live = turn.status === 'pending' || turn.status === 'running';
+  const cites = useCitations(turn.responseId, turn.output, live);
   return (
     <article className="turn" data-status={turn.status} data-response-id={turn.responseId ?? undefined} data-testid="turn">
       <div className="msg msg-user" data-testid="user-message">
@@ -51,8 +54,17 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
       <div className="msg msg-agent" data-testid="answer">
         <div className="msg-role">Agent</div>
         <ToolSteps responseId={turn.responseId} live={live} />
-        {turn.output ? <Markdown text={turn.output} streaming={live} /> : live ? <div className="typing" aria-label="Thinking">…</div> : null}
-        {!live && turn.responseId !== null && /\[\d+/.test(turn.output) ? <CitationLinks responseId={turn.responseId} output={turn.output} /> : null}
+        {turn.output ? (
+          <CitationProvider value={cites.citations}>
+            <Markdown text={turn.output} streaming={live} />
+          </CitationProvider>
+        ) : live ? (
+          <div className="typing" aria-label="Thinking">
+            …
+          </div>
+        ) : null}
+        {!live ? <CitationLinks cited={cites.cited} onOpen={cites.citations.open} /> : null}
+        {cites.viewer}
         {turn.error ? (
           <div className="note note-error" role="alert" data-testid="turn-error">
             {turn.error.message}

@@ -1,34 +1,19 @@
-import { useState } from 'react';
-import { api } from '../../api';
-import { useLoad } from '../../components/use-load';
-import { FileViewer } from './FileViewer';
+import { whereOf, type CitedPassage } from '../../components/citations';
 
 /**
- * The passages an answer cited as [n], as links under it: each opens the file viewer on that
- * passage, highlighted. Built from the execution's ext `context` (passages with n and cited).
+ * The passages an answer cited as [n], as a "Sources" row under it: each opens the file viewer
+ * on that passage, highlighted (the [n] marks in the answer text do the same).
  */
-export function CitationLinks({ responseId, output }: { responseId: number; output: string }) {
-  const { data } = useLoad(() => api.executions.get(responseId), [responseId, output]);
-  const [open, setOpen] = useState<{ fileId: number; position: number | null } | null>(null);
-  const cited = (data?.context?.passages ?? []).filter((p) => p.cited && p.n !== undefined);
+export function CitationLinks({ cited, onOpen }: { cited: CitedPassage[]; onOpen(p: CitedPassage): void }) {
   if (!cited.length) return null;
   return (
     <nav className="citations" aria-label="Cited passages" data-testid="citations">
       <span className="muted">Sources:</span>
       {cited.map((p) => (
-        <button
-          key={p.n}
-          type="button"
-          className="citation-link"
-          data-testid="citation-link"
-          title={p.text.slice(0, 200)}
-          onClick={() => setOpen({ fileId: p.file_id, position: p.position ?? null })}
-        >
-          [{p.n}] {p.filename ?? `File ${p.file_id}`}
-          {p.position !== undefined ? `, passage ${p.position + 1}` : ''}
+        <button key={p.n} type="button" className="citation-link" data-testid="citation-link" title={p.text.slice(0, 200)} onClick={() => onOpen(p)}>
+          [{p.n}] {whereOf(p)}
         </button>
       ))}
-      {open ? <FileViewer fileId={open.fileId} highlight={open.position} onClose={() => setOpen(null)} /> : null}
     </nav>
   );
 }
