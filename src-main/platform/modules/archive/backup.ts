@@ -5,6 +5,7 @@ import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 import { fsyncFile } from '../../kernel/fsync.js';
+import { fileIds } from './store.js';
 
 export const DB_FILE = 'agent-desk.sqlite';
 export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
@@ -87,8 +88,7 @@ export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date 
     let schemaVersion: number;
     try {
       schemaVersion = snap.pragma('user_version', { simple: true }) as number;
-      const hasFiles = snap.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'files'").get();
-      ids = hasFiles ? snap.prepare<[], { id: number }>('SELECT id FROM files ORDER BY id').all().map((r) => r.id) : [];
+      ids = fileIds(snap);
     } finally {
       snap.close();
     }

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { importArchive, type ImportAnswer } from './import.js';
 import { BadArchiveError } from './tar.js';
-import type { ExportScope } from './service.js';
+import type { ExportScope } from './store.js';
 import { sqliteOptions } from '../../db/sqlite-binding.js';
 
 const { dbPath, dataDir, scope, archive } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string };

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connection.js';
 import { BadArchiveError, copyEntryTo, indexTar, readEntry, type TarIndexEntry } from './tar.js';
-import { columnsOf, EXPORT_FORMAT, EXPORT_VERSION, hasTable, TABLE_NAMES, type ExportScope, type ExportTables, type Row } from './service.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, TABLE_NAMES } from './service.js';
+import { hasTable, ImportStore, type ExportScope, type ExportTables, type Row } from './store.js';
 import { nowMicros } from '../../kernel/time.js';
 import { firstBadRow } from './rows.js';
 import { workerEntry } from '../../kernel/worker-entry.js';
@@ -142,48 +143,45 @@ function syncDir(dir: string): void {
 
 function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[]): ImportResult {
   const now = nowMicros();
-  const insert = makeInserter(db);
+  const store = new ImportStore(db);
   const count = {} as ImportResult;
   for (const n of TABLE_NAMES) count[n] = 0;
 
   // Collections merge by name (the default one, or any the user already has).
   const collectionId = new Map<number, number>();
-  const byName = db.prepare<[number, string], { id: number }>('SELECT id FROM memory_collections WHERE user_id = ? AND name = ?');
   for (const c of t.memory_collections) {
-    const existing = byName.get(scope.userId, String(c.name));
-    if (existing) collectionId.set(Number(c.id), existing.id);
+    const existing = store.collectionId(scope.userId, String(c.name));
+    if (existing !== undefined) collectionId.set(Number(c.id), existing);
     else {
-      collectionId.set(Number(c.id), insert('memory_collections', c, { user_id: scope.userId }));
+      collectionId.set(Number(c.id), store.insert('memory_collections', c, { user_id: scope.userId }));
       count.memory_collections++;
     }
   }
 
   const agentId = new Map<number, number>();
-  const slugTaken = db.prepare<[string], { id: number }>('SELECT id FROM agents WHERE slug = ?');
-  const templateExists = db.prepare<[string], { id: string }>('SELECT id FROM templates WHERE id = ?');
   for (const a of t.agents) {
     const base = typeof a.slug === 'string' && a.slug ? a.slug : 'agent';
     let slug = base;
-    for (let n = 2; slugTaken.get(slug); n++) slug = `${base}-${n}`;
-    const template = typeof a.template_id === 'string' && templateExists.get(a.template_id) ? a.template_id : null;
-    agentId.set(Number(a.id), insert('agents', a, { workspace_id: scope.workspaceId, created_by: scope.userId, slug, template_id: template, source: 'local', remote_id: null, remote_synced_at: null }));
+    for (let n = 2; store.slugTaken(slug); n++) slug = `${base}-${n}`;
+    const template = typeof a.template_id === 'string' && store.templateExists(a.template_id) ? a.template_id : null;
+    agentId.set(Number(a.id), store.insert('agents', a, { workspace_id: scope.workspaceId, created_by: scope.userId, slug, template_id: template, source: 'local', remote_id: null, remote_synced_at: null }));
     count.agents++;
   }
 
   for (const m of t.memories) {
-    insert('memories', m, { user_id: scope.userId, collection_id: collectionId.get(Number(m.collection_id))! });
+    store.insert('memories', m, { user_id: scope.userId, collection_id: collectionId.get(Number(m.collection_id))! });
     count.memories++;
   }
 
   for (const w of t.webhooks) {
-    insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, deleted_at: null });
+    store.insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, deleted_at: null });
     count.webhooks++;
   }
 
   const fileId = new Map<number, number>();
   for (const f of t.files) {
     const status = f.status === 'in_progress' ? 'waiting' : f.status; // its processing did not travel with it
-    const id = insert('files', f, { workspace_id: scope.workspaceId, user_id: scope.userId, status });
+    const id = store.insert('files', f, { workspace_id: scope.workspaceId, user_id: scope.userId, status });
     fileId.set(Number(f.id), id);
     const dest = path.join(dataDir, 'files', String(id));
     if (fs.existsSync(dest)) throw bad(`Stored bytes already exist for file ${id}; refusing to overwrite them.`);
@@ -192,33 +190,14 @@ function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables,
     count.files++;
   }
   for (const p of t.file_passages) {
-    insert('file_passages', p, { file_id: fileId.get(Number(p.file_id))! });
+    store.insert('file_passages', p, { file_id: fileId.get(Number(p.file_id))! });
     count.file_passages++;
   }
   for (const l of t.agent_files) {
-    insert('agent_files', l, { agent_id: agentId.get(Number(l.agent_id))!, file_id: fileId.get(Number(l.file_id))!, created_at: l.created_at ?? now });
+    store.insert('agent_files', l, { agent_id: agentId.get(Number(l.agent_id))!, file_id: fileId.get(Number(l.file_id))!, created_at: l.created_at ?? now });
     count.agent_files++;
   }
   return count;
-}
-
-/** Inserts a row with the target table's own columns (new id), the overrides winning. */
-function makeInserter(db: DB) {
-  const cols = new Map<string, string[]>();
-  return (table: string, row: Row, overrides: Row): number => {
-    let known = cols.get(table);
-    if (!known) cols.set(table, (known = columnsOf(db, table)));
-    const values: Row = {};
-    for (const c of known) {
-      if (c === 'id') continue;
-      const v = c in overrides ? overrides[c] : row[c];
-      if (v === undefined) continue;
-      values[c] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
-    }
-    const names = Object.keys(values);
-    const sql = `INSERT INTO "${table}"(${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    return Number(db.prepare(sql).run(...names.map((n) => values[n])).lastInsertRowid);
-  };
 }
 
 /** What the import worker answers. */

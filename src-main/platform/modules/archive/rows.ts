@@ -4,7 +4,7 @@ import { CollectionBody, MemoryCreate } from '../../contract/memories.js';
 import { WebhookStatus, WebhookUrl } from '../../contract/webhooks.js';
 import { FILE_STATUSES } from '../../contract/files.js';
 import { FILE_KINDS } from '../../ingest/kinds.js';
-import type { ExportTables, Row } from './service.js';
+import type { ExportTables, Row } from './store.js';
 
 /**
  * The rows of an export archive, as the database stores them, checked with the API's own field

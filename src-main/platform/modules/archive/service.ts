@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
+import { collectExport, type ExportScope, type ExportTables, type Row } from './store.js';
+
+export { collectExport, type ExportScope, type ExportTables, type Row } from './store.js';
 
 /**
  * Export of one workspace as one tar (ext `GET /api/export`, `npm run export`): the workspace's
@@ -13,64 +16,9 @@ import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 export const EXPORT_FORMAT = 'agent-desk-export';
 export const EXPORT_VERSION = 1;
 
-export interface ExportScope {
-  userId: number;
-  workspaceId: number;
-}
-
-export type Row = Record<string, unknown>;
-
-export interface ExportTables {
-  agents: Row[];
-  memory_collections: Row[];
-  memories: Row[];
-  webhooks: Row[];
-  files: Row[];
-  file_passages: Row[];
-  agent_files: Row[];
-}
-
 export const TABLE_NAMES: (keyof ExportTables)[] = ['agents', 'memory_collections', 'memories', 'webhooks', 'files', 'file_passages', 'agent_files'];
 
-export function hasTable(db: DB, name: string): boolean {
-  return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
-}
-
-export function columnsOf(db: DB, table: string): string[] {
-  return db
-    .prepare<[], { name: string }>(`PRAGMA table_info("${table}")`)
-    .all()
-    .map((c) => c.name);
-}
-
 const idList = (rows: Row[]) => rows.map((r) => Number(r.id));
-
-/** Reads everything to export in one read transaction: one consistent snapshot. */
-export function collectExport(db: DB, scope: ExportScope): ExportTables {
-  return db.transaction(() => {
-    const local = columnsOf(db, 'agents').includes('source') ? " AND source = 'local'" : '';
-    const agents = db.prepare(`SELECT * FROM agents WHERE workspace_id = ?${local} ORDER BY id`).all(scope.workspaceId) as Row[];
-    const agentIds = new Set(idList(agents));
-    const memory_collections = db.prepare('SELECT * FROM memory_collections WHERE user_id = ? ORDER BY id').all(scope.userId) as Row[];
-    const memories = db.prepare('SELECT * FROM memories WHERE user_id = ? ORDER BY id').all(scope.userId) as Row[];
-    const webhooks = (db.prepare('SELECT * FROM webhooks WHERE user_id = ? AND deleted_at IS NULL ORDER BY id').all(scope.userId) as Row[]).filter((w) =>
-      agentIds.has(Number(w.agent_id)),
-    );
-    const withFiles = hasTable(db, 'files');
-    const files = withFiles ? (db.prepare('SELECT * FROM files WHERE workspace_id = ? ORDER BY id').all(scope.workspaceId) as Row[]) : [];
-    const fileIds = new Set(idList(files));
-    const file_passages =
-      withFiles && hasTable(db, 'file_passages')
-        ? (db.prepare('SELECT * FROM file_passages ORDER BY id').all() as Row[]).filter((p) => fileIds.has(Number(p.file_id)))
-        : [];
-    const agent_files =
-      withFiles && hasTable(db, 'agent_files')
-        ? (db.prepare('SELECT * FROM agent_files').all() as Row[]).filter((l) => agentIds.has(Number(l.agent_id)) && fileIds.has(Number(l.file_id)))
-        : [];
-    return { agents, memory_collections, memories, webhooks, files, file_passages, agent_files };
-  })();
-}
-
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
 /**
