@@ -1,44 +1,13 @@
 import type { DB } from '../../db/connection.js';
+import { SessionRowsStore, type BranchRow, type SessionRow } from './sessions-store.js';
 import type { Session, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import { offsetOf } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
-import type { ExecutionRow } from './store.js';
 import type { Turn } from '../../engine/turn.js';
 import { isoMicros } from '../../kernel/time.js';
 
 const TITLE_MAX = 80;
-
-interface SessionRow {
-  root_id: number;
-  turns: number;
-  created_at: number;
-  updated_at: number;
-  agent_id: number;
-  first_turns: string;
-  first_input: string;
-  last_status: string;
-  custom_title: string | null;
-}
-
-type BranchRow = ExecutionRow & { parent_id: number | null; branched: number };
-
-/**
- * Per user's session (root_id): counts and bounds, with its first and latest execution and the
- * title the user gave it. (A row written before root_id was always set has it NULL: it is its own session.)
- * `@q` (a LIKE pattern) keeps sessions whose title, or any message or answer, holds it.
- */
-const SESSIONS = `WITH s AS (
-    SELECT coalesce(root_id, id) AS root_id, count(*) AS turns, min(id) AS first_id, max(id) AS last_id, min(created_at) AS created_at, max(updated_at) AS updated_at
-    FROM executions WHERE user_id = @userId GROUP BY coalesce(root_id, id)
-  )
-  SELECT s.root_id, s.turns, s.created_at, s.updated_at, f.agent_id, f.turns AS first_turns, f.input AS first_input, l.status AS last_status, t.title AS custom_title
-  FROM s JOIN executions f ON f.id = s.first_id JOIN executions l ON l.id = s.last_id
-  LEFT JOIN session_titles t ON t.user_id = @userId AND t.root_id = s.root_id
-  WHERE (@agentId IS NULL OR f.agent_id = @agentId)
-    AND (@q IS NULL OR t.title LIKE @q ESCAPE '\\' OR EXISTS (
-      SELECT 1 FROM executions e WHERE e.user_id = @userId AND coalesce(e.root_id, e.id) = s.root_id AND (e.input LIKE @q ESCAPE '\\' OR e.output LIKE @q ESCAPE '\\')
-    ))`;
 
 /** The first user message of a session, on one line, at most 80 characters (code points). */
 export function sessionTitle(firstTurns: string, firstInput: string): string {
@@ -80,54 +49,31 @@ function idField(body: unknown, name: string, errors: Record<string, string[]>):
   return null;
 }
 
-/** The sessions queries of the executions table: the list, titles and the branches of a conversation. */
-export class SessionsStore {
-  private readonly pageStmt;
-  private readonly countStmt;
-  private readonly oneStmt;
-  private readonly rowsStmt;
-  private readonly deleteStmt;
-  private readonly deleteTitleStmt;
-  private readonly setTitleStmt;
-  private readonly branchRowStmt;
-  private readonly previousStmt;
-  private readonly latestStmt;
+/**
+ * Sessions: the list and titles, and where a new turn goes in a conversation's tree (with the
+ * 422s of its ext body fields). The SQL is in sessions-store.ts.
+ */
+export class Sessions {
+  private readonly rows: SessionRowsStore;
 
-  constructor(private readonly db: DB) {
-    // Newest activity first; equal times by the newer session.
-    this.pageStmt = db.prepare<{ userId: number; agentId: number | null; q: string | null; limit: number; offset: number }, SessionRow>(
-      `${SESSIONS} ORDER BY s.updated_at DESC, s.root_id DESC LIMIT @limit OFFSET @offset`,
-    );
-    this.countStmt = db.prepare<{ userId: number; agentId: number | null; q: string | null }, { n: number }>(`SELECT count(*) AS n FROM (${SESSIONS})`);
-    this.oneStmt = db.prepare<{ userId: number; agentId: null; q: null; rootId: number }, SessionRow>(`SELECT * FROM (${SESSIONS}) WHERE root_id = @rootId`);
-    const ofSession = '(root_id = @rootId OR (root_id IS NULL AND id = @rootId)) AND user_id = @userId';
-    this.rowsStmt = db.prepare<{ rootId: number; userId: number }, BranchRow>(`SELECT * FROM executions WHERE ${ofSession} ORDER BY id`);
-    this.deleteStmt = db.prepare<{ rootId: number; userId: number }>(`DELETE FROM executions WHERE ${ofSession}`);
-    this.deleteTitleStmt = db.prepare<{ rootId: number; userId: number }>('DELETE FROM session_titles WHERE root_id = @rootId AND user_id = @userId');
-    this.setTitleStmt = db.prepare<{ rootId: number; userId: number; title: string }>(
-      'INSERT INTO session_titles(user_id, root_id, title) VALUES (@userId, @rootId, @title) ON CONFLICT(user_id, root_id) DO UPDATE SET title = excluded.title',
-    );
-    this.branchRowStmt = db.prepare<[number, number], BranchRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
-    this.previousStmt = db.prepare<[number, number, number], { id: number }>(
-      'SELECT id FROM executions WHERE coalesce(root_id, id) = ? AND user_id = ? AND id < ? ORDER BY id DESC LIMIT 1',
-    );
-    this.latestStmt = db.prepare<[number, number], { id: number }>('SELECT max(id) AS id FROM executions WHERE coalesce(root_id, id) = ? AND user_id = ?');
+  constructor(db: DB) {
+    this.rows = new SessionRowsStore(db);
   }
 
   page(userId: number, q: SessionListQuery): Page<Session> {
     const agentId = q.agent_id ?? null;
     const pattern = q.q?.trim() ? likePattern(q.q.trim()) : null;
-    const rows = this.pageStmt.all({ userId, agentId, q: pattern, limit: q.per_page, offset: offsetOf(q.page, q.per_page) });
-    return { items: rows.map(toSession), total: this.countStmt.get({ userId, agentId, q: pattern })!.n, page: q.page, perPage: q.per_page };
+    const { rows, total } = this.rows.page({ userId, agentId, q: pattern }, q.per_page, offsetOf(q.page, q.per_page));
+    return { items: rows.map(toSession), total, page: q.page, perPage: q.per_page };
   }
 
   one(userId: number, rootId: number): Session | null {
-    const row = this.oneStmt.get({ userId, agentId: null, q: null, rootId });
+    const row = this.rows.one(userId, rootId);
     return row ? toSession(row) : null;
   }
 
   executions(userId: number, rootId: number): BranchRow[] {
-    return this.rowsStmt.all({ rootId, userId });
+    return this.rows.executions(userId, rootId);
   }
 
   /** The execution each row follows: its recorded parent, or for rows from before branches, the previous one. */
@@ -141,17 +87,16 @@ export class SessionsStore {
     const clean = typeof title === 'string' ? oneLine(title) : '';
     if (typeof title !== 'string') throw new ValidationError({ title: ['The title field is required.'] });
     if (!clean) throw new ValidationError({ title: ['The title field must not be empty.'] });
-    this.setTitleStmt.run({ userId, rootId, title: clean });
+    this.rows.setTitle(userId, rootId, clean);
   }
 
   delete(userId: number, rootId: number): number {
-    this.deleteTitleStmt.run({ rootId, userId });
-    return this.deleteStmt.run({ rootId, userId }).changes;
+    return this.rows.delete(userId, rootId);
   }
 
   private parentOf(r: BranchRow, userId: number): number | null {
     if (r.branched) return r.parent_id;
-    return this.previousStmt.get(r.root_id ?? r.id, userId, r.id)?.id ?? null;
+    return this.rows.previous(userId, r.root_id ?? r.id, r.id);
   }
 
   /**
@@ -166,9 +111,9 @@ export class SessionsStore {
     if (alt !== null && parent !== null) errors.alternative_of = ['Give either alternative_of or parent_id, not both.'];
     const ref = alt ?? parent;
     const field = alt !== null ? 'alternative_of' : 'parent_id';
-    let out: Branch = { rootId, parentId: rootId !== null ? (this.latestStmt.get(rootId, userId)?.id ?? null) : null };
+    let out: Branch = { rootId, parentId: rootId !== null ? this.rows.latest(userId, rootId) : null };
     if (ref !== null && !errors[field]) {
-      const row = this.branchRowStmt.get(ref, userId);
+      const row = this.rows.execution(userId, ref);
       if (!row) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
       else if (rootId !== null && (row.root_id ?? row.id) !== rootId) errors[field] = [`The ${field.replace(/_/g, ' ')} must belong to the session root_id names.`];
       else out = { rootId: row.root_id ?? row.id, parentId: alt !== null ? this.parentOf(row, userId) : row.id };
@@ -184,7 +129,7 @@ export class SessionsStore {
     const seen = new Set<number>();
     while (id !== null && !seen.has(id)) {
       seen.add(id);
-      const row = this.branchRowStmt.get(id, userId);
+      const row = this.rows.execution(userId, id);
       if (!row) break;
       path.push(row);
       id = this.parentOf(row, userId);
@@ -198,6 +143,9 @@ export class SessionsStore {
     return out;
   }
 }
+
+/** The name executions/service.ts imports it by. */
+export { Sessions as SessionsStore };
 
 function toSession(r: SessionRow): Session {
   return {
