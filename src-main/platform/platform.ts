@@ -155,14 +155,15 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const secrets = opts.secrets ?? plainBox;
   const jobs = new JobQueue(db, log);
   const shutdownHooks: ShutdownHook[] = [];
-  const services = buildServices(ctx, secrets, jobs, lifecycleOf(shutdownHooks, () => lock.primary), opts.clock ?? systemClock);
+  const lifecycle = lifecycleOf(shutdownHooks, () => lock.primary, (err) => log.error({ err }, 'starting background work failed'));
+  const services = buildServices(ctx, secrets, jobs, lifecycle, opts.clock ?? systemClock);
   services.users.ensureDefaults();
   seed(services, opts.resourcesDir ?? defaultResourcesDir());
   services.remote.seedFromEnv();
   shutdownHooks.push(() => services.webhookDeliveries.stop());
   // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
   // A second process on the same data dir (keys, mcp) leaves both to the primary, whose work it would break.
-  if (lock.primary) services.executions.recover();
+  lifecycle.onPrimary(() => services.executions.recover());
   shutdownHooks.unshift(() => services.executions.shutdown(10_000, { othersToo: lock.primary }));
 
   const platform: Platform = {
@@ -201,22 +202,17 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
       lock.release();
     },
   };
-  if (lock.primary) {
-    jobs.start();
-    services.schedules.start();
-  } else {
+  lifecycle.onPrimary(() => jobs.start());
+  lifecycle.onPrimary(() => services.schedules.start());
+  // All background work starts through lifecycle.onPrimary, here or at take-over: the same list both ways.
+  if (lock.primary) lifecycle.becomeOwner();
+  else {
     log.info({ dataDir: config.dataDir }, 'another Agent Desk process owns this data dir: background work stays with it');
     // The heir: when the owner exits (or is killed), this process takes the lock and its work.
     lock.watch(() => {
       if (!db.open) return;
       log.warn({ dataDir: config.dataDir }, 'the process that owned this data dir is gone: taking over its background work');
-      try {
-        services.executions.recover();
-        jobs.start();
-        services.schedules.start();
-      } catch (err) {
-        log.error({ err }, 'taking over the background work failed');
-      }
+      lifecycle.becomeOwner();
     });
   }
   // Refresh the remote's agents in the background; offline, the cached list stays readable.

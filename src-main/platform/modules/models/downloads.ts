@@ -102,7 +102,7 @@ export class DownloadsService {
     this.store = new DownloadsStore(ctx.db);
     lifecycle.onShutdown(() => this.stop());
     // Downloads a previous run left going carry on (only one process owns background work).
-    if (lifecycle.primary) setImmediate(() => this.pump());
+    lifecycle.onPrimary(() => this.pump());
   }
 
   private now(): number {

@@ -76,7 +76,7 @@ export class RetrievalService {
     this.embedder = opts.embedder ?? this.build(this.choice);
     lifecycle.onShutdown(() => this.close());
     // Background embedding belongs to the process that owns the data dir.
-    if (lifecycle.primary) this.start();
+    lifecycle.onPrimary(() => this.start());
   }
 
   private build(choice: EmbedderChoice): Embedder {
