@@ -125,3 +125,70 @@ export class AgentsStore {
     this.deleteStmt.run(id);
   }
 }
+
+/** A row of `templates` (the catalog shipped in resources/; questions as JSON text). */
+export interface TemplateRow {
+  id: string;
+  title: string;
+  description: string;
+  long_description: string | null;
+  type: Agent['type'];
+  questions: string;
+  instructions: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The columns a catalog refresh writes. */
+export type TemplateWrite = Omit<TemplateRow, 'created_at' | 'updated_at'>;
+
+type TemplateFilter = { type: string | null; q: string | null };
+
+const TEMPLATE_WHERE = `(@type IS NULL OR type = @type) AND (@q IS NULL OR instr(casefold(title), @q) > 0 OR instr(casefold(description), @q) > 0 OR instr(casefold(coalesce(long_description, '')), @q) > 0)`;
+
+/** All SQL of templates, statements prepared once. */
+export class TemplatesStore {
+  private readonly countStmt;
+  private readonly pageStmt;
+  private readonly oneStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
+
+  constructor(private readonly db: DB) {
+    this.countStmt = db.prepare<TemplateFilter, { n: number }>(`SELECT count(*) AS n FROM templates WHERE ${TEMPLATE_WHERE}`);
+    this.pageStmt = db.prepare<TemplateFilter & { limit: number; offset: number }, TemplateRow>(
+      `SELECT * FROM templates WHERE ${TEMPLATE_WHERE} ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+    );
+    this.oneStmt = db.prepare<[string], TemplateRow>('SELECT * FROM templates WHERE id = ?');
+    this.insertStmt = db.prepare<TemplateWrite & { now: number }>(
+      `INSERT INTO templates(id, title, description, long_description, type, questions, instructions, created_at, updated_at)
+       VALUES (@id, @title, @description, @long_description, @type, @questions, @instructions, @now, @now)`,
+    );
+    this.updateStmt = db.prepare<TemplateWrite & { now: number }>(
+      `UPDATE templates SET title=@title, description=@description, long_description=@long_description, type=@type, questions=@questions, instructions=@instructions, updated_at=@now WHERE id=@id`,
+    );
+  }
+
+  /** Oldest first; `type` and `q` (lower-cased: in title or descriptions) filter when not null. */
+  page(filter: TemplateFilter, limit: number, offset: number): { rows: TemplateRow[]; total: number } {
+    return { rows: this.pageStmt.all({ ...filter, limit, offset }), total: this.countStmt.get(filter)!.n };
+  }
+
+  one(id: string): TemplateRow | undefined {
+    return this.oneStmt.get(id);
+  }
+
+  insert(row: TemplateWrite, now: number): void {
+    this.insertStmt.run({ ...row, now });
+  }
+
+  /** Rewrites the template's columns; created_at stays. */
+  update(row: TemplateWrite, now: number): void {
+    this.updateStmt.run({ ...row, now });
+  }
+
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
