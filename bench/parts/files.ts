@@ -27,21 +27,11 @@ import { Chunker } from '../../src-main/platform/ingest/chunk.js';
 import type { ExtractionInput, Extractor } from '../../src-main/platform/ingest/types.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
-import { nowMicros } from '../../src-main/platform/kernel/time.js';
+import { median, pct, time } from '../helpers/stats.js';
+import { fillPassages } from '../helpers/passages.js';
 
 const KEY = 'bench-key-files-0123456789';
 const MB = 1024 * 1024;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-const time = async (fn: () => unknown | Promise<unknown>) => {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-};
 
 async function extractOnce(extract: Extractor, file: string, ext: string, kind: string): Promise<number> {
   const input: ExtractionInput = { fileId: 0, path: file, ext, kind, filename: path.basename(file), bytes: fs.statSync(file).size, dbPath: '' };
@@ -224,27 +214,9 @@ async function serverFigures(dir: string, f: Figures): Promise<void> {
 async function retrievalFigures(dir: string, f: Figures): Promise<void> {
   const p = createPlatform({ dataDir: path.join(dir, 'fts'), logger: createLogger('silent') });
   try {
-    // A Zipf-like vocabulary: a few words everywhere, most words rare.
-    const vocab = Array.from({ length: 30_000 }, (_, i) => `w${i.toString(36)}`);
-    const word = () => vocab[Math.floor(vocab.length * Math.random() ** 3)];
-    const FILES = 1000;
-    const PER_FILE = 1000;
-    const now = nowMicros();
-    const insFile = p.db.prepare("INSERT INTO files(workspace_id, filename, ext, kind, bytes, sha256, status, created_at, updated_at) VALUES (1, ?, 'txt', 'text', 1, '', 'completed', ?, ?)");
-    const insPassage = p.db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, ?, ?)');
-    const t0 = performance.now();
-    const ids: number[] = [];
-    for (let fi = 0; fi < FILES; fi++) {
-      p.db.transaction(() => {
-        const id = Number(insFile.run(`f${fi}.txt`, now, now).lastInsertRowid);
-        ids.push(id);
-        for (let o = 0; o < PER_FILE; o++) insPassage.run(id, o, Array.from({ length: 30 }, word).join(' '));
-      })();
-    }
-    f['fts_passages'] = FILES * PER_FILE;
-    f['fts_bulk_insert_s'] = (performance.now() - t0) / 1000;
-    const pick = (n: number) => Array.from({ length: n }, () => ids[Math.floor(Math.random() * ids.length)]);
-    const query = () => Array.from({ length: 3 + Math.floor(Math.random() * 4) }, word).join(' ');
+    const { passages, seconds, pick, query } = fillPassages(p.db, { files: 1000, perFile: 1000 });
+    f['fts_passages'] = passages;
+    f['fts_bulk_insert_s'] = seconds;
     for (let i = 0; i < 50; i++) p.services.files.searchPassages(pick(5), query(), 8); // warm the page cache
     const few: number[] = [];
     const many: number[] = [];

@@ -20,21 +20,14 @@ import { chunkText } from '../../src-main/platform/ingest/chunk.js';
 import { createPlatform, type Platform } from '../../src-main/platform/platform.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
+import { pct, time } from '../helpers/stats.js';
+import { fillPassages } from '../helpers/passages.js';
 import { queryTerms } from '../../src-main/platform/modules/files/search.js';
 import { toBlob } from '../../src-main/platform/modules/retrieval/vectors.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LICENSES = '/usr/share/common-licenses';
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-const time = async (fn: () => unknown | Promise<unknown>) => {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-};
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 let seed = 7;
@@ -173,34 +166,22 @@ async function latency(dir: string, f: Figures): Promise<void> {
   const FILES = Math.max(1, Math.round(total / PER_FILE));
   const p: Platform = createPlatform({ dataDir: path.join(dir, 'latency'), logger: createLogger('silent') });
   try {
-    const vocab = Array.from({ length: 30_000 }, (_, i) => `w${i.toString(36)}`);
-    const word = () => vocab[Math.floor(vocab.length * Math.random() ** 3)];
-    const now = nowMicros();
-    const insFile = p.db.prepare("INSERT INTO files(workspace_id, filename, ext, kind, bytes, sha256, status, passages, created_at, updated_at) VALUES (1, ?, 'txt', 'text', 1, '', 'completed', ?, ?, ?)");
-    const insPassage = p.db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, ?, ?)');
     const space = p.services.retrieval.store.space('builtin:use-lite-512', 512).id;
     const insVec = p.db.prepare('INSERT INTO passage_vectors(space, file_id, passage_id, vec) VALUES (?, ?, ?, ?)');
-    const ids: number[] = [];
     const v = new Float32Array(512);
-    const t0 = performance.now();
-    for (let fi = 0; fi < FILES; fi++) {
-      p.db.transaction(() => {
-        const id = Number(insFile.run(`f${fi}.txt`, PER_FILE, now, now).lastInsertRowid);
-        ids.push(id);
-        for (let o = 0; o < PER_FILE; o++) {
-          const pid = Number(insPassage.run(id, o, Array.from({ length: 30 }, word).join(' ')).lastInsertRowid);
-          for (let k = 0; k < 512; k++) v[k] = Math.random() - 0.5;
-          insVec.run(space, id, pid, toBlob(v));
-        }
-      })();
-    }
-    f['latency_passages'] = FILES * PER_FILE;
-    f['latency_bulk_insert_s'] = (performance.now() - t0) / 1000;
+    const { passages, seconds, pick, query } = fillPassages(p.db, {
+      files: FILES,
+      perFile: PER_FILE,
+      onPassage(id, pid) {
+        for (let k = 0; k < 512; k++) v[k] = Math.random() - 0.5;
+        insVec.run(space, id, pid, toBlob(v));
+      },
+    });
+    f['latency_passages'] = passages;
+    f['latency_bulk_insert_s'] = seconds;
     // The vectors are complete: mark them ready as the background pass would.
     p.services.settings.set('retrieval.ready_space', 'builtin:use-lite-512');
     const r = p.services.retrieval;
-    const pick = (n: number) => Array.from({ length: n }, () => ids[Math.floor(Math.random() * ids.length)]);
-    const query = () => Array.from({ length: 3 + Math.floor(Math.random() * 4) }, word).join(' ');
     for (let i = 0; i < 30; i++) await r.searchPassages(pick(5), query(), 8); // warm the model and page cache
     for (const n of [5, 50]) {
       const bm: number[] = [];
