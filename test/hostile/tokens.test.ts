@@ -5,6 +5,10 @@ import {
   CHUNK_CHARS, EXACT_MAX_CHARS, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS, boundedCount, countTokensSync, pieces, tokenCounter,
 } from '../../src-main/platform/engine/tokens.js';
 import { CHAT, call, chatBody, withFake } from '../execution/helpers.js';
+import { KEY } from '../api/helpers.js';
+import { listen } from '../../src-main/platform/transports/http/server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 /** A raw counter that records the work BPE would do (quadratic in a piece's length). */
 function quadraticProbe() {
@@ -90,13 +94,57 @@ describe('message and output caps', () => {
     }
   }, 60_000);
 
-  it('a message over the cap fails before the model is called, and costs nothing', async () => {
-    const before = env.fake.requests.length;
-    const r = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: { ...chatBody('q'.repeat(MAX_MESSAGE_CHARS + 1)), wait_execution: true } });
-    const e = r.json.responses[0];
-    expect(e.status).toBe('failed');
-    expect(e.error.code).toBe('message_too_long');
-    expect(e.credits).toBe(0);
-    expect(env.fake.requests.length).toBe(before);
+  const stored = () => (env.p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
+
+  it('a message over the cap is refused with 422 naming the field, before anything is stored or the model is called', async () => {
+    const requests = env.fake.requests.length;
+    const executions = stored();
+    const tooLong = 'q'.repeat(MAX_MESSAGE_CHARS + 1);
+    const r = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: { ...chatBody(tooLong), wait_execution: true } });
+    expect(r.status).toBe(422);
+    expect(r.json).toEqual({
+      message: 'The messages.0.content field must not be greater than 1000000 characters.',
+      errors: { 'messages.0.content': ['The messages.0.content field must not be greater than 1000000 characters.'] },
+    });
+    // Text parts count together; the index is the message's own.
+    const parts = { messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: [{ type: 'text', text: 'q'.repeat(600_000) }, { type: 'text', text: 'q'.repeat(400_001) }] }] };
+    const r2 = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: parts });
+    expect(r2.status).toBe(422);
+    expect(Object.keys(r2.json.errors)).toEqual(['messages.2.content']);
+    expect(stored()).toBe(executions);
+    expect(env.fake.requests.length).toBe(requests);
+    // At the cap itself the request is accepted (and fails later only if the model's window is too small).
+    const atCap = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('q'.repeat(MAX_MESSAGE_CHARS)) });
+    expect(atCap.status).toBe(200);
+    expect(stored()).toBe(executions + 1);
+  }, 30_000);
+
+  it('/v1/chat/completions refuses it with 400 in the OpenAI shape, naming the message as sent', async () => {
+    const executions = stored();
+    const body = { model: 'chat', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'q'.repeat(MAX_MESSAGE_CHARS + 1) }] };
+    const r = await call(env.p, 'POST', '/v1/chat/completions', { body });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      error: { message: 'The messages.1.content field must not be greater than 1000000 characters.', type: 'invalid_request_error', param: 'messages.1.content', code: 'invalid_value' },
+    });
+    const streamed = await call(env.p, 'POST', '/v1/chat/completions', { body: { ...body, stream: true } });
+    expect(streamed.status).toBe(400);
+    expect(stored()).toBe(executions);
+  }, 30_000);
+
+  it('MCP run_agent refuses an over-long message before running anything', async () => {
+    const executions = stored();
+    const running = await listen(env.p, { host: '127.0.0.1', port: 0 });
+    const client = new Client({ name: 'cap-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEY}` } } }));
+      const res = await client.callTool({ name: 'run_agent', arguments: { agent: 'chat', message: 'q'.repeat(MAX_MESSAGE_CHARS + 1) } }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+      expect(res.isError).toBe(true);
+      expect(JSON.stringify(res.content)).toMatch(/message/i);
+      expect(stored()).toBe(executions);
+    } finally {
+      await client.close();
+      await running.close();
+    }
   }, 30_000);
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { ToolStep } from './tools.js';
 import { PassageScores } from './retrieval.js';
+import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -65,9 +66,17 @@ export const ExecuteResponse = z.object({ template_id: z.string(), responses: z.
 export type ExecuteResponse = z.infer<typeof ExecuteResponse>;
 
 const TextPart = z.object({ type: z.string(), text: z.string().optional() });
+/** A message's text, as one string or as parts; over the cap it is refused before anything is stored. */
+const TurnContent = z.union([
+  z.string().max(MAX_MESSAGE_CHARS),
+  z.array(TextPart).superRefine((parts, ctx) => {
+    const chars = parts.reduce((n, p) => n + (p.text?.length ?? 0), 0);
+    if (chars > MAX_MESSAGE_CHARS) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: MAX_MESSAGE_CHARS, inclusive: true, input: parts, message: '' });
+  }),
+]);
 export const ChatTurn = z.object({
   role: z.string({ error: 'The role field is required.' }),
-  content: z.union([z.string(), z.array(TextPart)]),
+  content: TurnContent,
 });
 
 /** A positive integer id, given as a number or a numeric string. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
 
 /**
  * The OpenAI-compatible surface (`/v1`): request and response shapes as OpenAI's Chat Completions
@@ -18,7 +19,17 @@ export type OpenAIErrorBody = z.infer<typeof OpenAIErrorBody>;
 const TextPart = z.looseObject({ type: z.literal('text'), text: z.string() });
 /** Other part kinds (images, audio, files) parse here so the service can refuse them by name. */
 const OtherPart = z.looseObject({ type: z.string() });
-export const ChatContent = z.union([z.string(), z.array(z.union([TextPart, OtherPart])).max(1000)]);
+/** Over the message cap, refused at validation (400 naming the message) before anything is stored. */
+export const ChatContent = z.union([
+  z.string().max(MAX_MESSAGE_CHARS),
+  z
+    .array(z.union([TextPart, OtherPart]))
+    .max(1000)
+    .superRefine((parts, ctx) => {
+      const chars = parts.reduce((n, p) => n + (typeof p.text === 'string' ? p.text.length : 0), 0);
+      if (chars > MAX_MESSAGE_CHARS) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: MAX_MESSAGE_CHARS, inclusive: true, input: parts, message: '' });
+    }),
+]);
 
 export const ChatMessage = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),

@@ -20,8 +20,8 @@ export type Counter = (text: string) => number;
 export const EXACT_MAX_CHARS = 32_768;
 /** Longest piece handed to BPE at once. */
 export const CHUNK_CHARS = 1_024;
-/** Largest message (characters) an execution accepts; larger ones fail before the model is called. */
-export const MAX_MESSAGE_CHARS = 1_000_000;
+// Largest message (characters) an execution accepts; requests over it are refused at validation.
+export { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
 /** Largest output (characters) kept from one execution; the model is stopped there. */
 export const MAX_OUTPUT_CHARS = 4_000_000;
 
