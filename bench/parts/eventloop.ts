@@ -30,6 +30,11 @@ const KEY = 'bench-key-eventloop-0123456789';
 /** Files in the many-files phase (BENCH_EVENTLOOP_FILES; each is uploaded and processed, which takes minutes at 500). */
 const FILES = Number(process.env.BENCH_EVENTLOOP_FILES ?? 500);
 const MB = 1024 * 1024;
+/**
+ * Phases to run after start-up (BENCH_EVENTLOOP_PHASES, comma-separated: execution, pdf,
+ * webhooks, files; all by default), so one cause can be measured again without the others.
+ */
+const PHASES = new Set((process.env.BENCH_EVENTLOOP_PHASES ?? 'execution,pdf,webhooks,files').split(',').map((s) => s.trim()));
 
 /** The uploading client, in its own process so its work is not counted against the server's loop. */
 const CLIENT = `
@@ -48,18 +53,35 @@ async function one(file) {
   if (pr.status !== 'completed') failed.push(pr.status + ' ' + (pr.error ?? ''));
 }
 (async () => {
+  // Started before the measured phase (spawning is the bench's cost): it goes when told on stdin.
+  console.log('ready');
+  await new Promise((r) => process.stdin.once('data', r));
+  process.stdin.pause();
   await Promise.all(Array.from({ length: concurrency }, async () => { while (next < files.length) await one(files[next++]); }));
   console.log(JSON.stringify({ done: files.length, failed }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-function runClient(url: string, files: string[], concurrency: number): Promise<{ done: number; failed: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, key: KEY, files, concurrency })], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (b) => (out += b));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`client exited ${code}`))));
+/** Spawns the client and waits until it is ready; `go()` starts the uploads and resolves with its report. */
+async function spawnClient(url: string, files: string[], concurrency: number): Promise<{ go(): Promise<{ done: number; failed: string[] }> }> {
+  const child = spawn(process.execPath, ['-e', CLIENT, JSON.stringify({ url, key: KEY, files, concurrency })], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  const exited = new Promise<{ done: number; failed: string[] }>((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice(out.indexOf('\n') + 1))) : reject(new Error(`client exited ${code}`))));
   });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (b) => {
+      out += b;
+      if (out.includes('\n')) resolve();
+    });
+    exited.catch(reject);
+  });
+  return {
+    go() {
+      child.stdin!.end('go\n');
+      return exited;
+    },
+  };
 }
 
 /** A PDF of about `mb` MB: 200 pages of text plus an incompressible embedded file. */
@@ -75,16 +97,87 @@ interface Phase {
   p99: number;
   max: number;
   ms: number;
+  /** Main-thread CPU time between two ticks of a 5 ms timer: p99 and max (ms). */
+  cpuP99: number;
+  cpuMax: number;
+  /** The timer's lateness less the time the thread waited for a CPU (the load): p99 and max (ms). */
+  stallP99: number;
+  stallMax: number;
 }
 
-async function measure(h: IntervalHistogram, fn: () => Promise<unknown>): Promise<Phase> {
+/**
+ * The main thread's scheduler counters (Linux: /proc schedstat, this thread only, in ms): time
+ * on a CPU and time waiting for one. Null elsewhere.
+ */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+function schedstat(): { cpu: number; queued: number } | null {
+  try {
+    const [cpu, queued] = fs.readFileSync(SCHEDSTAT, 'latin1').split(' ').map(Number);
+    return { cpu: cpu / 1e6, queued: queued / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The loop's delays without the machine's load. A 5 ms timer's lateness counts three things: the
+ * synchronous work of the turn (CPU), what that work waited for without yielding (a lock, an
+ * fsync), and the time the thread was ready but the OS ran other processes. The last one is the
+ * load (on this shared machine, most of the wall-clock delay); the scheduler counts it, so it is
+ * taken out here. `cpu` is the turn's CPU time alone. Linux only (zeros elsewhere).
+ */
+function loadFreeTurns(): { reset(): void; stop(): void; stall: Stats; cpu: Stats } {
+  const stall: number[] = [];
+  const cpu: number[] = [];
+  let lastWall = performance.now();
+  let last = schedstat();
+  const timer = setInterval(() => {
+    const wall = performance.now();
+    const now = schedstat();
+    if (now && last) {
+      cpu.push(now.cpu - last.cpu);
+      stall.push(Math.max(0, wall - lastWall - 5 - (now.queued - last.queued)));
+    }
+    lastWall = wall;
+    last = now;
+  }, 5);
+  return {
+    reset() {
+      stall.length = 0;
+      cpu.length = 0;
+      lastWall = performance.now();
+      last = schedstat();
+    },
+    stop: () => clearInterval(timer),
+    stall: stats(stall),
+    cpu: stats(cpu),
+  };
+}
+
+interface Stats {
+  p99(): number;
+  max(): number;
+}
+function stats(xs: number[]): Stats {
+  const sorted = () => [...xs].sort((a, b) => a - b);
+  return {
+    p99: () => {
+      const s = sorted();
+      return s.length ? s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)] : 0;
+    },
+    max: () => sorted().pop() ?? 0,
+  };
+}
+
+async function measure(h: IntervalHistogram, cpu: ReturnType<typeof loadFreeTurns>, fn: () => Promise<unknown>): Promise<Phase> {
   h.reset();
+  cpu.reset();
   const t = performance.now();
   await fn();
   const ms = performance.now() - t;
   // Let the loop run once more so a stall at the very end is recorded.
   await new Promise((r) => setTimeout(r, 20));
-  return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, ms };
+  return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, ms, cpuP99: cpu.cpu.p99(), cpuMax: cpu.cpu.max(), stallP99: cpu.stall.p99(), stallMax: cpu.stall.max() };
 }
 
 async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -102,12 +195,20 @@ const part: BenchPart = {
     const f: Figures = {};
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
+    const cpu = loadFreeTurns();
     const record = (name: string, ph: Phase) => {
       f[`${name} p99 ms`] = ph.p99;
       f[`${name} max ms`] = ph.max;
       f[`${name} wall s`] = ph.ms / 1000;
       f[`${name} within targets (p99 <= 20, max <= 50)`] = ph.p99 <= 20 && ph.max <= 50;
-      process.stderr.write(`  eventloop: ${name}: p99 ${ph.p99.toFixed(1)} ms, max ${ph.max.toFixed(1)} ms, ${(ph.ms / 1000).toFixed(1)} s\n`);
+      f[`${name} without load p99 ms`] = ph.stallP99;
+      f[`${name} without load max ms`] = ph.stallMax;
+      f[`${name} CPU per turn p99 ms`] = ph.cpuP99;
+      f[`${name} CPU per turn max ms`] = ph.cpuMax;
+      process.stderr.write(
+        `  eventloop: ${name}: p99 ${ph.p99.toFixed(1)} ms, max ${ph.max.toFixed(1)} ms, ${(ph.ms / 1000).toFixed(1)} s; ` +
+          `without load p99 ${ph.stallP99.toFixed(1)} ms, max ${ph.stallMax.toFixed(1)} ms; CPU per turn p99 ${ph.cpuP99.toFixed(1)} ms, max ${ph.cpuMax.toFixed(1)} ms\n`,
+      );
     };
     const fake = await startFakeOpenAI({ reply: 'Bees like lavender and thyme; plant both near the hive.' });
     const rx = await startReceiver();
@@ -116,15 +217,17 @@ const part: BenchPart = {
     try {
       // The bench's own HTTP client (undici) loads on its first use: not the platform's cost.
       await rx.count();
-      record('idle baseline (1 s)', await measure(h, () => new Promise((r) => setTimeout(r, 1000))));
+      record('idle baseline (1 s)', await measure(h, cpu, () => new Promise((r) => setTimeout(r, 1000))));
 
       // Inputs are made before any measured phase (generation would stall the loop itself).
       const pdfFile = path.join(dir, 'hundred.pdf');
-      await bigPdf(pdfFile, 100);
-      f['pdf size MB'] = fs.statSync(pdfFile).size / MB;
+      if (PHASES.has('pdf')) {
+        await bigPdf(pdfFile, 100);
+        f['pdf size MB'] = fs.statSync(pdfFile).size / MB;
+      }
       const small = path.join(dir, 'small');
       fs.mkdirSync(small);
-      const files = Array.from({ length: FILES }, (_, i) => {
+      const files = Array.from({ length: PHASES.has('files') ? FILES : 0 }, (_, i) => {
         const file = path.join(small, `note-${i}.txt`);
         fs.writeFileSync(file, `Note ${i}. `.repeat(200 + (i % 50) * 20));
         return file;
@@ -132,7 +235,7 @@ const part: BenchPart = {
 
       record(
         'start-up',
-        await measure(h, async () => {
+        await measure(h, cpu, async () => {
           p = createPlatform({
             dataDir: path.join(dir, 'data'),
             envApiKey: KEY,
@@ -148,9 +251,9 @@ const part: BenchPart = {
       const url = (server as unknown as RunningServer).url;
       const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 
-      record(
+      if (PHASES.has('execution')) record(
         'first execution',
-        await measure(h, async () => {
+        await measure(h, cpu, async () => {
           const res = await fetch(`${url}/api/agents/1/execute`, {
             method: 'POST',
             headers: auth,
@@ -161,15 +264,18 @@ const part: BenchPart = {
         }),
       );
 
-      let pdfResult: { done: number; failed: string[] } = { done: 0, failed: [] };
-      record('100 MB PDF upload and processing', await measure(h, async () => (pdfResult = await runClient(url, [pdfFile], 1))));
-      f['100 MB PDF processing failures'] = pdfResult.failed.join('; ') || 'none';
+      if (PHASES.has('pdf')) {
+        let pdfResult: { done: number; failed: string[] } = { done: 0, failed: [] };
+        const client = await spawnClient(url, [pdfFile], 1);
+        record('100 MB PDF upload and processing', await measure(h, cpu, async () => (pdfResult = await client.go())));
+        f['100 MB PDF processing failures'] = pdfResult.failed.join('; ') || 'none';
+      }
 
-      platform.services.webhooks.create(1, '1', { url: `${rx.url}/hook`, method: 'POST' });
+      if (PHASES.has('webhooks')) platform.services.webhooks.create(1, '1', { url: `${rx.url}/hook`, method: 'POST' });
       const before = await rx.count();
-      record(
+      if (PHASES.has('webhooks')) record(
         '1,000-delivery webhook burst',
-        await measure(h, async () => {
+        await measure(h, cpu, async () => {
           // Executions finishing back to back: 20 per tick, each tick's fan-out in one transaction.
           for (let batch = 0; batch < 50; batch++) {
             platform.db.transaction(() => {
@@ -188,12 +294,16 @@ const part: BenchPart = {
         }),
       );
 
-      let imported: { done: number; failed: string[] } = { done: 0, failed: [] };
-      record(`${FILES} files uploaded and processed`, await measure(h, async () => (imported = await runClient(url, files, 8))));
-      f[`${FILES} files failures`] = imported.failed.length;
+      if (PHASES.has('files')) {
+        let imported: { done: number; failed: string[] } = { done: 0, failed: [] };
+        const client = await spawnClient(url, files, 8);
+        record(`${FILES} files uploaded and processed`, await measure(h, cpu, async () => (imported = await client.go())));
+        f[`${FILES} files failures`] = imported.failed.length;
+      }
       return f;
     } finally {
       h.disable();
+      cpu.stop();
       if (server) await (server as RunningServer).close();
       else if (p) await (p as Platform).close();
       await fake.close();

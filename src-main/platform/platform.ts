@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type DB } from './db/connection.js';
 import { acquireDataDirLock } from './db/data-dir-lock.js';
+import { startCheckpointer } from './db/checkpointer.js';
 import { migrate, latestVersion } from './db/migrate.js';
 import { snapshotBeforeMigrate } from './modules/archive/backup.js';
 import { resolveConfig, type PlatformConfig } from './kernel/config.js';
@@ -149,6 +150,8 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     db.close();
     throw err;
   }
+  // WAL checkpoints (page copies and a sync) run in a thread, not inside a request's commit.
+  const checkpointer = startCheckpointer(db, log);
   const events = new PlatformEvents();
   events.setMaxListeners(100);
   const ctx: ServiceContext = { db, config, log, events };
@@ -188,6 +191,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
         }
       }
       await jobs.stop();
+      await checkpointer.stop();
       if (db.open) {
         try {
           db.pragma('wal_checkpoint(TRUNCATE)');
@@ -198,6 +202,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     },
     abandon() {
       jobs.halt();
+      void checkpointer.stop();
       if (db.open) db.close();
       lock.release();
     },

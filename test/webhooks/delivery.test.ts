@@ -2,6 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
+import { until } from '../fixtures/until.js';
 import { closedPort, sleep, receiverPool } from './receiver.js';
 import { createWebhook, deliveriesOf, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
@@ -188,7 +189,9 @@ describe('webhook delivery', () => {
     await rx.waitFor(2);
     expect((await call(p, 'PATCH', `/api/webhooks/${a.id}`, { body: { status: 'inactive' } })).status).toBe(200);
     expect((await call(p, 'DELETE', `/api/webhooks/${b.id}`)).status).toBe(200);
-    await sleep(200);
+    // Both retries come due (40 ms) and find their webhook inactive or deleted: waited for, not slept on.
+    const canceled = p.db.prepare<[number, number], { n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id IN (?, ?) AND status = 'canceled'");
+    await until('both waiting retries to be canceled', () => canceled.get(a.id, b.id)!.n === 2);
     await p.jobs.idle();
     expect(rx.received.filter((r) => JSON.parse(r.body).data?.id === execution.id)).toHaveLength(2); // the first attempts only
     const d = (await deliveriesOf(p, a.id)).data[0];

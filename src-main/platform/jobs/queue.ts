@@ -190,9 +190,12 @@ export class JobQueue {
   private claimDue(): [Kind, Row][] {
     const now = this.now();
     const claimed: [Kind, Row][] = [];
+    // A read first: a claim is a write transaction, and taking the write lock for a kind with
+    // nothing due would wait behind an extraction process's commit for nothing.
+    const anyDue = this.sql<[string, number], { x: number }>("SELECT 1 AS x FROM jobs WHERE kind = ? AND state = 'pending' AND run_at <= ? LIMIT 1");
     for (const [kind, k] of this.kinds) {
       const free = k.opts.concurrency - k.running;
-      if (free <= 0) continue;
+      if (free <= 0 || !anyDue.get(kind, now)) continue;
       if (k.opts.laneLimit) {
         for (const r of this.claimByLaneLimit(kind, k, free, now)) claimed.push([k, r]);
         continue;

@@ -171,7 +171,8 @@ export class FilesService {
         }
         const id = Number(this.insertStmt.run({ workspaceId, userId, filename, ext, kind, bytes: incoming.bytes, sha256: incoming.sha256, now }).lastInsertRowid);
         // Inside the transaction: a failed rename rolls the row back. A crash after the rename but
-        // before the commit leaves bytes without a row, which start-up reports.
+        // before the commit leaves bytes without a row, which start-up reports. The directory is
+        // synced after the commit (upload awaits it before answering).
         this.store.commit(incoming.tmpPath, id);
         return id;
       }).immediate();
@@ -199,6 +200,8 @@ export class FilesService {
       throw new ValidationError(laravelErrors(parsed.error.issues));
     }
     const created = this.createFromIncoming(workspaceId, userId, file);
+    // The upload is answered once its rename is durable.
+    await this.store.syncDir();
     return parsed.data.process ? this.process(userId, created.id) : created;
   }
 
@@ -206,7 +209,10 @@ export class FilesService {
   createFromBuffer(workspaceId: number, filename: string, bytes: Buffer, opts: { userId?: number } = {}): FileObject {
     checkExtension(cleanFilename(filename));
     const { tmpPath, sha256 } = this.store.writeTemp(bytes);
-    return this.createFromIncoming(workspaceId, opts.userId ?? null, { tmpPath, filename, bytes: bytes.length, sha256 });
+    const created = this.createFromIncoming(workspaceId, opts.userId ?? null, { tmpPath, filename, bytes: bytes.length, sha256 });
+    // Synchronous callers (a tool's result): the rename is atomic already; its sync follows in the background.
+    void this.store.syncDir();
+    return created;
   }
 
   /** Deletes the row and links at once, the bytes right after, the passages in the background. */

@@ -38,10 +38,33 @@ export class FileStore {
     return { tmpPath, sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
   }
 
-  /** Moves a finished temp file to its id's name and makes the rename itself durable. */
+  /**
+   * Moves a finished temp file to its id's name. The rename is made durable by `syncDir()`, which
+   * the caller awaits after its transaction: a directory fsync inside it held the write lock and
+   * the event loop for as long as the disk took.
+   */
   commit(tmpPath: string, id: number): void {
     fs.renameSync(tmpPath, this.pathOf(id));
-    this.syncDir();
+  }
+
+  private syncing: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  /**
+   * Syncs the files directory off the event loop, so renames made before the call survive a power
+   * cut. Concurrent callers share syncs: one running, at most one queued behind it (a rename made
+   * during a running sync may not be covered by it).
+   */
+  syncDir(): Promise<void> {
+    if (!this.syncing) {
+      this.syncing = this.syncDirOnce().finally(() => (this.syncing = null));
+      return this.syncing;
+    }
+    this.queued ??= this.syncing.then(() => {
+      this.queued = null;
+      return this.syncDir();
+    });
+    return this.queued;
   }
 
   discard(tmpPath: string): void {
@@ -56,13 +79,13 @@ export class FileStore {
     return fs.existsSync(this.pathOf(id));
   }
 
-  private syncDir(): void {
+  private async syncDirOnce(): Promise<void> {
     try {
-      const fd = fs.openSync(this.dir, 'r');
+      const fh = await fs.promises.open(this.dir, 'r');
       try {
-        fs.fsyncSync(fd);
+        await fh.sync();
       } finally {
-        fs.closeSync(fd);
+        await fh.close();
       }
     } catch {
       // Some platforms (Windows) cannot fsync a directory; the rename is still atomic there.

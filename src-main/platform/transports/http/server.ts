@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../platform.js';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import { preloadTokenizer } from '../../engine/tokens.js';
+import { warmRequestPath } from './warm.js';
 import { lingerThenClose } from './linger.js';
 import { PlatformError } from '../../kernel/errors.js';
 import { apiDialect, toPlatformError } from './errors.js';
@@ -46,6 +47,8 @@ export function listen(platform: Platform, opts: { host?: string; port?: number;
     server.keepAliveTimeout = 5_000;
     server.once('error', reject);
     server.once('listening', () => {
+      // The router's matcher and the request schemas' parsers are built now, a step per turn, not in the first request.
+      void warmRequestPath(platform.app);
       const addr = server.address() as AddressInfo;
       const shown = host.includes(':') ? `[${host}]` : host;
       let closing: Promise<void> | null = null;

@@ -1,0 +1,101 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { DB } from './connection.js';
+import type { Logger } from '../kernel/log.js';
+import { sqliteOptions } from './sqlite-binding.js';
+
+/**
+ * WAL checkpoints in a worker thread instead of on the event loop.
+ *
+ * SQLite's automatic checkpoint runs inside the commit that pushes the WAL past 1,000 pages, on
+ * whichever connection made it: copying those pages into the database file and syncing it
+ * stopped HTTP, SSE and IPC for tens of milliseconds (hundreds on a busy disk) every few hundred
+ * commits, and far more often while extraction processes fill the WAL with passages. Here the
+ * main connection's automatic checkpoint is turned off and a thread with its own connection runs
+ * a PASSIVE checkpoint (which never waits for readers or writers, nor blocks them) every
+ * `everyMs`. If the thread cannot start or dies, the automatic checkpoint comes back, so the WAL
+ * never grows without bound.
+ */
+
+// Plain CommonJS evaluated in the thread (no build step; works from the sources and a bundle).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, workerData.options);
+db.pragma('busy_timeout = 0');
+let busy = false;
+const step = () => {
+  if (busy) return;
+  busy = true;
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { if (!/SQLITE_BUSY|locked/i.test(String(err && err.message))) throw err; }
+  finally { busy = false; }
+};
+const timer = setInterval(step, workerData.everyMs);
+parentPort.on('message', (m) => {
+  if (m === 'now') step();
+  if (m === 'stop') { clearInterval(timer); db.close(); parentPort.close(); }
+});
+parentPort.postMessage('ready');
+`;
+
+/** How often the thread checkpoints; a WAL page costs nothing to leave for one more round. */
+export const CHECKPOINT_EVERY_MS = 200;
+/** SQLite's default automatic checkpoint (pages), restored when the thread is not running. */
+const AUTO_PAGES = 1000;
+
+export interface Checkpointer {
+  /** `active`: checkpoints run in the thread; `failed`: they are back on the main connection. */
+  readonly state: 'starting' | 'active' | 'failed' | 'stopped';
+  /** Stops the thread; the automatic checkpoint is back on the main connection before it resolves. */
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(db: DB, log: Logger, opts: { everyMs?: number } = {}): Checkpointer {
+  let state: Checkpointer['state'] = 'starting';
+  const fallBack = (why: string, err?: unknown) => {
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTO_PAGES}`);
+    if (state === 'stopped') return;
+    state = 'failed';
+    log.warn({ err }, `WAL checkpoints are back on the main thread: ${why}`);
+  };
+  let worker: Worker;
+  try {
+    const options = { ...sqliteOptions(), fileMustExist: true };
+    worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, options, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
+      stdout: false,
+      stderr: false,
+    });
+  } catch (err) {
+    fallBack('the checkpoint thread could not start', err);
+    return { state, stop: async () => {} };
+  }
+  // A thread that only checkpoints must not keep a CLI or a test process alive.
+  worker.unref();
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.on('message', (m) => {
+    if (m !== 'ready' || state !== 'starting' || !db.open) return;
+    db.pragma('wal_autocheckpoint = 0');
+    state = 'active';
+  });
+  worker.once('error', (err) => fallBack('the checkpoint thread failed', err));
+  worker.once('exit', () => {
+    if (state === 'active' || state === 'starting') fallBack('the checkpoint thread exited');
+  });
+  return {
+    get state() {
+      return state;
+    },
+    async stop() {
+      if (state === 'stopped') return;
+      state = 'stopped';
+      fallBack('stopping');
+      worker.postMessage('stop');
+      // Its connection closes before the main one runs its final checkpoint; a thread stuck past a second is ended.
+      const timer = setTimeout(() => void worker.terminate(), 1000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
