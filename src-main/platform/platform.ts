@@ -19,6 +19,7 @@ import { CollectionsService } from './modules/memories/collections.js';
 import { MemoriesService } from './modules/memories/service.js';
 import { WebhooksService } from './modules/webhooks/service.js';
 import { FilesService } from './modules/files/service.js';
+import { OcrSettingsService } from './modules/files/ocr-settings.js';
 import { WebhookDeliveryService } from './modules/webhooks/delivery.js';
 import { RemoteService } from './modules/remote/service.js';
 import { ProvidersService } from './modules/providers/service.js';
@@ -72,6 +73,7 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle);
   const webhooks = new WebhooksService(ctx, agents);
   const files = new FilesService(ctx, agents, jobs, lifecycle);
+  const ocr = new OcrSettingsService(settings, ctx.config.dataDir);
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const providers = new ProvidersService(ctx, settings, secrets);
@@ -82,7 +84,7 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
   const schedules = new SchedulesService(ctx, { agents, executions }, jobs, lifecycle, clock);
-  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, providers, executions, app, archive, models, modelDownloads, tools, schedules };
+  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, app, archive, models, modelDownloads, tools, schedules };
 }
 
 export type Services = ReturnType<typeof buildServices>;

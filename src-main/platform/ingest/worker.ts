@@ -4,6 +4,7 @@
  * the API's event loop nor its write lock is held for long, and a hostile file can exhaust only
  * this process's memory and time, never the app's.
  */
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteOptions } from '../db/sqlite-binding.js';
 import { Chunker } from './chunk.js';
@@ -11,6 +12,8 @@ import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
 import { startRssWatchdog } from './watchdog.js';
 import { limitsOf } from './limits.js';
+import { configureOcr } from './extract/ocr.js';
+import { ocrFolderOf, storedOcrLanguages } from './extract/ocr-langs.js';
 
 const BATCH = 100;
 
@@ -24,6 +27,8 @@ async function main(input: ExtractionInput): Promise<ExtractionResult> {
   // suffix of commits, never passages under a file already marked completed.
   db.pragma('synchronous = NORMAL');
   try {
+    // The OCR languages as chosen now; the database sits at the top of the data dir, beside ocr/.
+    configureOcr(storedOcrLanguages(db), ocrFolderOf(path.dirname(input.dbPath)));
     const alive = db.prepare<[number], { status: string }>('SELECT status FROM files WHERE id = ?');
     const insert = db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, ?, ?)');
     const clear = db.prepare('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 500)');

@@ -63,6 +63,8 @@ export const extractImage: Extractor = async (file, sink) => {
         meta.ocr_pages = [1];
         meta.ocr_confidence = read.confidence;
       }
+      meta.ocr_languages = ocr.used;
+      if (ocr.missing.length) meta.ocr_missing_languages = ocr.missing;
     } catch (err) {
       // An image OCR cannot decode still has its dimensions: the file is not failed for it.
       meta.ocr_error = (err as Error).message ?? String(err);

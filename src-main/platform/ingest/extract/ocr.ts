@@ -1,27 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { DEFAULT_OCR_LANGUAGES, planOcr } from './ocr-langs.js';
 
-const requireFromHere = createRequire(import.meta.url);
+/** What `new Ocr()` reads with, set per file by the processing worker from the user's settings. */
+let configured: { languages: readonly string[]; folder: string | null } = { languages: DEFAULT_OCR_LANGUAGES, folder: null };
+
+/** The OCR languages (tesseract codes, in order) and the user's ocr folder for the files read next. */
+export function configureOcr(languages: readonly string[], folder: string | null): void {
+  configured = { languages: [...languages], folder };
+}
 
 /**
- * OCR with tesseract.js (WebAssembly, in its own worker thread) and the English model from
- * @tesseract.js-data/eng, read from node_modules: never a download. More languages are more
- * @tesseract.js-data/<code> packages; `langs` names them ("eng+deu").
+ * OCR with tesseract.js (WebAssembly, in its own worker thread). Each language's model comes
+ * from an installed @tesseract.js-data/<code> package (English is a dependency) or from
+ * `<code>.traineddata(.gz)` in the user's ocr folder;
+ * never a download. A chosen language whose model is missing is skipped (see `missing`), and
+ * English is used when none is there.
  */
 export class Ocr {
   private worker: Promise<import('tesseract.js').Worker> | null = null;
+  /** The codes OCR runs with ("eng", "deu"...), known once it has started. */
+  used: string[] = [];
+  /** Chosen codes skipped because their model is not installed. */
+  missing: string[] = [];
+  private readonly languages: readonly string[];
+  private readonly folder: string | null;
 
-  constructor(private readonly langs = 'eng') {}
+  /** `langs` as tesseract writes them ("eng+deu"); the configured languages when omitted. */
+  constructor(langs?: string) {
+    this.languages = langs ? langs.split('+') : configured.languages;
+    this.folder = configured.folder;
+  }
 
   private start(): Promise<import('tesseract.js').Worker> {
     this.worker ??= (async () => {
       const { createWorker, OEM } = await import('tesseract.js');
-      const codes = this.langs.split('+');
-      // Every language of one worker is read from one folder: the packages keep theirs side by side.
-      const dirs = codes.map((c) => path.join(path.dirname(requireFromHere.resolve(`@tesseract.js-data/${c}/package.json`)), '4.0.0_best_int'));
-      return createWorker(codes, OEM.LSTM_ONLY, { langPath: dirs[0], cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
+      const plan = planOcr(this.languages, this.folder ?? '');
+      if (!plan.ready.length) throw new Error('No OCR language model is installed (not even English, @tesseract.js-data/eng).');
+      this.used = plan.ready.map((l) => l.code);
+      this.missing = plan.missing;
+      // tesseract.js reads every language from one folder (its {code, data} form is broken in
+      // v7: it passes the data as the language name), so models from different places are linked
+      // side by side into a folder of our own.
+      const langPath = this.modelFolder(plan.ready);
+      return createWorker(this.used, OEM.LSTM_ONLY, { langPath, cacheMethod: 'none', gzip: true, logger: () => {}, errorHandler: () => {} });
     })();
     return this.worker;
+  }
+
+  private linked: string | null = null;
+
+  /** A folder holding `<code>.traineddata.gz` for each language (gzip or not: tesseract checks the bytes). */
+  private modelFolder(ready: { code: string; file: string }[]): string {
+    const dirs = new Set(ready.map((l) => path.dirname(l.file)));
+    if (dirs.size === 1 && ready.every((l) => path.basename(l.file) === `${l.code}.traineddata.gz`)) return [...dirs][0];
+    this.linked = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-ocr-'));
+    for (const l of ready) {
+      const to = path.join(this.linked, `${l.code}.traineddata.gz`);
+      try {
+        fs.symlinkSync(l.file, to);
+      } catch {
+        fs.copyFileSync(l.file, to); // no symlinks allowed (Windows without the privilege)
+      }
+    }
+    return this.linked;
   }
 
   /** The text of an encoded image (png, jpeg, bmp, tiff, webp, gif...). */
@@ -35,6 +78,8 @@ export class Ocr {
     const w = this.worker;
     this.worker = null;
     if (w) await (await w.catch(() => null))?.terminate();
+    if (this.linked) fs.rmSync(this.linked, { recursive: true, force: true });
+    this.linked = null;
   }
 }
 

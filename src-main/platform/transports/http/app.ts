@@ -20,6 +20,7 @@ import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
 import { modelRoutes } from '../../modules/models/routes.js';
 import { retrievalRoutes } from '../../modules/retrieval/routes.js';
+import { ocrSettingsRoutes } from '../../modules/files/ocr-routes.js';
 import { mcpServerRoutes, stepApprovalRoutes } from '../../modules/tools/routes.js';
 import { docsPage } from './docs.js';
 import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
@@ -61,7 +62,7 @@ export function createApp(p: TransportDeps, opts: AppOptions = {}) {
   app.use('*', jsonBody(() => p.config.maxJsonBytes));
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, scheduleRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes];
   for (const routes of apiRouters) app.route('/api', routes(p.services));
   app.route('/', openaiRoutes(p));
   app.all('/mcp', mcpHandler(p));
