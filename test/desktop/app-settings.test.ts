@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, makePlatform } from '../api/helpers.js';
+import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { UsageService } from '../../src-main/platform/modules/app/usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/kernel/events.js';
@@ -12,10 +12,7 @@ const DAY = 86_400_000;
 describe('GET /api/app', () => {
   const platforms: (Platform & { dir: string })[] = [];
   afterAll(async () => {
-    for (const p of platforms) {
-      await p.close();
-      fs.rmSync(p.dir, { recursive: true, force: true });
-    }
+    for (const p of platforms) await closePlatform(p);
   });
 
   it('tells the version, the data dir and whether secrets are encrypted', async () => {
@@ -36,10 +33,7 @@ describe('/api/settings/localhost', () => {
   beforeAll(() => {
     p = makePlatform();
   });
-  afterAll(async () => {
-    await p.close();
-    fs.rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => closePlatform(p));
 
   it('starts on, at port 8787, with nothing extra allowed', async () => {
     const res = await call(p, 'GET', '/api/settings/localhost');
@@ -121,10 +115,7 @@ describe('usage', () => {
     f(1, 10, 'waiting', null);
     f(2, 1024 * 1024, 'completed', '2026-03-08T12:00:00Z');
   });
-  afterAll(async () => {
-    await p.close();
-    fs.rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => closePlatform(p));
 
   it('sums credits per UTC day for the user only, with a zero for quiet days', () => {
     const u = new UsageService(p.db, () => now).perDay(1, 7);

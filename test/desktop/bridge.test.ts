@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeElectron, resetFakeElectron } from './fake-electron.js';
-import { makePlatform, tempDir, BASE } from '../api/helpers.js';
+import { closePlatform, makePlatform, tempDir, BASE } from '../api/helpers.js';
 import {
   BRIDGE_PRINCIPAL, handleBridgeRequest, isTrustedSender, readPickedFiles, registerBridge, streamOverPort, toPlatformRequest, BridgeInputError,
 } from '../../src-main/desktop/bridge.js';
@@ -66,10 +66,7 @@ describe('bridge requests', () => {
   beforeAll(() => {
     p = makePlatform();
   });
-  afterAll(async () => {
-    await p.close();
-    fs.rmSync(p.dir, { recursive: true, force: true });
-  });
+  afterAll(() => closePlatform(p));
 
   it('reaches the platform through app.fetch with the trusted principal, no key needed', async () => {
     const spy = vi.spyOn(p.app, 'fetch');
@@ -209,9 +206,8 @@ describe('a real execution through the bridge', () => {
       const stored = JSON.parse((await handleBridgeRequest(p, { method: 'GET', path: `/api/agent-responses/${events[0].id}` }, BASE)).body);
       expect(stored).toMatchObject({ status: 'succeeded', output: 'Hello from the desktop bridge stream.' });
     } finally {
-      await p.close();
+      await closePlatform(p);
       await fake.close();
-      fs.rmSync(p.dir, { recursive: true, force: true });
     }
   });
 });

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
+import { expectIsolated } from './isolation.js';
 import { childEnv, ROOT } from '../api/server-process.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 
@@ -78,17 +79,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
 
     // The window: isolated, sandboxed, no Node, the app's own origin, the built CommonJS preload.
     expect(r.window.url).toBe('agent-desk://app/index.html');
-    expect(r.window.options.webPreferences).toMatchObject({
-      preload: path.join(ROOT, BUILT_OUT, 'preload', 'index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-    });
+    expectIsolated(r.window.options.webPreferences, path.join(ROOT, BUILT_OUT, 'preload', 'index.cjs'));
     expect(r.bridgeMethods).toEqual(['appInfo', 'openFiles', 'request', 'stream']);
     expect(r.appInfo).toMatchObject({ dataDir });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeElectron, fakeEvent, FakeWebContents, resetFakeElectron } from './fake-electron.js';
 import { tempDir, makePlatform, call } from '../api/helpers.js';
 import { mainWindowOptions } from '../../src-main/desktop/window.js';
+import { expectIsolated } from './isolation.js';
 import { appCsp, guardWebContents, installCsp, installPermissionHandlers, isExternalWebUrl } from '../../src-main/desktop/security.js';
 import { APP_URL, appProtocolHandler, isAppUrl } from '../../src-main/desktop/app-protocol.js';
 import { claimSingleInstance, installGracefulQuit, startDesktop } from '../../src-main/desktop/lifecycle.js';
@@ -34,17 +35,7 @@ afterEach(() => {
 describe('window', () => {
   it('isolates the renderer: context isolation, sandbox, no Node', () => {
     const o = mainWindowOptions('/app/out/preload/index.cjs');
-    expect(o.webPreferences).toMatchObject({
-      preload: '/app/out/preload/index.cjs',
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-    });
+    expectIsolated(o.webPreferences, '/app/out/preload/index.cjs');
     expect(o.show).toBe(false);
   });
 });
