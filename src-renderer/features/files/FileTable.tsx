@@ -5,6 +5,7 @@ import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { useUploads } from '../../stores/uploads';
 import { StatusBadge } from './StatusBadge';
+import { TableHead } from '../../components/TableHead';
 
 const failureReason = (f: FileObject) => f.error;
 
@@ -63,21 +64,7 @@ export function FileTable({ files }: { files: FileObject[] }) {
         </button>
       </div>
       <table className="table" data-testid="file-table">
-        <thead>
-          <tr>
-            <th scope="col">
-              <span className="sr-only">Select</span>
-            </th>
-            <th scope="col">Name</th>
-            <th scope="col">Size</th>
-            <th scope="col">Status</th>
-            <th scope="col">Credits</th>
-            <th scope="col">Uploaded</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={[{ hidden: 'Select' }, 'Name', 'Size', 'Status', 'Credits', 'Uploaded', { hidden: 'Actions' }]} />
         <tbody>
           {files.map((f) => (
             <tr key={f.id} data-testid="file-row" data-name={f.filename} data-status={f.status}>

@@ -4,6 +4,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useNav } from '../../stores/nav';
 import { formatAt } from './describe';
+import { TableHead } from '../../components/TableHead';
 
 const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 const STATUS_BADGE: Record<string, string> = { succeeded: 'badge badge-ok', failed: 'badge badge-error', cancelled: 'badge badge-warn' };
@@ -27,13 +28,7 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
     <div className="table-scroll">
       <table className="table schedule-runs" data-testid="schedule-runs">
         <caption className="sr-only">Past runs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Due</th>
-            <th scope="col">Status</th>
-            <th scope="col">Result</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Due', 'Status', 'Result']} />
         <tbody>
           {runs.data.data.map((r) => {
             const ex = r.execution;

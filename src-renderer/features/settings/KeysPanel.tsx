@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
+import { TableHead } from '../../components/TableHead';
 
 export function KeysPanel() {
   const keys = useLoad(() => api.keys.list(), []);
@@ -71,18 +72,7 @@ export function KeysPanel() {
       {keys.data && !keys.data.data.length ? <p className="muted">No keys yet.</p> : null}
       {keys.data?.data.length ? (
         <table className="table" data-testid="key-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Starts with', 'Created', 'Last used', 'State', { hidden: 'Actions' }]} />
           <tbody>
             {keys.data.data.map((k) => (
               <tr key={k.id} data-testid="key-row" data-name={k.name} data-revoked={k.revoked_at ? 'true' : 'false'}>

@@ -3,6 +3,7 @@ import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
+import { TableHead } from '../../components/TableHead';
 
 const STATUS_CLASS: Record<string, string> = { succeeded: 'badge badge-ok', failed: 'badge badge-error', pending: 'badge badge-warn', canceled: 'badge' };
 
@@ -21,17 +22,7 @@ export function DeliveryLog({ webhookId }: { webhookId: number }) {
     // Scrolls inside its card at narrow widths instead of pushing the card's buttons off screen.
     <div className="table-scroll">
     <table className="table small" data-testid="delivery-log">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Event</th>
-          <th scope="col">Status</th>
-          <th scope="col">HTTP</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Next retry</th>
-          <th scope="col">Error</th>
-        </tr>
-      </thead>
+      <TableHead columns={['When', 'Event', 'Status', 'HTTP', 'Attempts', 'Next retry', 'Error']} />
       <tbody>
         {log.data.data.map((d) => {
           const ok = d.status_code !== null && d.status_code >= 200 && d.status_code < 300;
