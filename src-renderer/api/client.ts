@@ -11,6 +11,7 @@ import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/co
 import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
+import { OcrSettings } from '../../src-main/platform/contract/ocr';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
@@ -166,6 +167,9 @@ export function createClient(t: Transport) {
       localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
       saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
       saveGpu: (gpu: GpuInfo['gpu']) => call(GpuInfo, 'PUT', '/api/settings/gpu', { gpu }),
+      ocr: () => get(OcrSettings, '/api/settings/ocr'),
+      /** 422 for a code Tesseract does not know; a known one without its model is kept and shown as missing. */
+      saveOcr: (languages: string[]) => call(OcrSettings, 'PUT', '/api/settings/ocr', { languages }),
     },
     remote: {
       settings: () => get(RemoteSettings, '/api/settings/remote'),

@@ -6,6 +6,7 @@ import { DataPanel } from './DataPanel';
 import { UsagePanel } from './UsagePanel';
 import { RemotePanel } from './RemotePanel';
 import { McpServersPanel } from './McpServersPanel';
+import { OcrPanel } from './OcrPanel';
 
 const TABS = [
   { id: 'providers', label: 'Providers' },
@@ -14,6 +15,7 @@ const TABS = [
   { id: 'keys', label: 'API keys' },
   { id: 'localhost', label: 'Localhost API' },
   { id: 'data', label: 'Data folder' },
+  { id: 'ocr', label: 'OCR' },
   { id: 'usage', label: 'Usage' },
 ] as const;
 
@@ -39,6 +41,7 @@ export default function SettingsScreen() {
         {tab === 'keys' ? <KeysPanel /> : null}
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}
+        {tab === 'ocr' ? <OcrPanel /> : null}
         {tab === 'usage' ? <UsagePanel /> : null}
       </div>
     </section>

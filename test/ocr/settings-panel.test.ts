@@ -1,0 +1,84 @@
+/**
+ * Settings → OCR in Chromium against `serve`: English is ready from the start; German, added
+ * from the list, is ready from its npm package and OCR then runs as "eng+deu"; French, without
+ * a model, is shown as missing with the model folder to put it in; a model copied into that
+ * folder turns it ready after "Check again"; removing a language takes it off. Screenshots in
+ * both sizes and themes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { guardedIt, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { openScreen, shot } from '../e2e/support/page';
+
+const engModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int', 'eng.traineddata.gz');
+let env: ChatEnv;
+let setupError: unknown = null;
+const it = guardedIt(() => setupError);
+
+describe('Settings → OCR', () => {
+  beforeAll(async () => {
+    try {
+      env = await startChatEnv({ tokens: () => ['ok'] });
+    } catch (err) {
+      setupError = err;
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await env?.close();
+  }, 30_000);
+
+  it('adds, shows missing, re-checks and removes OCR languages', async () => {
+    const { page } = env;
+    await openScreen(page, 'Settings', 'Settings');
+    await page.getByRole('tab', { name: 'OCR' }).click();
+    const panel = page.getByTestId('ocr-panel');
+    await panel.waitFor({ timeout: 10_000 });
+    const row = (code: string) => panel.locator(`.ocr-lang[data-code="${code}"]`);
+    await row('eng').waitFor();
+    expect(await row('eng').getAttribute('data-status')).toBe('ready');
+    expect(await row('eng').innerText()).toContain('from its npm package');
+    const folder = path.join(env.serve.dataDir, 'ocr');
+    expect(await panel.getByTestId('ocr-folder').innerText()).toBe(folder);
+
+    await page.selectOption('#ocr-add', 'deu');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await row('deu').waitFor();
+    expect(await row('deu').getAttribute('data-status')).toBe('ready');
+    await page.waitForFunction(() => document.querySelector('[data-testid="ocr-tesseract"]')?.textContent === 'eng+deu');
+
+    await page.selectOption('#ocr-add', 'fra');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await row('fra').waitFor();
+    expect(await row('fra').getAttribute('data-status')).toBe('missing');
+    const help = await row('fra').getByTestId('ocr-help').innerText();
+    expect(help).toContain(folder);
+    expect(help).toContain('fra.traineddata');
+    expect(await panel.getByTestId('ocr-tesseract').innerText()).toBe('eng+deu');
+
+    await shot(page, 'settings-ocr-1280-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'settings-ocr-1280-dark');
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await shot(page, 'settings-ocr-1024-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shot(page, 'settings-ocr-1024-light');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A model put in the folder (a copy of English stands in for French) is found on "Check again".
+    fs.copyFileSync(engModel, path.join(folder, 'fra.traineddata.gz'));
+    await panel.getByRole('button', { name: 'Check again' }).click();
+    await page.waitForFunction(() => document.querySelector('.ocr-lang[data-code="fra"]')?.getAttribute('data-status') === 'ready');
+    expect(await row('fra').innerText()).toContain('from the model folder');
+    await page.waitForFunction(() => document.querySelector('[data-testid="ocr-tesseract"]')?.textContent === 'eng+deu+fra');
+
+    // Move German first, then remove it.
+    await panel.getByRole('button', { name: 'Move German up' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="ocr-tesseract"]')?.textContent === 'deu+eng+fra');
+    await panel.getByRole('button', { name: 'Remove German' }).click();
+    await row('deu').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.querySelector('[data-testid="ocr-tesseract"]')?.textContent === 'eng+fra');
+    expect(env.problems.filter((x) => !x.includes("'script-src' was not explicitly set"))).toEqual([]);
+  }, 120_000);
+});
