@@ -160,6 +160,10 @@ export function parseOcrLanguages(raw: string | undefined | null): string[] {
 
 /** The user's choice as the processing worker reads it from the platform database. */
 export function storedOcrLanguages(db: Database.Database): string[] {
-  const row = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(OCR_LANGUAGES_KEY);
-  return parseOcrLanguages(row?.value);
+  try {
+    const row = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(OCR_LANGUAGES_KEY);
+    return parseOcrLanguages(row?.value);
+  } catch {
+    return DEFAULT_OCR_LANGUAGES; // a database without settings (a bare test fixture): English
+  }
 }
