@@ -9,6 +9,7 @@ import { RemoteAgentView } from './RemoteAgentView';
 import { SourceBadge } from './SourceBadge';
 import { listAgents, type SourceFilter } from './agent-source';
 import { TemplateList } from './TemplateList';
+import { Screen } from '../../components/Screen';
 
 export default function AgentsScreen() {
   const [tab, setTab] = useState<'agents' | 'templates'>('agents');
@@ -21,10 +22,7 @@ export default function AgentsScreen() {
   const list = useLoad(() => listAgents({ q: q.trim() || undefined, type: type || undefined, source, page, perPage: 24 }), [q, type, source, page]);
 
   return (
-    <section className="screen" aria-labelledby="agents-title">
-      <h1 id="agents-title" tabIndex={-1}>
-        Agents
-      </h1>
+    <Screen id="agents" title="Agents">
       <div className="tabs" role="tablist">
         <button type="button" role="tab" className="tab" aria-selected={tab === 'agents'} onClick={() => setTab('agents')}>
           My agents
@@ -151,6 +149,6 @@ export default function AgentsScreen() {
           ) : null}
         </>
       )}
-    </section>
+    </Screen>
   );
 }

@@ -3,6 +3,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { useAgents } from '../../stores/agents';
 import { useNav } from '../../stores/nav';
 import { curlExamples } from './examples';
+import { Screen } from '../../components/Screen';
 
 /** Where the API is and how to call it; keys are made in Settings → API keys (shown once there). */
 export default function DeveloperScreen() {
@@ -19,10 +20,7 @@ export default function DeveloperScreen() {
 
   const examples = curlExamples(base, agentId);
   return (
-    <section className="screen" aria-labelledby="developer-title">
-      <h1 id="developer-title" tabIndex={-1}>
-        Developer
-      </h1>
+    <Screen id="developer" title="Developer">
       <div className="card stack">
         <div className="row">
           <span className="muted">Base URL</span>
@@ -66,6 +64,6 @@ export default function DeveloperScreen() {
           <pre className="block">{ex.code}</pre>
         </section>
       ))}
-    </section>
+    </Screen>
   );
 }

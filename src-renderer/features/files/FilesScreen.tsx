@@ -5,6 +5,7 @@ import { pickFiles } from '../../components/pick-files';
 import { useUploads } from '../../stores/uploads';
 import { UploadList } from './UploadList';
 import { FileTable } from './FileTable';
+import { Screen } from '../../components/Screen';
 
 const STATUSES: FileStatus[] = ['waiting', 'in_progress', 'completed', 'failed'];
 /** Typing pauses this long before the name search goes to the server (one request per pause, not per key). */
@@ -27,10 +28,7 @@ export default function FilesScreen() {
   const filtered = !!filter.status || !!filter.q.trim();
 
   return (
-    <section className="screen" aria-labelledby="files-title">
-      <h1 id="files-title" tabIndex={-1}>
-        Files
-      </h1>
+    <Screen id="files" title="Files">
       <div className="card drop-hint" data-testid="drop-hint">
         <div className="row">
           <div className="grow">
@@ -71,6 +69,6 @@ export default function FilesScreen() {
           </button>
         </div>
       ) : null}
-    </section>
+    </Screen>
   );
 }

@@ -6,6 +6,7 @@ import { CollectionsPanel } from './CollectionsPanel';
 import { MemoryEditor } from './MemoryEditor';
 import { MemoryItem } from './MemoryItem';
 import { loadAllCollections } from './collections';
+import { Screen } from '../../components/Screen';
 
 const PER_PAGE = 10;
 
@@ -22,10 +23,7 @@ export default function MemoriesScreen() {
   };
 
   return (
-    <section className="screen" aria-labelledby="memories-title">
-      <h1 id="memories-title" tabIndex={-1}>
-        Memories
-      </h1>
+    <Screen id="memories" title="Memories">
       <div className="split">
         <CollectionsPanel
           collections={cols}
@@ -78,6 +76,6 @@ export default function MemoriesScreen() {
           ) : null}
         </div>
       </div>
-    </section>
+    </Screen>
   );
 }

@@ -7,6 +7,7 @@ import { toast } from '../../stores/toasts';
 import { ScheduleCard } from './ScheduleCard';
 import { ScheduleForm } from './ScheduleForm';
 import './schedules.css';
+import { Screen } from '../../components/Screen';
 
 export default function SchedulesScreen() {
   const agents = useAgents((s) => s.agents);
@@ -16,10 +17,7 @@ export default function SchedulesScreen() {
   const schedules = list.data?.data ?? [];
 
   return (
-    <section className="screen" aria-labelledby="schedules-title">
-      <h1 id="schedules-title" tabIndex={-1}>
-        Schedules
-      </h1>
+    <Screen id="schedules" title="Schedules">
       <p className="muted">
         A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Every run is an execution: it shows up in Chat as a conversation and fires the agent’s webhooks.
         A run missed while Agent Desk was closed runs once at the next start.
@@ -62,6 +60,6 @@ export default function SchedulesScreen() {
           ))}
         </div>
       </div>
-    </section>
+    </Screen>
   );
 }

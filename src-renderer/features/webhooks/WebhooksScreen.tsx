@@ -6,6 +6,7 @@ import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { WebhookCard } from './WebhookCard';
 import { SecretNotice } from './SecretNotice';
+import { Screen } from '../../components/Screen';
 
 export default function WebhooksScreen() {
   const agents = useAgents((s) => s.agents);
@@ -33,10 +34,7 @@ export default function WebhooksScreen() {
   };
 
   return (
-    <section className="screen" aria-labelledby="webhooks-title">
-      <h1 id="webhooks-title" tabIndex={-1}>
-        Webhooks
-      </h1>
+    <Screen id="webhooks" title="Webhooks">
       <p className="muted">Each agent can call your URLs when one of its executions succeeds or fails. Deliveries are signed (Standard Webhooks) and retried.</p>
       <div className="split">
         <aside className="card" aria-label="Agents">
@@ -78,6 +76,6 @@ export default function WebhooksScreen() {
           ))}
         </div>
       </div>
-    </section>
+    </Screen>
   );
 }
