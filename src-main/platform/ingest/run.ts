@@ -50,7 +50,12 @@ interface Reader {
 const idle: Reader[] = [];
 const MAX_IDLE = 2;
 const IDLE_MS = 30_000;
-const MAX_JOBS = 50;
+/**
+ * Files a reader reads before it is replaced anyway. Forking a reader stops the event loop (tens
+ * of milliseconds with a large heap, hundreds on a loaded machine), so a healthy one is kept long;
+ * the resident-memory check below retires a reader that grew.
+ */
+const MAX_JOBS = 1000;
 /** A reader that grew past this after a file (caches, fragmented heap) is not reused. */
 const RETIRE_RSS = 256 * 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { FileStore } from './store.js';
-import type { FileRow } from './service.js';
+import { FileRows } from './rows.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
 import { fileCredits } from '../../kernel/credits.js';
@@ -20,7 +20,7 @@ const PURGE = 'file.purge';
  */
 export class FileProcessing {
   private readonly stopping = new AbortController();
-  private readonly byId;
+  private readonly rows: FileRows;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -29,7 +29,7 @@ export class FileProcessing {
     lifecycle: Lifecycle,
     private readonly opts: { timeoutMs?: number; maxHeapMb?: number } = {},
   ) {
-    this.byId = ctx.db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
+    this.rows = new FileRows(ctx.db);
     // Extraction is CPU-bound and the machine may have two cores: two at a time keeps a small
     // file from waiting behind a huge one without starving the API.
     // A handler only throws when the platform shuts down mid-extraction; the job then stays
@@ -50,9 +50,9 @@ export class FileProcessing {
     const now = nowMicros();
     const db = this.ctx.db;
     return db.transaction(() => {
-      const changed = db.prepare("UPDATE files SET status = 'in_progress', error = NULL, updated_at = ? WHERE id = ? AND status IN ('waiting','failed')").run(now, fileId).changes;
+      const changed = this.rows.markInProgress(fileId, now);
       if (changed) this.jobs.enqueue(PROCESS, { fileId });
-      return changed > 0;
+      return changed;
     })();
   }
 
@@ -64,7 +64,7 @@ export class FileProcessing {
   settled(fileId: number, waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
-        const r = this.byId.get(fileId);
+        const r = this.rows.byId(fileId);
         return !r || (r.status !== 'in_progress' && r.status !== 'waiting');
       };
       if (check()) return resolve();
@@ -83,7 +83,7 @@ export class FileProcessing {
   }
 
   private async run(job: Job<{ fileId: number }>): Promise<void | (() => void)> {
-    const row = this.byId.get(job.payload.fileId);
+    const row = this.rows.byId(job.payload.fileId);
     if (!row || row.status !== 'in_progress') return;
     if (!this.store.exists(row.id)) return () => this.finish(row.id, { ok: false, code: 'unreadable', error: 'The stored bytes of this file are missing.' });
     let result: ExtractionResult;
@@ -111,21 +111,13 @@ export class FileProcessing {
   /** Records the outcome (inside the job's finishing transaction) and tells waiters after it commits. */
   private finish(fileId: number, result: ExtractionResult): void {
     const now = nowMicros();
-    const db = this.ctx.db;
-    const row = this.byId.get(fileId);
+    const row = this.rows.byId(fileId);
     if (!row || row.status !== 'in_progress') return;
     if (result.ok) {
-      db.prepare("UPDATE files SET status = 'completed', credits = ?, error = NULL, metadata = ?, passages = ?, processed_at = ?, updated_at = ? WHERE id = ?").run(
-        fileCredits(row.bytes),
-        JSON.stringify(result.metadata),
-        result.passages,
-        now,
-        now,
-        fileId,
-      );
+      this.rows.markCompleted(fileId, { credits: fileCredits(row.bytes), metadata: JSON.stringify(result.metadata), passages: result.passages, now });
       this.ctx.events.emit('credits.consumed', { source: 'file', id: fileId, workspaceId: row.workspace_id, credits: fileCredits(row.bytes) });
     } else {
-      db.prepare("UPDATE files SET status = 'failed', error = ?, passages = 0, updated_at = ? WHERE id = ?").run(result.error.slice(0, 1000), now, fileId);
+      this.rows.markFailed(fileId, result.error.slice(0, 1000), now);
       // The failed file's partial passages never answer a search (it is not completed); purge them.
       this.purgeLater(fileId);
       this.ctx.log.info({ fileId, reason: result.error }, 'file processing failed');
@@ -135,26 +127,18 @@ export class FileProcessing {
 
   /** Deletes passages of a file in small batches, yielding between them so requests keep flowing. */
   private async purge(fileId: number): Promise<void> {
-    const db = this.ctx.db;
-    const alive = db.prepare<[number], { status: string }>('SELECT status FROM files WHERE id = ?');
-    const del = db.prepare('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 200)');
     for (;;) {
-      const s = alive.get(fileId)?.status;
+      if (!this.ctx.db.open) return;
+      const s = this.rows.status(fileId);
       // Reprocessing started again: the worker clears old passages itself.
       if (s === 'in_progress' || s === 'completed') return;
-      if (!db.open || del.run(fileId).changes === 0) return;
+      if (this.rows.purgeSome(fileId) === 0) return;
       await new Promise((r) => setImmediate(r));
     }
   }
 
   /** A file left `in_progress` without a job (e.g. a database restored from backup) is queued again. */
   private resumeOrphans(): void {
-    const rows = this.ctx.db
-      .prepare<[], { id: number }>(
-        `SELECT id FROM files WHERE status = 'in_progress'
-         AND NOT EXISTS (SELECT 1 FROM jobs WHERE kind = '${PROCESS}' AND state IN ('pending','running') AND json_extract(payload, '$.fileId') = files.id)`,
-      )
-      .all();
-    for (const r of rows) this.jobs!.enqueue(PROCESS, { fileId: r.id });
+    for (const fileId of this.rows.orphansInProgress(PROCESS)) this.jobs.enqueue(PROCESS, { fileId });
   }
 }

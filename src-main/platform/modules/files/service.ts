@@ -6,6 +6,7 @@ import type { AgentFileSet, AgentFileSetLinked, FileDetail, FileListQuery, FileO
 import { ACCEPTED_EXTENSIONS, extensionOf, kindOf } from '../../ingest/kinds.js';
 import { isoOffset, nowMicros } from '../../kernel/time.js';
 import { FileStore } from './store.js';
+import { FileRows, type FileRow } from './rows.js';
 import { FileProcessing } from './processing.js';
 import { searchPassages, type PassageHit } from './search.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
@@ -14,24 +15,7 @@ import { fileUploadSpec, type ReceivedUpload } from './upload.js';
 import { UploadFields } from '../../contract/files.js';
 import { laravelErrors } from '../../contract/messages.js';
 
-export interface FileRow {
-  id: number;
-  workspace_id: number;
-  user_id: number | null;
-  filename: string;
-  ext: string;
-  kind: string;
-  bytes: number;
-  sha256: string;
-  status: FileStatus;
-  credits: number;
-  error: string | null;
-  metadata: string | null;
-  passages: number;
-  created_at: number;
-  updated_at: number;
-  processed_at: number | null;
-}
+export type { FileRow } from './rows.js';
 
 export function toFile(r: FileRow): FileObject {
   const f: FileObject = {
@@ -72,10 +56,6 @@ export function checkExtension(filename: string): { ext: string; kind: string } 
   return { ext, kind };
 }
 
-type ListParams = { workspaceId: number; status: FileStatus | null; q: string | null; limit: number; offset: number };
-
-const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
-
 /**
  * Files of a workspace: stored bytes, processing into passages (FileProcessing), full-text
  * retrieval (files-search) and links to agents.
@@ -83,13 +63,7 @@ const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHE
 export class FilesService {
   readonly store: FileStore;
   readonly processing: FileProcessing;
-  private readonly byId;
-  private readonly byIdAny;
-  private readonly insertStmt;
-  private readonly sameBytesStmt;
-  private readonly linkedStmt;
-  private readonly linkedRowsStmt;
-  private readonly listStmts;
+  private readonly rows: FileRows;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -97,30 +71,11 @@ export class FilesService {
     jobs: JobQueue,
     lifecycle: Lifecycle,
   ) {
-    const db = ctx.db;
     this.store = new FileStore(ctx.config.dataDir);
-    this.byId = db.prepare<{ id: number; userId: number }, FileRow>(`SELECT * FROM files WHERE id = @id AND ${VISIBLE}`);
-    this.byIdAny = db.prepare<[number], FileRow>('SELECT * FROM files WHERE id = ?');
-    this.insertStmt = db.prepare(
-      `INSERT INTO files(workspace_id, user_id, filename, ext, kind, bytes, sha256, status, created_at, updated_at)
-       VALUES (@workspaceId, @userId, @filename, @ext, @kind, @bytes, @sha256, 'waiting', @now, @now)`,
-    );
-    // Same bytes under the same extension: the extension decides how a file is read, so a PNG
-    // uploaded as .txt and as .pdf stay two files.
-    this.sameBytesStmt = db.prepare<{ workspaceId: number; sha256: string; bytes: number; ext: string }, FileRow>(
-      'SELECT * FROM files WHERE workspace_id = @workspaceId AND sha256 = @sha256 AND bytes = @bytes AND ext = @ext ORDER BY id LIMIT 1',
-    );
-    this.linkedStmt = db.prepare<[number], { file_id: number }>('SELECT file_id FROM agent_files WHERE agent_id = ? ORDER BY created_at, file_id');
-    this.linkedRowsStmt = db.prepare<[number], FileRow>(
-      'SELECT f.* FROM agent_files a JOIN files f ON f.id = a.file_id WHERE a.agent_id = ? ORDER BY a.created_at, f.id',
-    );
-    const listSql = (dir: 'ASC' | 'DESC') =>
-      `SELECT * FROM files WHERE workspace_id = @workspaceId AND (@status IS NULL OR status = @status) AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
-       ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
-    this.listStmts = { asc: db.prepare<ListParams, FileRow>(listSql('ASC')), desc: db.prepare<ListParams, FileRow>(listSql('DESC')) };
+    this.rows = new FileRows(ctx.db);
     this.processing = new FileProcessing(ctx, this.store, jobs, lifecycle);
     // Only the data dir's primary process cleans stray temp files: another one may be writing them.
-    if (lifecycle.primary) this.store.reconcile((id) => !!this.byIdAny.get(id), this.ctx.log);
+    if (lifecycle.primary) this.store.reconcile((id) => !!this.rows.byId(id), this.ctx.log);
   }
 
   /**
@@ -131,15 +86,13 @@ export class FilesService {
   list(workspaceId: number, q: FileListQuery): FileObject[] {
     // Filenames are stored NFC (cleanFilename), so the needle is too: "é" typed either way matches.
     const needle = q.q ? q.q.normalize('NFC').toLowerCase() : null;
-    return this.listStmts[q.order === 'asc' ? 'asc' : 'desc']
-      .all({ workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) })
-      .map(toFile);
+    return this.rows.list(q.order === 'asc' ? 'asc' : 'desc', { workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) }).map(toFile);
   }
 
   /** The row of a file the user can see, or 404 `File not found`. */
   row(userId: number, rawId: string | number): FileRow {
     const id = parseId(rawId);
-    const row = id ? this.byId.get({ id, userId }) : undefined;
+    const row = id ? this.rows.visible(id, userId) : undefined;
     if (!row) throw new NotFoundError('File not found');
     return row;
   }
@@ -164,19 +117,19 @@ export class FilesService {
     const now = nowMicros();
     try {
       const id = this.ctx.db.transaction(() => {
-        const same = this.sameBytesStmt.get({ workspaceId, sha256: incoming.sha256, bytes: incoming.bytes, ext });
+        const same = this.rows.sameBytes(workspaceId, incoming.sha256, incoming.bytes, ext);
         if (same) {
           this.store.discard(incoming.tmpPath);
           return same.id;
         }
-        const id = Number(this.insertStmt.run({ workspaceId, userId, filename, ext, kind, bytes: incoming.bytes, sha256: incoming.sha256, now }).lastInsertRowid);
+        const id = this.rows.insertWaiting({ workspaceId, userId, filename, ext, kind, bytes: incoming.bytes, sha256: incoming.sha256, now });
         // Inside the transaction: a failed rename rolls the row back. A crash after the rename but
         // before the commit leaves bytes without a row, which start-up reports. The directory is
         // synced after the commit (upload awaits it before answering).
         this.store.commit(incoming.tmpPath, id);
         return id;
       }).immediate();
-      return toFile(this.byIdAny.get(id)!);
+      return toFile(this.rows.byId(id)!);
     } catch (err) {
       this.store.discard(incoming.tmpPath);
       throw err;
@@ -219,8 +172,7 @@ export class FilesService {
   delete(userId: number, rawId: string | number): { id: string; object: 'file'; deleted: true } {
     const row = this.row(userId, rawId);
     this.ctx.db.transaction(() => {
-      this.ctx.db.prepare('DELETE FROM agent_files WHERE file_id = ?').run(row.id);
-      this.ctx.db.prepare('DELETE FROM files WHERE id = ?').run(row.id);
+      this.rows.delete(row.id);
       this.processing.purgeLater(row.id);
     }).immediate();
     this.store.remove(row.id);
@@ -236,18 +188,18 @@ export class FilesService {
     if (row.status === 'completed') return toFile(row);
     this.processing.request(row.id);
     await this.processing.settled(row.id, waitMs);
-    const now = this.byIdAny.get(row.id);
+    const now = this.rows.byId(row.id);
     if (!now) throw new NotFoundError('File not found');
     return toFile(now);
   }
 
   linkedFileIds(agentId: number): number[] {
-    return this.linkedStmt.all(agentId).map((r) => r.file_id);
+    return this.rows.linkedFileIds(agentId);
   }
 
   agentFiles(userId: number, rawAgentId: string | number): AgentFileSet {
     const agent = this.agents.get(userId, rawAgentId);
-    const rows = this.linkedRowsStmt.all(agent.id);
+    const rows = this.rows.linkedRows(agent.id);
     return { id: agent.id, files: rows.map(toFile), status: setStatus(rows) };
   }
 
@@ -256,20 +208,19 @@ export class FilesService {
     const agent = this.agents.get(userId, rawAgentId);
     const errors: Record<string, string[]> = {};
     const rows = fileIds.map((id, i) => {
-      const r = this.byId.get({ id, userId });
+      const r = this.rows.visible(id, userId);
       if (!r) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
       return r;
     });
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const now = nowMicros();
     this.ctx.db.transaction(() => {
-      const ins = this.ctx.db.prepare('INSERT OR IGNORE INTO agent_files(agent_id, file_id, created_at) VALUES (?, ?, ?)');
       for (const r of rows) {
-        ins.run(agent.id, r!.id, now);
+        this.rows.link(agent.id, r!.id, now);
         if (r!.status === 'waiting') this.processing.request(r!.id);
       }
     }).immediate();
-    const linked = this.linkedRowsStmt.all(agent.id);
+    const linked = this.rows.linkedRows(agent.id);
     const count = (s: FileStatus[]) => linked.filter((r) => s.includes(r.status)).length;
     return {
       id: agent.id,
@@ -282,7 +233,7 @@ export class FilesService {
   unlink(userId: number, rawAgentId: string | number, rawFileId: string | number): { id: number; file: FileObject; removed: boolean } {
     const agent = this.agents.get(userId, rawAgentId);
     const file = this.row(userId, rawFileId);
-    const removed = this.ctx.db.prepare('DELETE FROM agent_files WHERE agent_id = ? AND file_id = ?').run(agent.id, file.id).changes > 0;
+    const removed = this.rows.unlink(agent.id, file.id);
     return { id: agent.id, file: toFile(file), removed };
   }
 
@@ -294,11 +245,7 @@ export class FilesService {
   /** A file's extracted text, passage by passage in order, a page at a time (MCP read_file). Passages overlap slightly by design. */
   passages(userId: number, rawId: string | number, page: { offset: number; limit: number }): { file: FileObject; total: number; passages: { ordinal: number; text: string }[] } {
     const r = this.row(userId, rawId);
-    const total = (this.ctx.db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM file_passages WHERE file_id = ?').get(r.id)?.n ?? 0);
-    const passages = this.ctx.db
-      .prepare<[number, number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ? OFFSET ?')
-      .all(r.id, page.limit, page.offset);
-    return { file: toFile(r), total, passages };
+    return { file: toFile(r), total: this.rows.passageCount(r.id), passages: this.rows.passagePage(r.id, page.limit, page.offset) };
   }
 }
 
