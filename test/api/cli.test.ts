@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
 import { runCli, startServer, type ServerProcess } from './server-process.js';
 import { expectShapeB } from './spec-shapes.js';
+import { limit } from '../fixtures/until.js';
 
 /** A raw request, so that the Host header can be anything. */
 function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: any }> {
@@ -73,10 +74,10 @@ describe('cli serve', () => {
     s.child.kill('SIGTERM');
     expect(await s.exited).toEqual({ code: 0, signal: null });
     await expect(raw(`${s.url}/api/agents`, { headers: auth })).rejects.toThrow();
-  });
+  }, limit(90_000));
 
   it('keys create|list|revoke: a created key authenticates, a revoked one does not', async () => {
-    const made = await runCli(['keys', 'create', 'ci-bot', '--data-dir', dir], { npx: true });
+    const made = await runCli(['keys', 'create', 'ci-bot', '--data-dir', dir]);
     expect(made.code, made.stderr).toBe(0);
     const key = /^(ad_\S+)$/m.exec(made.stdout)?.[1];
     const id = /Created key (\d+)/.exec(made.stdout)?.[1];
@@ -103,7 +104,7 @@ describe('cli serve', () => {
 
     s.child.kill('SIGTERM');
     expect((await s.exited).code).toBe(0);
-  });
+  }, limit(120_000));
 
   it('refuses bad arguments with a usage message and exit code 2', async () => {
     const [badPort, noName, badId] = await Promise.all([
@@ -117,5 +118,5 @@ describe('cli serve', () => {
     expect(noName.stderr).toMatch(/Usage/);
     expect(badId.code).toBe(2);
     expect(badId.stderr).toMatch(/Usage/);
-  });
+  }, limit(90_000));
 });

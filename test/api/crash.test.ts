@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
 import { startServer, type ServerProcess } from './server-process.js';
+import { limit } from '../fixtures/until.js';
 
 const TOTAL = 1000;
 const CONCURRENCY = 16;
@@ -94,5 +95,5 @@ describe('crash safety', () => {
     expect(res.status).toBe(200);
     again.child.kill('SIGTERM');
     expect((await again.exited).code).toBe(0);
-  });
+  }, limit(120_000)); // two server starts and a thousand requests
 });

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { limit } from '../fixtures/until.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = 'src-main/platform/cli/main.ts';
@@ -47,6 +48,7 @@ export interface StartOptions {
   runner?: 'tsx' | 'node';
   /** Also wait for the browser login line. */
   login?: boolean;
+  /** Safety net for the start, before scaling by TEST_TIME_SCALE (test/fixtures/until.ts). */
   timeoutMs?: number;
 }
 
@@ -76,11 +78,12 @@ export function startServer(opts: StartOptions): Promise<ServerProcess> {
       return null;
     }
   };
+  const startLimit = limit(opts.timeoutMs ?? 45_000);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       kill();
-      reject(new Error(`server did not start in time:\n${out}`));
-    }, opts.timeoutMs ?? 45_000);
+      reject(new Error(`server did not start in ${Math.round(startLimit / 1000)} s (raise TEST_TIME_SCALE on a slow machine):\n${out}`));
+    }, startLimit);
     const onData = () => {
       const m = /^Agent Desk API listening on (http:\/\/\S+)$/m.exec(out);
       const login = /(http:\/\/\S+\/login\?token=\S+)/.exec(out);
@@ -102,7 +105,7 @@ export function startServer(opts: StartOptions): Promise<ServerProcess> {
         async stop(ms = 15_000) {
           if (alive()) {
             child.kill('SIGTERM');
-            const t = setTimeout(kill, ms);
+            const t = setTimeout(kill, limit(ms));
             await exited;
             clearTimeout(t);
           }
@@ -129,19 +132,22 @@ export function startServer(opts: StartOptions): Promise<ServerProcess> {
   });
 }
 
-/** Runs `tsx cli.ts ...args` (or through `npx`, which costs about two seconds more) to the end. */
-export function runCli(args: string[], opts: { env?: Record<string, string>; npx?: boolean; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+/**
+ * Runs `cli.ts ...args` to the end, as `npm run keys` does: one node process with the tsx loader
+ * (the tsx CLI would add a second process; on loaded cores every process start counts).
+ * `timeoutMs` is a safety net, scaled by TEST_TIME_SCALE.
+ */
+export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const timeoutMs = limit(opts.timeoutMs ?? 60_000);
   return new Promise((resolve, reject) => {
-    const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'tsx']] : [TSX, []];
-    const child = spawn(cmd, [...pre, CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} timed out:\n${stdout}\n${stderr}`));
+      reject(new Error(`cli ${args.join(' ')} did not end in ${Math.round(timeoutMs / 1000)} s (raise TEST_TIME_SCALE on a slow machine):\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);

@@ -11,6 +11,7 @@ import { BASE, KEY, makePlatform } from '../api/helpers.js';
 import { upload } from '../files/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { LINGER_BYTES } from '../../src-main/platform/transports/http/linger.js';
+import { limit } from '../fixtures/until.js';
 
 const MB = 1024 * 1024;
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
@@ -39,7 +40,7 @@ describe('uploads over the limit, as real clients send them', () => {
     expect(await res.json()).toEqual({ message: 'The file must not be greater than 200 MB.' });
     expect(rows(p)).toBe(0);
     expect(onDisk(p.dir)).toEqual({ stored: [], temp: [] });
-  });
+  }, limit(120_000)); // 201 MB through fetch's multipart encoder and loopback
 
   it('an archive import of 201 MB gets the same answer from the same receiver', async () => {
     const form = new FormData();
@@ -48,7 +49,7 @@ describe('uploads over the limit, as real clients send them', () => {
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: 'The archive must not be greater than 200 MB.' });
     expect(onDisk(p.dir).temp).toEqual([]);
-  });
+  }, limit(120_000));
 
   it('the refused body is drained after the answer (no reset while the client still sends), then the connection closes', async () => {
     const sock = net.connect(Number(new URL(server.url).port), '127.0.0.1');
@@ -139,7 +140,7 @@ describe('one receiver, one limit rule', () => {
         expect(await res.json()).toEqual({ message: 'The upload was interrupted.' });
       }
       // Either way the partial archive is gone once the receiver has settled.
-      const end = Date.now() + 10_000;
+      const end = Date.now() + limit(10_000);
       while (onDisk(small.dir).temp.length && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       expect(onDisk(small.dir).temp).toEqual([]);
     } finally {

@@ -13,6 +13,7 @@ import { latestVersion, migrate } from '../../src-main/platform/db/migrate.js';
 import { backupDataDir, snapshotBeforeMigrate } from '../../src-main/platform/modules/archive/backup.js';
 import { indexTar, readEntry } from '../../src-main/platform/modules/archive/tar.js';
 import { runCli, upload } from './data-safety-helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const dirs: string[] = [];
 const dir = (prefix = 'agent-desk-backup-') => {
@@ -156,5 +157,5 @@ describe('npm run backup', () => {
     const bad = runCli('src-main/platform/cli/backup.ts', ['backup', '--data-dir', path.join(p.dir, 'nope')]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/No Agent Desk database/);
-  });
+  }, limit(180_000)); // two CLI processes, each a cold start of the platform
 });

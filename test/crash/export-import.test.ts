@@ -11,6 +11,7 @@ import { tarEnd, tarEntry } from '../../src-main/platform/modules/archive/tar.js
 import { createPlatform } from '../../src-main/platform/platform.js';
 import { digestTables, changedTables } from '../fuzz/digest.js';
 import { exportTar, importTar, runCli, upload, userView } from './data-safety-helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const src = makePlatform({ env: {} });
 const dirs: string[] = [src.dir];
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const bin = await upload(src, 'photo.png', crypto.randomBytes(200_000));
   expect(bin.status).toBe(200);
   expect((await call(src, 'POST', `/api/agents/${agent.json.id}/files`, { body: { file_ids: [txt.json.id] } })).status).toBe(200);
-  await src.jobs.idle(20_000);
+  await src.jobs.idle(limit(20_000));
   archive = await exportTar(src);
 });
 
@@ -108,7 +109,7 @@ describe('export and import', () => {
       await reopened.close();
       await restored.close();
     }
-  });
+  }, limit(180_000)); // two CLI processes, each a cold start of the platform
 });
 
 describe('hostile archives are refused whole', () => {

@@ -7,8 +7,8 @@ export interface ServerProcess extends SpawnedServer {
   stderr(): string;
 }
 
-/** The real server as one process (kill -9 reaches the server itself), through the one spawner. */
-export async function startServer(dataDir: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServerProcess> {
+/** The real server as one process (kill -9 reaches the server itself), through the one spawner (which scales `timeoutMs`). */
+export async function startServer(dataDir: string, env: Record<string, string> = {}, timeoutMs = 45_000): Promise<ServerProcess> {
   const s = await spawnServer({ dataDir, env, runner: 'node', timeoutMs });
   return { ...s, stderr: s.output };
 }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
 import { startServer, childEnv } from '../api/server-process.js';
+import { limit } from '../fixtures/until.js';
 import { electronBindingPath } from '../../src-main/desktop/native/binding.js';
 
 /**
@@ -55,7 +56,7 @@ function npmStart(opts: { electron: string; base: string; fail?: string }) {
   fs.rmSync(path.join(work, 'launched.json'), { force: true });
   const r = spawnSync(process.execPath, ['scripts/start.mjs'], {
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: limit(60_000),
     env: {
       ...childEnv(),
       AGENT_DESK_ELECTRON_DIR: opts.electron,
@@ -154,5 +155,5 @@ describe('first npm start gets better-sqlite3 for Electron, beside the Node buil
       server.kill();
       await server.exited;
     }
-  });
+  }, limit(90_000)); // a cold server start
 });

@@ -12,6 +12,7 @@ import { tempDir } from '../api/helpers.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startServer } from '../crash/server-process.js';
 import { readSSE } from '../fixtures/sse-reader.js';
+import { until } from '../fixtures/until.js';
 
 export interface SoakOptions {
   /** Work time of one round. */
@@ -147,15 +148,16 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   }
 
   async function settle(): Promise<number | null> {
-    // Wait for stored executions to be final, then idle, then read RSS.
+    // Wait for stored executions to be final (a condition: on loaded cores the last ones take long), then idle, then read RSS.
     const dbFile = path.join(dataDir, 'agent-desk.sqlite');
-    for (let i = 0; i < 100; i++) {
+    await until('stored executions to be final', () => {
       const db = new Database(dbFile, { readonly: true });
-      const live = (db.prepare("SELECT count(*) AS n FROM executions WHERE status IN ('starting','running')").get() as { n: number }).n;
-      db.close();
-      if (!live) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      try {
+        return (db.prepare("SELECT count(*) AS n FROM executions WHERE status IN ('starting','running')").get() as { n: number }).n === 0;
+      } finally {
+        db.close();
+      }
+    }, 60_000, 100);
     await new Promise((r) => setTimeout(r, opts.settleMs));
     return server.rss();
   }
