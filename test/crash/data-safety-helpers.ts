@@ -2,15 +2,19 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { BASE, KEY } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { limit } from '../fixtures/until.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Runs one of the package's tsx entry points the way `npm run X --` does, bounded in time. */
+/**
+ * Runs one of the package's TypeScript entry points as `npm run X --` does, in one node process with
+ * the tsx loader (the tsx CLI would start a second one), bounded by a scaled safety net.
+ */
 export function runCli(script: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, script), ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: limit(90_000),
     env: { ...process.env, AGENT_DESK_LOG_LEVEL: 'silent', ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error };
