@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BASE, KEY } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { limit } from '../fixtures/until.js';
+import { upload } from '../files/helpers.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,13 +21,8 @@ export function runCli(script: string, args: string[], env: Record<string, strin
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error };
 }
 
-export async function upload(p: Platform, name: string, bytes: Buffer, opts: { process?: boolean } = {}) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  if (opts.process) form.append('process', 'true');
-  const res = await p.app.request(`${BASE}/api/files`, { method: 'POST', headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` }, body: form });
-  return { status: res.status, json: (await res.json()) as any };
-}
+/** Multipart uploads through app.request: the files tests' helper. */
+export { upload };
 
 export async function exportTar(p: Platform): Promise<Buffer> {
   const res = await p.app.request(`${BASE}/api/export`, { headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` } });
@@ -34,16 +30,9 @@ export async function exportTar(p: Platform): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-export async function importTar(p: Platform, tar: Buffer | Uint8Array, field = 'archive') {
-  const form = new FormData();
-  form.append(field, new Blob([new Uint8Array(tar)]), 'export.tar');
-  const res = await p.app.request(`${BASE}/api/import`, { method: 'POST', headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` }, body: form });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json, text };
+/** POST /api/import: the same multipart path as a file upload, to another URL and field. */
+export function importTar(p: Platform, tar: Buffer | Uint8Array, field = 'archive') {
+  return upload(p, 'export.tar', tar, { url: '/api/import', field });
 }
 
 /** What a user sees of their data, without ids, slugs or timestamps that an import renews. */
