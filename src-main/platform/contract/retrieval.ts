@@ -49,7 +49,7 @@ export const PassageScores = z.object({
   bm25: z.number().nullable(),
   /** Cosine similarity to the query; null when vectors were not used or did not rank it. */
   vector: z.number().nullable(),
-  /** Reciprocal rank fusion of the two ranks (k = 60); null for a file given whole. */
+  /** The two scores normalized within their candidates and weighted (bm25 0.7, vector 0.3), 0..1; null for a file given whole. */
   fused: z.number().nullable(),
 });
 export type PassageScores = z.infer<typeof PassageScores>;

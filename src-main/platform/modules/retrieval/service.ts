@@ -9,7 +9,7 @@ import type { EmbeddingSettings, EmbeddingSettingsUpdate, PassageScores } from '
 import { searchPassages as bm25Passages } from '../files/search.js';
 import { RetrievalStore } from './store.js';
 import type { ExecutionRetrieval } from './port.js';
-import { fuseRanks } from './fusion.js';
+import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
 
 declare module '../../kernel/settings.js' {
@@ -44,9 +44,9 @@ const QUERY_TIMEOUT_MS = 10_000;
 
 /**
  * Hybrid retrieval: bm25 (FTS5) and vector search over the same passages and memories, fused by
- * reciprocal rank. Vectors are filled in the background by the chosen embedder; until its space
- * is complete, search is bm25 alone, so switching embedders never leaves a moment where search
- * fails. An embedder that fails (server down) is retried later and never fails a search.
+ * their normalized scores (fusion.ts). Vectors are filled in the background by the chosen
+ * embedder; until its space is complete, search is bm25 alone, so switching embedders never
+ * leaves a moment where search fails. An embedder that fails (server down) is retried later and never fails a search.
  */
 export class RetrievalService {
   readonly store: RetrievalStore;
@@ -227,25 +227,24 @@ export class RetrievalService {
     const space = mode === 'bm25' ? null : this.searchSpace();
     const qv = space !== null ? await this.queryVector(query) : null;
     const vec = space !== null && qv ? this.store.nearestPassages(space, ids, qv, POOL) : [];
-    const fused = fuseRanks<{ id: number }>(
-      bm.map((h) => ({ id: h.passage_id })),
-      vec,
-      (x) => x.id,
+    const fused = fuseScores(
+      bm.map((h) => ({ id: h.passage_id, score: -h.rank })),
+      vec.map((v) => ({ id: v.id, score: v.similarity })),
     ).slice(0, limit);
     const bmById = new Map(bm.map((h) => [h.passage_id, h]));
     const simById = new Map(vec.map((v) => [v.id, v.similarity]));
-    const rows = this.store.passagesById(fused.filter((f) => !bmById.has(f.item.id)).map((f) => f.item.id));
+    const rows = this.store.passagesById(fused.filter((f) => !bmById.has(f.id)).map((f) => f.id));
     const out: RankedPassage[] = [];
     for (const f of fused) {
-      const b = bmById.get(f.item.id);
-      const r = b ? { passage_id: b.passage_id, file_id: b.file_id, filename: b.filename, ordinal: b.ordinal, text: b.text } : rows.get(f.item.id);
+      const b = bmById.get(f.id);
+      const r = b ? { passage_id: b.passage_id, file_id: b.file_id, filename: b.filename, ordinal: b.ordinal, text: b.text } : rows.get(f.id);
       if (!r) continue;
-      out.push({ ...r, scores: { bm25: b ? -b.rank : null, vector: simById.get(f.item.id) ?? null, fused: f.fused } });
+      out.push({ ...r, scores: { bm25: b ? -b.rank : null, vector: simById.get(f.id) ?? null, fused: f.fused } });
     }
     return out;
   }
 
-  /** The caller's memories most relevant to `text`, best first (bm25 and vectors fused); `collections` narrows them. */
+  /** The caller's memories most relevant to `text`, best first (bm25 and vectors fused by score); `collections` narrows them. */
   async relevantMemories(userId: number, text: string, limit = 20, collections: number[] | null = null): Promise<{ id: number; memory: string }[]> {
     const bm = this.memories.relevant(userId, text, POOL, collections);
     const space = this.searchSpace();
@@ -253,11 +252,14 @@ export class RetrievalService {
     const vec = space !== null && qv ? this.store.nearestMemories(space, userId, qv, POOL, collections) : [];
     const byId = new Map(bm.map((m) => [m.id, m.memory]));
     const missing = vec.filter((v) => !byId.has(v.id)).map((v) => v.id);
-    if (missing.length) for (const m of this.memoryTexts(userId, missing)) byId.set(m.id, m.memory);
-    return fuseRanks<{ id: number }>(bm, vec, (x) => x.id)
-      .filter((f) => byId.has(f.item.id))
+    if (missing.length) for (const m of this.store.memoryTexts(userId, missing)) byId.set(m.id, m.memory);
+    return fuseScores(
+      bm.map((m) => ({ id: m.id, score: -m.rank })),
+      vec.map((v) => ({ id: v.id, score: v.similarity })),
+    )
+      .filter((f) => byId.has(f.id))
       .slice(0, limit)
-      .map((f) => ({ id: f.item.id, memory: byId.get(f.item.id)! }));
+      .map((f) => ({ id: f.id, memory: byId.get(f.id)! }));
   }
 
   /** The port executions use (see port.ts). */
@@ -268,12 +270,6 @@ export class RetrievalService {
       memories: (userId, text, limit, collections) => this.relevantMemories(userId, text, limit, collections ?? null),
       conversationFileIds: (rootId, userId) => this.store.conversationFileIds(rootId, userId),
     };
-  }
-
-  private memoryTexts(userId: number, ids: number[]): { id: number; memory: string }[] {
-    return this.ctx.db
-      .prepare<[string, number], { id: number; memory: string }>('SELECT id, memory FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ?')
-      .all(JSON.stringify(ids), userId);
   }
 
   view(): EmbeddingSettings {

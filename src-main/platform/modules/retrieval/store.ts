@@ -49,6 +49,7 @@ export class RetrievalStore {
   private readonly conversationFilesStmt;
   private readonly wholeFileStmt;
   private readonly fileNameStmt;
+  private readonly memoryTextsStmt;
 
   constructor(private readonly db: DB) {
     this.spaceByKey = db.prepare<[string], { id: number; dims: number }>('SELECT id, dims FROM embedding_spaces WHERE key = ?');
@@ -100,6 +101,9 @@ export class RetrievalStore {
       "SELECT file_ids FROM executions WHERE (root_id = ? OR id = ?) AND user_id = ? AND file_ids != '[]'",
     );
     this.wholeFileStmt = db.prepare<[number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ?');
+    this.memoryTextsStmt = db.prepare<[string, number], { id: number; memory: string }>(
+      'SELECT id, memory FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ?',
+    );
     this.fileNameStmt = db.prepare<[number], { filename: string; passages: number }>("SELECT filename, passages FROM files WHERE id = ? AND status = 'completed'");
   }
 
@@ -178,5 +182,10 @@ export class RetrievalStore {
     const f = this.fileNameStmt.get(fileId);
     if (!f || f.passages > maxPassages || f.passages === 0) return null;
     return { filename: f.filename, passages: this.wholeFileStmt.all(fileId, maxPassages) };
+  }
+
+  /** The texts of memories a vector search found that the keyword search did not. */
+  memoryTexts(userId: number, ids: number[]): { id: number; memory: string }[] {
+    return this.memoryTextsStmt.all(JSON.stringify(ids), userId);
   }
 }
