@@ -11,14 +11,12 @@
  * the same run (timer jitter of the machine itself).
  */
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { PDFDocument } from 'pdf-lib';
 import type { BenchPart, Figures } from '../run.js';
-import { makePdf } from '../../test/fixtures/documents.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
 import { createPlatform, type Platform } from '../../src-main/platform/platform.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
@@ -84,13 +82,28 @@ async function spawnClient(url: string, files: string[], concurrency: number): P
   };
 }
 
-/** A PDF of about `mb` MB: 200 pages of text plus an incompressible embedded file. */
+/**
+ * A PDF of about `mb` MB: 200 pages of text plus an incompressible embedded file. Made in a child
+ * process: building it here would leave the bench's heap (the platform's process) hundreds of MB
+ * larger than the app's, and every later fork of an extraction reader would copy that.
+ */
 async function bigPdf(file: string, mb: number): Promise<void> {
-  const words = 'market growth forecast revenue customer product region quarter analysis strategy'.split(' ');
-  const base = await makePdf(200, (page) => Array.from({ length: 50 }, (_, l) => Array.from({ length: 12 }, (_, w) => words[(page + l * 3 + w) % words.length]).join(' ')));
-  const pdf = await PDFDocument.load(base);
-  await pdf.attach(crypto.randomBytes(mb * MB), 'data.bin', { mimeType: 'application/octet-stream' });
-  fs.writeFileSync(file, await pdf.save({ useObjectStreams: false }));
+  const documents = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/documents.ts')).href;
+  const code = `
+    import crypto from 'node:crypto';
+    import fs from 'node:fs';
+    import { PDFDocument } from 'pdf-lib';
+    import { makePdf } from ${JSON.stringify(documents)};
+    const words = 'market growth forecast revenue customer product region quarter analysis strategy'.split(' ');
+    const base = await makePdf(200, (page) => Array.from({ length: 50 }, (_, l) => Array.from({ length: 12 }, (_, w) => words[(page + l * 3 + w) % words.length]).join(' ')));
+    const pdf = await PDFDocument.load(base);
+    await pdf.attach(crypto.randomBytes(${mb} * 1024 * 1024), 'data.bin', { mimeType: 'application/octet-stream' });
+    fs.writeFileSync(${JSON.stringify(file)}, await pdf.save({ useObjectStreams: false }));
+  `;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('exit', (c) => (c === 0 ? resolve() : reject(new Error(`PDF generator exited ${c}`))));
+  });
 }
 
 interface Phase {
