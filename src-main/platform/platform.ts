@@ -70,13 +70,13 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   const agents = new AgentsService(ctx, templates);
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
-  const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle);
+  const providers = new ProvidersService(ctx, settings, secrets);
+  const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle, { ggufFolders: () => providers.ggufFolders() });
   const webhooks = new WebhooksService(ctx, agents);
   const files = new FilesService(ctx, agents, jobs, lifecycle);
   const ocr = new OcrSettingsService(settings, ctx.config.dataDir);
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   const remote = new RemoteService(ctx, settings, agents, secrets);
-  const providers = new ProvidersService(ctx, settings, secrets);
   const tools = new ToolsService(ctx, { settings, secrets, agents, lifecycle });
   const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
   const app = new AppService(ctx, settings, secrets);

@@ -5,7 +5,7 @@ type Llama = import('node-llama-cpp').Llama;
 type EmbeddingContext = import('node-llama-cpp').LlamaEmbeddingContext;
 
 /**
- * A GGUF embedding model (e.g. nomic-embed-text, bge-small) from the models folder, run by
+ * A GGUF embedding model (e.g. nomic-embed-text, bge-small) from a models folder, run by
  * node-llama-cpp in-process on its own threads (native code: the event loop is not blocked).
  * Texts are embedded one after another, as the embedding context serves one at a time.
  */
@@ -16,7 +16,7 @@ export class GgufEmbedder implements Embedder {
   private llama: Llama | null = null;
 
   constructor(
-    private readonly modelsDir: string,
+    private readonly folders: () => string[],
     private readonly model: string,
   ) {
     this.key = `gguf:${model}`;
@@ -28,8 +28,9 @@ export class GgufEmbedder implements Embedder {
 
   private open(): Promise<EmbeddingContext> {
     this.context ??= (async () => {
-      const file = ggufFileFor(this.modelsDir, this.model);
-      if (!file) throw new EmbedderError(`No GGUF file named "${this.model}" in ${this.modelsDir}.`, 'embedder_unavailable');
+      const folders = this.folders();
+      const file = folders.map((dir) => ggufFileFor(dir, this.model)).find((f) => f !== null);
+      if (!file) throw new EmbedderError(`No GGUF file named "${this.model}" in ${folders.join(' or ')}.`, 'embedder_unavailable');
       let mod: typeof import('node-llama-cpp');
       try {
         mod = await import('node-llama-cpp');

@@ -211,6 +211,12 @@ export class ProvidersService {
     return [{ id: 'local', kind: 'gguf', label: 'Models folder', base_url: null, api_key_sealed: null, models_dir: this.modelsFolder, enabled: true, context_window: null, source: 'auto' }];
   }
 
+  /** Every folder GGUF files are read from: the enabled GGUF providers' folders, then the app's own. */
+  ggufFolders(): string[] {
+    const dirs = this.all().flatMap((p) => (p.kind === 'gguf' && p.enabled && p.models_dir ? [p.models_dir] : []));
+    return [...new Set([...dirs, this.modelsFolder])];
+  }
+
   /** Where downloaded GGUF files go: the first enabled GGUF provider's folder, else the app's own. */
   downloadsFolder(): string {
     return this.all().find((p) => p.kind === 'gguf' && p.enabled && p.models_dir)?.models_dir ?? this.modelsFolder;

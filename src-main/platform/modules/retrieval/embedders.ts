@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Embedder } from '../../ingest/embed/types.js';
 import { BuiltinEmbedder } from '../../ingest/embed/builtin.js';
 import { OpenAIEmbedder } from '../../ingest/embed/openai.js';
@@ -19,7 +18,7 @@ export const OLLAMA_V1 = 'http://127.0.0.1:11434/v1';
 export const OPENAI_V1 = 'https://api.openai.com/v1';
 
 /** Builds the embedder a choice names. */
-export function embedderFor(choice: EmbedderChoice, opts: { dataDir: string; apiKey: string | null }): Embedder {
+export function embedderFor(choice: EmbedderChoice, opts: { ggufFolders: () => string[]; apiKey: string | null }): Embedder {
   switch (choice.provider) {
     case 'builtin':
       return new BuiltinEmbedder();
@@ -28,6 +27,6 @@ export function embedderFor(choice: EmbedderChoice, opts: { dataDir: string; api
     case 'ollama':
       return new OpenAIEmbedder({ baseUrl: choice.base_url ?? OLLAMA_V1, model: choice.model, apiKey: opts.apiKey });
     case 'gguf':
-      return new GgufEmbedder(path.join(opts.dataDir, 'models'), choice.model);
+      return new GgufEmbedder(opts.ggufFolders, choice.model);
   }
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as sqliteVec from 'sqlite-vec';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { SettingsService } from '../../kernel/settings.js';
@@ -59,6 +60,8 @@ export class RetrievalService {
   private closed = false;
   private readonly queryCache = new Map<string, Float32Array>();
   private readonly files = new Set<number>();
+  /** Where GGUF embedding models are looked for (the same folders as GGUF chat models). */
+  private readonly ggufFolders: () => string[];
   /** Whether sqlite-vec's native functions are loaded (else a JS twin of the one function used). */
   readonly nativeVectors: boolean;
 
@@ -68,8 +71,9 @@ export class RetrievalService {
     private readonly secrets: SecretBox,
     private readonly memories: MemoryKeywordSearch,
     lifecycle: Lifecycle,
-    opts: { embedder?: Embedder } = {},
+    opts: { embedder?: Embedder; ggufFolders?: () => string[] } = {},
   ) {
+    this.ggufFolders = opts.ggufFolders ?? (() => [path.join(ctx.config.dataDir, 'models')]);
     this.nativeVectors = loadVectorFunctions(ctx);
     this.store = new RetrievalStore(ctx.db);
     this.choice = settings.get(CHOICE_KEY, DEFAULT_CHOICE);
@@ -80,7 +84,7 @@ export class RetrievalService {
   }
 
   private build(choice: EmbedderChoice): Embedder {
-    return embedderFor(choice, { dataDir: this.ctx.config.dataDir, apiKey: choice.api_key_sealed ? this.secrets.open(choice.api_key_sealed) : null });
+    return embedderFor(choice, { ggufFolders: this.ggufFolders, apiKey: choice.api_key_sealed ? this.secrets.open(choice.api_key_sealed) : null });
   }
 
   /** Background embedding: now, after each processed file, after memory writes. */
