@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { limit } from '../fixtures/until.js';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -20,7 +21,7 @@ function fakeElectronPackage(install: string): string {
 }
 
 const runStart = (electronDir: string) =>
-  spawnSync(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, AGENT_DESK_ELECTRON_DIR: electronDir }, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, AGENT_DESK_ELECTRON_DIR: electronDir }, encoding: 'utf8', timeout: limit(20_000) });
 
 describe('npm start without the Electron binary', () => {
   it('runs the installer and, when it fails (offline), explains and exits 1', () => {

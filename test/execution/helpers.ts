@@ -1,4 +1,5 @@
 import { call, makePlatform } from '../api/helpers.js';
+import { limit } from '../fixtures/until.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
 
@@ -46,10 +47,11 @@ export function parseSSE(text: string): any[] {
 
 export async function poll(p: Platform, id: number, until: (e: any) => boolean, timeoutMs = 10_000): Promise<any> {
   const t0 = Date.now();
+  const bound = limit(timeoutMs); // a safety net, scaled on a loaded machine
   for (;;) {
     const r = await call(p, 'GET', `/api/agent-responses/${id}`);
     if (until(r.json)) return r.json;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting; last: ${JSON.stringify(r.json)}`);
+    if (Date.now() - t0 > bound) throw new Error(`timed out waiting; last: ${JSON.stringify(r.json)}`);
     await new Promise((res) => setTimeout(res, 20));
   }
 }

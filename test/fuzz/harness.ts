@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { limit } from '../fixtures/until.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { BASE, KEY, makePlatform } from '../api/helpers.js';
 import type { Answer } from './answers.js';
@@ -40,7 +41,8 @@ export async function send(p: Platform, req: FuzzRequest, opts: { key?: string |
     return null; // the client library refused to build it (e.g. a header value it cannot encode): nothing reached the server
   }
   const env = opts.client ? { incoming: { socket: { remoteAddress: opts.client } } } : undefined;
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in 20 s to ${req.method} ${req.url.slice(0, 200)}`)), 20_000).unref());
+  const bound = limit(20_000); // a safety net for a hung request, scaled on a loaded machine
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${Math.round(bound / 1000)} s to ${req.method} ${req.url.slice(0, 200)}`)), bound).unref());
   const res = await Promise.race([p.app.request(request, undefined, env as any), timeout]);
   const text = await Promise.race([res.text(), timeout]);
   return { status: res.status, headers: res.headers, text };
@@ -51,7 +53,7 @@ export async function send(p: Platform, req: FuzzRequest, opts: { key?: string |
  * taken now is a fair "before".
  */
 export async function settle(p: Platform): Promise<Record<string, string>> {
-  await p.jobs.idle(15_000).catch(() => {});
+  await p.jobs.idle(limit(15_000)).catch(() => {});
   let prev = digestTables(p.db);
   for (let i = 0; i < 200; i++) {
     await new Promise((r) => setTimeout(r, 15));

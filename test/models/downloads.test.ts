@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { limit } from '../fixtures/until.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform, tempDir } from '../api/helpers.js';
@@ -13,7 +14,7 @@ async function until(p: Platform, id: number, ok: (d: any) => boolean, what: str
     const r = await call(p, 'GET', `/api/models/downloads/${id}`);
     if (ok(r.json)) return r.json;
     // A bound on a condition, not a timing assertion: generous under a loaded CPU.
-    if (Date.now() - t0 > 30_000) throw new Error(`waiting for ${what}; last: ${JSON.stringify(r.json)}`);
+    if (Date.now() - t0 > limit(30_000)) throw new Error(`waiting for ${what}; last: ${JSON.stringify(r.json)}`);
     await new Promise((res) => setTimeout(res, 20));
   }
 }

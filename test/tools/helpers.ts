@@ -3,6 +3,7 @@
  * server-filesystem (stdio, on a temp folder), added through the API like a user would.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { limit } from '../fixtures/until.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -66,7 +67,7 @@ export async function startEverythingHttp(fixedPort?: number): Promise<{ url: st
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let err = '';
-    const t = setTimeout(() => reject(new Error(`server-everything http did not start: ${err}`)), 30_000);
+    const t = setTimeout(() => reject(new Error(`server-everything http did not start: ${err}`)), limit(30_000));
     child.stderr!.on('data', (c: Buffer) => {
       err += c.toString();
       if (err.includes('listening on port')) {
