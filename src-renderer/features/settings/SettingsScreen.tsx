@@ -7,6 +7,7 @@ import { UsagePanel } from './UsagePanel';
 import { RemotePanel } from './RemotePanel';
 import { McpServersPanel } from './McpServersPanel';
 import { OcrPanel } from './OcrPanel';
+import { Screen } from '../../components/Screen';
 
 const TABS = [
   { id: 'providers', label: 'Providers' },
@@ -23,10 +24,7 @@ export default function SettingsScreen() {
   const { sub, go } = useNav();
   const tab = TABS.find((t) => t.id === sub)?.id ?? 'providers';
   return (
-    <section className="screen" aria-labelledby="settings-title">
-      <h1 id="settings-title" tabIndex={-1}>
-        Settings
-      </h1>
+    <Screen id="settings" title="Settings">
       <div className="tabs" role="tablist" aria-label="Settings sections">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} onClick={() => go('settings', t.id)}>
@@ -44,6 +42,6 @@ export default function SettingsScreen() {
         {tab === 'ocr' ? <OcrPanel /> : null}
         {tab === 'usage' ? <UsagePanel /> : null}
       </div>
-    </section>
+    </Screen>
   );
 }
