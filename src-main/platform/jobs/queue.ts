@@ -72,6 +72,12 @@ interface Kind {
  */
 /** How often an idle queue checks for jobs that another process added. */
 const IDLE_POLL_MS = 2_000;
+/**
+ * Handlers started in one turn of the event loop; the others claimed with them start in the next
+ * turns. A handler's synchronous start (reading its row, building and sending a request) is
+ * small, but a burst claims a whole kind's concurrency at once and would run them all in one turn.
+ */
+const STARTS_PER_TURN = 4;
 
 export class JobQueue {
   private readonly kinds = new Map<string, Kind>();
@@ -83,6 +89,9 @@ export class JobQueue {
   private again = false;
   private wakeQueued = false;
   private finishing: Finishing[] = [];
+  private startsThisTurn = 0;
+  private readonly waitingToStart: (() => void)[] = [];
+  private turnArmed = false;
   /**
    * Retries this process scheduled, by job id, on the monotonic clock: `run_at` is wall-clock
    * time (it must survive a restart), so a clock moved back would otherwise delay them by the jump.
@@ -257,6 +266,12 @@ export class JobQueue {
     if (k.opts.laneLimit && r.lane !== null) k.laneRunning.set(r.lane, (k.laneRunning.get(r.lane) ?? 0) + 1);
     const job: Job = { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, maxAttempts: r.max_attempts, lane: r.lane };
     const p = (async () => {
+      await this.startSlot();
+      // Stopped meanwhile: the job stays `running` in the table and resumes at the next start.
+      if (this.stopping || !this.db.open) {
+        this.release(k, r.lane);
+        return;
+      }
       let commit: void | (() => void);
       try {
         commit = await k.handler(job);
@@ -271,6 +286,28 @@ export class JobQueue {
       this.wake();
     });
     this.inFlight.add(p);
+  }
+
+  /** Resolves when this turn has room for one more handler to start (see STARTS_PER_TURN). */
+  private startSlot(): Promise<void> {
+    this.armTurn();
+    if (this.startsThisTurn < STARTS_PER_TURN) {
+      this.startsThisTurn++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waitingToStart.push(resolve));
+  }
+
+  private armTurn(): void {
+    if (this.turnArmed) return;
+    this.turnArmed = true;
+    setImmediate(() => {
+      this.turnArmed = false;
+      const next = this.waitingToStart.splice(0, STARTS_PER_TURN);
+      this.startsThisTurn = next.length;
+      if (this.waitingToStart.length) this.armTurn();
+      for (const resolve of next) resolve();
+    });
   }
 
   /** Frees a job's slot in its kind and lane. */
