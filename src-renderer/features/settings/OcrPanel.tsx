@@ -101,7 +101,7 @@ export function OcrPanel() {
             </button>
           </dd>
           <dd className="muted small" style={{ margin: 0 }}>
-            Put <code>&lt;code&gt;.traineddata</code> or <code>&lt;code&gt;.traineddata.gz</code> files here (from tesseract-ocr&apos;s tessdata_best or tessdata_fast), then Check again. Nothing is downloaded by the app.
+            Put a language&apos;s model here, named by its code (for example <code>deu.traineddata</code> or <code>deu.traineddata.gz</code>, from tesseract-ocr&apos;s tessdata_best or tessdata_fast), then Check again. Nothing is downloaded by the app.
           </dd>
         </div>
         <div>
