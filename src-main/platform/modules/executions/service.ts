@@ -42,7 +42,7 @@ import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
 import { executionCredits } from '../../kernel/credits.js';
 import { ExecutionsStore, toExecution, type ExecutionRow } from './store.js';
-import { SessionsStore, earlierTurns } from './sessions.js';
+import { Sessions, earlierTurns } from './sessions.js';
 import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import type { ExecutionListQuery } from '../../contract/executions.js';
@@ -103,7 +103,7 @@ function interruptedCredits(r: ExecutionRow): number {
 
 export class ExecutionsService {
   private readonly store: ExecutionsStore;
-  private readonly sessions: SessionsStore;
+  private readonly sessions: Sessions;
   private readonly responses: ExecutionList;
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
@@ -125,7 +125,7 @@ export class ExecutionsService {
     },
   ) {
     this.store = new ExecutionsStore(ctx.db);
-    this.sessions = new SessionsStore(ctx.db);
+    this.sessions = new Sessions(ctx.db);
     this.responses = new ExecutionList(ctx.db);
     this.files = deps.files ?? null;
   }

@@ -145,7 +145,6 @@ export class Sessions {
 }
 
 /** The name executions/service.ts imports it by. */
-export { Sessions as SessionsStore };
 
 function toSession(r: SessionRow): Session {
   return {
