@@ -11,6 +11,7 @@ import { BASE, KEY, makePlatform } from '../api/helpers.js';
 import { upload } from '../files/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { LINGER_BYTES } from '../../src-main/platform/transports/http/linger.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../src-main/platform/transports/http/connection-limits.js';
 import { limit } from '../fixtures/until.js';
 
 const MB = 1024 * 1024;
@@ -24,7 +25,9 @@ describe('uploads over the limit, as real clients send them', () => {
   const p = makePlatform(); // the default limit: 200 MB
   let server: RunningServer;
   beforeAll(async () => {
-    server = await listen(p, { host: '127.0.0.1', port: 0 });
+    // Client and server share this process's event loop here: on loaded cores, building and sending
+    // 201 MB can keep the server from parsing headers within its 20 s bound (a 408, not what is tested).
+    server = await listen(p, { host: '127.0.0.1', port: 0, limits: { headersTimeoutMs: limit(DEFAULT_CONNECTION_LIMITS.headersTimeoutMs) } });
   });
   afterAll(async () => {
     await server.close();
