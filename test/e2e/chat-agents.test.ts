@@ -3,13 +3,12 @@
  * text fills the agent's main question, every form field reaches the model (the fake provider
  * records what it was sent), and an image prompt is the user's words only.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { pageFetch, shot } from './support/page';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 async function fromTemplate(title: string): Promise<any> {
   const templates = (await pageFetch(env.page, 'GET', '/api/resources?per_page=100')).json.data as any[];
@@ -21,19 +20,13 @@ async function fromTemplate(title: string): Promise<any> {
 describe('text and image agents in the chat', () => {
   let summarizer: any;
   let logo: any;
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ reply: 'A short summary.', delayMs: 1 });
-      summarizer = await fromTemplate('Summarizer');
-      logo = await fromTemplate('Logo Concepts');
-      await env.page.reload();
-      await env.page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => env?.close(), 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ reply: 'A short summary.', delayMs: 1 }));
+    summarizer = await fromTemplate('Summarizer');
+    logo = await fromTemplate('Logo Concepts');
+    await env.page.reload();
+    await env.page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
+  });
 
   it("the summarizer's text, typed in the composer, and its other fields reach the model", async () => {
     const { page } = env;

@@ -5,13 +5,12 @@
  * rename, search and paging of sessions, the conversation in the URL (reload, back), the message
  * just sent in view with a jump-to-latest button, and a stopped answer that reads the same after reload.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { pageFetch, shot } from './support/page';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 // Each answer names the message it answers and how many turns the model saw, so branches can be told apart.
 const reply = (body: any) => {
@@ -26,17 +25,11 @@ const lastTurn = () => turns().last();
 const currentSession = () => env.page.evaluate(() => location.hash);
 
 describe('chat conversation', () => {
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ tokens: reply, delayMs: 1 });
-      await chooseGptModel(env.page);
-      await env.browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => env?.close(), 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ tokens: reply, delayMs: 1 }));
+    await chooseGptModel(env.page);
+    await env.browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  });
 
   it('Enter sends, Shift+Enter adds a line, IME composition never sends, and the setting swaps them', async () => {
     const { page } = env;

@@ -2,25 +2,18 @@
  * Leaving an open conversation for another screen and coming back through the sidebar, as a
  * person does: the chat must render (a loop between the URL and the open session once blanked it).
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { openScreen } from './support/page';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 describe('chat navigation', () => {
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ tokens: () => ['Hello ', 'there.'], delayMs: 1 });
-      await chooseGptModel(env.page);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => env?.close(), 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ tokens: () => ['Hello ', 'there.'], delayMs: 1 }));
+    await chooseGptModel(env.page);
+  });
 
   it('an open conversation, Settings, then Chat from the sidebar: the chat renders and no page error occurs', async () => {
     const { page } = env;
