@@ -9,7 +9,7 @@ const MODULES = path.resolve(import.meta.dirname, '../../src-main/platform/modul
  * other modules already cleared. Modules not listed still keep some SQL beside their services;
  * add them here as they move.
  */
-const CLEARED_MODULES = ['access', 'agents', 'app', 'archive', 'memories'];
+const CLEARED_MODULES = ['access', 'agents', 'app', 'archive', 'memories', 'remote', 'retrieval'];
 const CLEARED_FILES = ['executions/sessions.ts'];
 
 /** Whole-database statements, not a domain's SQL: a backup's VACUUM INTO copies the database file. */

@@ -7,9 +7,8 @@ import type { RemoteSettings, RemoteTestResult } from '../../contract/remote.js'
 import { RemoteClient, RemoteError, type RemoteAgent } from './client.js';
 import { PlatformError, ValidationError } from '../../kernel/errors.js';
 import { slugify } from '../agents/service.js';
-import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../../kernel/context.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
-import { statements } from '../../db/statements.js';
+import { RemoteAgentsStore, type CachedAgentRow } from './store.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -36,8 +35,7 @@ const TYPES = new Set(['chat', 'image', 'text', 'video']);
  * stay readable offline, and the import of a remote agent into a local one.
  */
 export class RemoteService {
-  /** Statements compiled on first use, then reused. */
-  private readonly sql: ReturnType<typeof statements>;
+  private readonly store: RemoteAgentsStore;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -45,7 +43,8 @@ export class RemoteService {
     private readonly agents: AgentsService,
     private readonly secrets: SecretBox,
   ) {
-    this.sql = statements(ctx.db);}
+    this.store = new RemoteAgentsStore(ctx.db);
+  }
 
   /** Env seeds the settings once (AGENT_DESK_REMOTE_URL + AGENT_DESK_REMOTE_API_KEY); the app can change them later. */
   seedFromEnv(): void {
@@ -65,7 +64,7 @@ export class RemoteService {
   }
 
   private cachedCount(): number {
-    return this.sql<[], { n: number }>("SELECT count(*) AS n FROM agents WHERE source = 'remote'").get()!.n;
+    return this.store.count();
   }
 
   view(): RemoteSettings {
@@ -92,7 +91,7 @@ export class RemoteService {
     }
     this.save(next);
     // Disconnecting (no URL) forgets the cached agents; their executions stay.
-    if (!next.base_url) this.sql("DELETE FROM agents WHERE source = 'remote'").run();
+    if (!next.base_url) this.store.deleteAll();
     return this.view();
   }
 
@@ -148,29 +147,19 @@ export class RemoteService {
       this.record(false, message);
       throw new PlatformError(502, message, err instanceof RemoteError ? err.code : 'remote_error');
     }
-    const result = this.ctx.db.transaction(() => this.upsert(list)).immediate();
+    const result = this.store.transaction(() => this.upsert(list));
     this.record(true, null, true);
     return { ...result, settings: this.view() };
   }
 
   private upsert(list: RemoteAgent[]): { synced: number; removed: number } {
     const now = nowMicros();
-    const byRemote = this.sql<[number], { id: number; slug: string }>("SELECT id, slug FROM agents WHERE source = 'remote' AND remote_id = ?");
-    const slugTaken = this.sql<[string, number], { id: number }>('SELECT id FROM agents WHERE slug = ? AND id != ?');
-    const insert = this.sql(
-      `INSERT INTO agents(workspace_id, title, description, long_description, visibility, slug, active, type, questions, instructions, created_by, created_at, updated_at, source, remote_id, remote_synced_at)
-       VALUES (@ws, @title, @description, @long_description, @visibility, @slug, @active, @type, @questions, @instructions, @user, @now, @now, 'remote', @remote_id, @now)`,
-    );
-    const update = this.sql(
-      `UPDATE agents SET title=@title, description=@description, long_description=@long_description, visibility=@visibility, active=@active, type=@type,
-       questions=@questions, instructions=@instructions, remote_synced_at=@now, updated_at=@now WHERE id=@id`,
-    );
     const seen = new Set<number>();
     let synced = 0;
     for (const a of list) {
       if (!Number.isSafeInteger(a?.id) || typeof a.title !== 'string' || !TYPES.has(a.type)) continue;
       seen.add(a.id);
-      const row = {
+      const row: CachedAgentRow = {
         title: a.title.slice(0, 255),
         description: typeof a.description === 'string' ? a.description : null,
         long_description: typeof a.long_description === 'string' ? a.long_description : null,
@@ -181,28 +170,28 @@ export class RemoteService {
         instructions: typeof a.instructions === 'string' ? a.instructions : '',
         now,
       };
-      const existing = byRemote.get(a.id);
-      if (existing) update.run({ ...row, id: existing.id });
+      const existing = this.store.byRemoteId(a.id);
+      if (existing) this.store.update(existing.id, row);
       else {
         let slug = `remote-${slugify(a.slug || a.title)}`;
-        for (let n = 2; slugTaken.get(slug, 0); n++) slug = `remote-${slugify(a.slug || a.title)}-${n}`;
-        insert.run({ ...row, slug, ws: DEFAULT_WORKSPACE_ID, user: DEFAULT_USER_ID, remote_id: a.id });
+        for (let n = 2; this.store.slugTaken(slug); n++) slug = `remote-${slugify(a.slug || a.title)}-${n}`;
+        this.store.insert(row, slug, a.id);
       }
       synced++;
     }
-    const stale = this.sql<[], { id: number; remote_id: number }>("SELECT id, remote_id FROM agents WHERE source = 'remote'").all().filter((r) => !seen.has(r.remote_id));
-    for (const r of stale) this.sql('DELETE FROM agents WHERE id = ?').run(r.id);
+    const stale = this.store.cached().filter((r) => !seen.has(r.remote_id));
+    for (const r of stale) this.store.delete(r.id);
     return { synced, removed: stale.length };
   }
 
   /** The remote agent's id on the remote platform, for a cached local row. */
   remoteIdOf(localAgentId: number): number | null {
-    return this.sql<[number], { remote_id: number | null }>("SELECT remote_id FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.remote_id ?? null;
+    return this.store.remoteIdOf(localAgentId);
   }
 
   /** Whether the user allowed local memories and files to be sent along with this remote agent. */
   sharesContext(localAgentId: number): boolean {
-    return this.sql<[number], { s: number }>("SELECT share_context AS s FROM agents WHERE id = ? AND source = 'remote'").get(localAgentId)?.s === 1;
+    return this.store.sharesContext(localAgentId);
   }
 
   /** Copies a remote agent (questions, instructions, texts) into a new local agent. */

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import * as sqliteVec from 'sqlite-vec';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { SettingsService } from '../../kernel/settings.js';
 import type { SecretBox } from '../../kernel/secrets.js';
@@ -8,7 +7,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import type { Embedder } from '../../ingest/embed/types.js';
 import type { EmbeddingSettings, EmbeddingSettingsUpdate, PassageScores } from '../../contract/retrieval.js';
 import { searchPassages as bm25Passages } from '../files/search.js';
-import { RetrievalStore } from './store.js';
+import { RetrievalStore, loadVectorFunctions } from './store.js';
 import type { ExecutionRetrieval } from './port.js';
 import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
@@ -74,7 +73,7 @@ export class RetrievalService {
     opts: { embedder?: Embedder; ggufFolders?: () => string[] } = {},
   ) {
     this.ggufFolders = opts.ggufFolders ?? (() => [path.join(ctx.config.dataDir, 'models')]);
-    this.nativeVectors = loadVectorFunctions(ctx);
+    this.nativeVectors = loadVectorFunctions(ctx.db, ctx.log);
     this.store = new RetrievalStore(ctx.db);
     this.choice = settings.get(CHOICE_KEY, DEFAULT_CHOICE);
     this.embedder = opts.embedder ?? this.build(this.choice);
@@ -344,39 +343,4 @@ export class RetrievalService {
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Loads sqlite-vec into the connection. Its loadable library ships per platform in npm packages
- * (sqlite-vec-linux-x64, -darwin-arm64, -windows-x64...); in a packaged Electron app it must be
- * outside the asar archive (asarUnpack: node_modules/sqlite-vec-*). If it cannot load, the one
- * function used is registered in JavaScript instead: slower, same results.
- */
-function loadVectorFunctions(ctx: ServiceContext): boolean {
-  try {
-    ctx.db.prepare('SELECT vec_version()').get();
-    return true;
-  } catch {}
-  try {
-    // Inside a package the library is unpacked beside app.asar (SQLite's dlopen cannot read the archive).
-    ctx.db.loadExtension(sqliteVec.getLoadablePath().replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'));
-    return true;
-  } catch (err) {
-    ctx.log.warn({ err: (err as Error).message }, 'sqlite-vec could not load; vector distance runs in JavaScript');
-    ctx.db.function('vec_distance_cosine', { deterministic: true }, (a: unknown, b: unknown) => {
-      if (!Buffer.isBuffer(a) || !Buffer.isBuffer(b) || a.length !== b.length) return null;
-      let dot = 0,
-        na = 0,
-        nb = 0;
-      for (let i = 0; i < a.length; i += 4) {
-        const x = a.readFloatLE(i),
-          y = b.readFloatLE(i);
-        dot += x * y;
-        na += x * x;
-        nb += y * y;
-      }
-      return 1 - dot / (Math.sqrt(na * nb) || 1);
-    });
-    return false;
-  }
 }

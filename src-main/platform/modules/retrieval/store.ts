@@ -1,4 +1,6 @@
+import * as sqliteVec from 'sqlite-vec';
 import type { DB } from '../../db/connection.js';
+import type { Logger } from '../../kernel/log.js';
 import { nowMicros } from '../../kernel/time.js';
 import { toBlob } from './vectors.js';
 
@@ -187,5 +189,40 @@ export class RetrievalStore {
   /** The texts of memories a vector search found that the keyword search did not. */
   memoryTexts(userId: number, ids: number[]): { id: number; memory: string }[] {
     return this.memoryTextsStmt.all(JSON.stringify(ids), userId);
+  }
+}
+
+/**
+ * Loads sqlite-vec into the connection. Its loadable library ships per platform in npm packages
+ * (sqlite-vec-linux-x64, -darwin-arm64, -windows-x64...); in a packaged Electron app it must be
+ * outside the asar archive (asarUnpack: node_modules/sqlite-vec-*). If it cannot load, the one
+ * function used is registered in JavaScript instead: slower, same results.
+ */
+export function loadVectorFunctions(db: DB, log: Logger): boolean {
+  try {
+    db.prepare('SELECT vec_version()').get();
+    return true;
+  } catch {}
+  try {
+    // Inside a package the library is unpacked beside app.asar (SQLite's dlopen cannot read the archive).
+    db.loadExtension(sqliteVec.getLoadablePath().replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2'));
+    return true;
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'sqlite-vec could not load; vector distance runs in JavaScript');
+    db.function('vec_distance_cosine', { deterministic: true }, (a: unknown, b: unknown) => {
+      if (!Buffer.isBuffer(a) || !Buffer.isBuffer(b) || a.length !== b.length) return null;
+      let dot = 0,
+        na = 0,
+        nb = 0;
+      for (let i = 0; i < a.length; i += 4) {
+        const x = a.readFloatLE(i),
+          y = b.readFloatLE(i);
+        dot += x * y;
+        na += x * x;
+        nb += y * y;
+      }
+      return 1 - dot / (Math.sqrt(na * nb) || 1);
+    });
+    return false;
   }
 }
