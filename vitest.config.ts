@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { limit } from './test/fixtures/until';
+import { limit } from './test/fixtures/until.js';
 
 export default defineConfig({
   test: {
