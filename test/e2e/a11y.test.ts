@@ -6,15 +6,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { ROOT } from './support/build';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 const SCREENS: [label: string, heading: string][] = [
@@ -47,25 +46,19 @@ async function axe(page: Page): Promise<Violation[]> {
 const sideways = (page: Page) => page.evaluate(() => Math.max(document.documentElement.scrollWidth - document.documentElement.clientWidth, ...[...document.querySelectorAll('.main, .screen, .turns')].map((e) => e.scrollWidth - e.clientWidth)));
 
 describe('every screen: accessibility, console, layout', () => {
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ reply: 'An answer with a long word: ' + 'y'.repeat(300) + ' and **markdown**.', delayMs: 1 });
-      const { page } = env;
-      await chooseGptModel(page);
-      await sendMessage(page, 'Hello ' + 'z'.repeat(300));
-      await lastTurnDone(page);
-      // Long content where screens show user text.
-      expect((await pageFetch(page, 'POST', '/api/memories', { memory: 'A memory with no spaces: ' + 'm'.repeat(400) })).status).toBeLessThan(300);
-      const agentId = (await pageFetch(page, 'GET', '/api/agents?per_page=1')).json.data[0].id;
-      const hook = await pageFetch(page, 'POST', `/api/agents/${agentId}/webhooks`, { url: `http://127.0.0.1:9/${'h'.repeat(200)}`, method: 'POST', status: 'active' });
-      expect(hook.status).toBeLessThan(300);
-      env.problems.length = 0;
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => env?.close(), 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ reply: 'An answer with a long word: ' + 'y'.repeat(300) + ' and **markdown**.', delayMs: 1 }));
+    const { page } = env;
+    await chooseGptModel(page);
+    await sendMessage(page, 'Hello ' + 'z'.repeat(300));
+    await lastTurnDone(page);
+    // Long content where screens show user text.
+    expect((await pageFetch(page, 'POST', '/api/memories', { memory: 'A memory with no spaces: ' + 'm'.repeat(400) })).status).toBeLessThan(300);
+    const agentId = (await pageFetch(page, 'GET', '/api/agents?per_page=1')).json.data[0].id;
+    const hook = await pageFetch(page, 'POST', `/api/agents/${agentId}/webhooks`, { url: `http://127.0.0.1:9/${'h'.repeat(200)}`, method: 'POST', status: 'active' });
+    expect(hook.status).toBeLessThan(300);
+    env.problems.length = 0;
+  });
 
   for (const theme of ['light', 'dark'] as const) {
     it(`${theme}: no serious or critical axe violation on any screen`, async () => {

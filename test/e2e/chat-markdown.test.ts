@@ -6,13 +6,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { shot } from './support/page';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 // A loopback "third party": counts every request, so a fetched external image would be seen.
 let tracker: http.Server;
@@ -52,26 +51,18 @@ Unbroken: ${'x'.repeat(400)}
 `;
 
 describe('chat markdown', () => {
-  beforeAll(async () => {
-    try {
-      tracker = http.createServer((_req, res) => {
-        trackerHits++;
-        res.writeHead(200, { 'content-type': 'image/png' }).end();
-      });
-      await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', r));
-      trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
-      env = await startChatEnv({ tokens: () => markdown().match(/[\s\S]{1,24}/g)!, delayMs: 2 });
-      await chooseGptModel(env.page);
-      await env.browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await env?.close();
-    await new Promise((r) => tracker?.close(r));
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    tracker = http.createServer((_req, res) => {
+      trackerHits++;
+      res.writeHead(200, { 'content-type': 'image/png' }).end();
+    });
+    await new Promise<void>((r) => tracker.listen(0, '127.0.0.1', r));
+    own({ close: () => new Promise<void>((r) => tracker.close(() => r())) });
+    trackerUrl = `http://127.0.0.1:${(tracker.address() as AddressInfo).port}`;
+    env = own(await startChatEnv({ tokens: () => markdown().match(/[\s\S]{1,24}/g)!, delayMs: 2 }));
+    await chooseGptModel(env.page);
+    await env.browser.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  });
 
   it('renders code with its line breaks, indentation and highlighting, and copies it', async () => {
     const { page } = env;

@@ -8,34 +8,25 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { guardedIt, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch } from './support/page';
 
 const run = promisify(execFile);
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 describe('Developer screen examples', () => {
   let key = '';
   let dir = '';
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ reply: 'Hello from the fake model.', delayMs: 1 });
-      const made = await pageFetch(env.page, 'POST', '/api/keys', { name: 'curl examples' });
-      expect(made.status).toBe(201);
-      key = made.json.key;
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-curl-'));
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-
-  afterAll(async () => {
-    await env?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ reply: 'Hello from the fake model.', delayMs: 1 }));
+    const made = await pageFetch(env.page, 'POST', '/api/keys', { name: 'curl examples' });
+    expect(made.status).toBe(201);
+    key = made.json.key;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-curl-'));
+    own({ close: async () => fs.rmSync(dir, { recursive: true, force: true }) });
+  });
 
   it('every example answers 2xx when pasted into a shell', async () => {
     const { page } = env;
