@@ -46,7 +46,7 @@ import { Sessions, earlierTurns } from './sessions.js';
 import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import type { ExecutionListQuery } from '../../contract/executions.js';
-import { ExecutionList } from './list.js';
+import { ExecutionList } from './list-store.js';
 import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
