@@ -73,8 +73,8 @@ describe('chat markdown', () => {
     await code.waitFor();
     // Lines stay lines, with their indentation (innerText follows the rendering, so CSS counts).
     expect(await code.innerText()).toBe('def greet(name):\n    if name:\n        return f"Hello, {name}!"\n    return "Hello!"');
-    const box = await code.boundingBox();
-    expect(box!.height).toBeGreaterThan(4 * 14);
+    // The block is swapped for its highlighted twin when the grammar loads: measure whichever is attached.
+    await expect.poll(async () => (await code.boundingBox())?.height ?? 0, { timeout: 15_000 }).toBeGreaterThan(4 * 14);
     // Highlighted: the keyword has its own colour, unlike plain text.
     // (Grammars load on first use: the colours arrive a moment after the text.)
     const colours = () => code.locator('span.block span').evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
