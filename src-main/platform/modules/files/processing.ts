@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { FileStore } from './store.js';
-import { FileRows } from './rows.js';
+import { FileRows } from './rows-store.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
 import { fileCredits } from '../../kernel/credits.js';

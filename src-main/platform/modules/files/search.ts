@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connection.js';
+import { PassageIndex, type RankedRow } from './search-store.js';
 
 export interface PassageHit {
   file_id: number;
@@ -44,43 +45,23 @@ export function ftsQuery(text: string): string | null {
 const COMMON = 5000;
 const CACHE_MS = 5 * 60_000;
 
-type RankedRow = Omit<PassageHit, 'filename'>;
-
 class Searcher {
   private readonly df = new Map<string, { n: number; at: number }>();
-  private readonly countStmt;
-  private readonly fullCountStmt;
-  private readonly maxIdStmt;
-  private readonly eligibleStmt;
-  private readonly rankedStmt;
+  private readonly index: PassageIndex;
 
-  constructor(private readonly db: DB) {
-    this.countStmt = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM file_passages_fts WHERE file_passages_fts MATCH ? LIMIT ?)');
-    this.fullCountStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM file_passages_fts WHERE file_passages_fts MATCH ?');
-    this.maxIdStmt = db.prepare<[], { n: number | null }>('SELECT max(id) AS n FROM file_passages');
-    this.eligibleStmt = db.prepare<[string], { id: number; filename: string }>(
-      "SELECT id, filename FROM files WHERE id IN (SELECT value FROM json_each(?)) AND status = 'completed'",
-    );
-    // Ranked first, joined after: only the best `limit` passages are read from the table, not
-    // every match (a join in the ranking query fetches each match's text before the sort).
-    // The fkey column has weight 0: which file a passage is in must not change its rank, so a
-    // passage scores exactly as in a query over the text alone.
-    this.rankedStmt = db.prepare<[string, number], RankedRow>(
-      `SELECT p.file_id, p.id AS passage_id, p.ordinal, p.text, r.rank
-       FROM (SELECT rowid, bm25(file_passages_fts, 1.0, 0.0) AS rank FROM file_passages_fts WHERE file_passages_fts MATCH ? ORDER BY rank LIMIT ?) r
-       JOIN file_passages p ON p.id = r.rowid ORDER BY r.rank`,
-    );
+  constructor(db: DB) {
+    this.index = new PassageIndex(db);
   }
 
   private docCount(term: string): number {
     const now = Date.now();
     const hit = this.df.get(term);
     if (hit && now - hit.at < CACHE_MS) return hit.n;
-    let n = this.countStmt.get(`text : ${quote(term)}`, COMMON + 1)!.n;
+    let n = this.index.countUpTo(`text : ${quote(term)}`, COMMON + 1);
     // Only common terms are cached: a rarer count must see passages indexed a moment ago. Their
     // true count tells the rarest of them apart (a bounded count would call them all equal).
     if (n > COMMON) {
-      n = this.fullCountStmt.get(`text : ${quote(term)}`)!.n;
+      n = this.index.count(`text : ${quote(term)}`);
       if (this.df.size > 20_000) this.df.delete(this.df.keys().next().value!);
       this.df.set(term, { n, at: now });
     }
@@ -97,14 +78,14 @@ class Searcher {
    */
   private commonOnly(scope: string, counted: { t: string; n: number }[], n: number): RankedRow[] {
     // max(id) >= the passage count, so "half" is never underestimated.
-    const half = (this.maxIdStmt.get()!.n ?? 0) / 2;
+    const half = this.index.maxPassageId() / 2;
     const sorted = [...counted].sort((a, b) => a.n - b.n);
     const useful = sorted.filter((x) => x.n < half);
     const two = (useful.length ? useful : sorted).slice(0, 2).map((x) => quote(x.t));
-    const rows = this.rankedStmt.all(`${scope} AND text : (${two.join(' AND ')})`, n);
+    const rows = this.index.ranked(`${scope} AND text : (${two.join(' AND ')})`, n);
     if (rows.length < n && two.length > 1) {
       const seen = new Set(rows.map((r) => r.passage_id));
-      for (const r of this.rankedStmt.all(`${scope} AND text : (${two.join(' OR ')})`, n)) if (rows.length < n && !seen.has(r.passage_id)) rows.push(r);
+      for (const r of this.index.ranked(`${scope} AND text : (${two.join(' OR ')})`, n)) if (rows.length < n && !seen.has(r.passage_id)) rows.push(r);
     }
     return rows;
   }
@@ -114,14 +95,14 @@ class Searcher {
     const n = Math.max(0, Math.min(Math.floor(limit), 100));
     const terms = queryTerms(query);
     if (!ids.length || !n || !terms.length) return [];
-    const files = new Map(this.eligibleStmt.all(JSON.stringify(ids)).map((r) => [r.id, r.filename]));
+    const files = new Map(this.index.completedFiles(ids).map((r) => [r.id, r.filename]));
     if (!files.size) return [];
     const counted = terms.map((t) => ({ t, n: this.docCount(t) })).filter((x) => x.n > 0);
     if (!counted.length) return [];
     // One FTS5 query scoped to the files by their fkey tokens (see migration 002).
     const scope = `fkey : (${[...files.keys()].map((id) => `"f${id}"`).join(' OR ')})`;
     const rare = counted.filter((x) => x.n <= COMMON);
-    const rows = rare.length ? this.rankedStmt.all(`${scope} AND text : (${rare.map((x) => quote(x.t)).join(' OR ')})`, n) : this.commonOnly(scope, counted, n);
+    const rows = rare.length ? this.index.ranked(`${scope} AND text : (${rare.map((x) => quote(x.t)).join(' OR ')})`, n) : this.commonOnly(scope, counted, n);
     return rows.map((h) => ({ file_id: h.file_id, filename: files.get(h.file_id) ?? '', passage_id: h.passage_id, ordinal: h.ordinal, text: h.text, rank: h.rank }));
   }
 }

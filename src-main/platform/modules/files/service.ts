@@ -6,7 +6,7 @@ import type { AgentFileSet, AgentFileSetLinked, FileDetail, FileListQuery, FileO
 import { ACCEPTED_EXTENSIONS, extensionOf, kindOf } from '../../ingest/kinds.js';
 import { isoOffset, nowMicros } from '../../kernel/time.js';
 import { FileStore } from './store.js';
-import { FileRows, type FileRow } from './rows.js';
+import { FileRows, type FileRow } from './rows-store.js';
 import { FileProcessing } from './processing.js';
 import { searchPassages, type PassageHit } from './search.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
@@ -15,7 +15,7 @@ import { fileUploadSpec, type ReceivedUpload } from './upload.js';
 import { UploadFields } from '../../contract/files.js';
 import { laravelErrors } from '../../contract/messages.js';
 
-export type { FileRow } from './rows.js';
+export type { FileRow } from './rows-store.js';
 
 export function toFile(r: FileRow): FileObject {
   const f: FileObject = {
