@@ -7,14 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { FILESYSTEM, lastToolResult } from '../tools/helpers';
 
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-files-'));
 const note = path.join(folder, 'notes.txt');
 fs.writeFileSync(note, 'Meeting moved to Thursday 10:00.');
@@ -36,20 +35,15 @@ async function shots(name: string) {
   await env.page.setViewportSize({ width: 1280, height: 800 });
 }
 
-beforeAll(async () => {
-  try {
-    env = await startChatEnv({
+const it = e2eSetup(async (own) => {
+  own({ close: async () => fs.rmSync(folder, { recursive: true, force: true }) });
+  env = own(
+    await startChatEnv({
       // The model reads the file the user names, then answers with what the tool returned.
       toolCalls: (b) => (b.tools?.some((t: any) => t.function.name === 'read_text_file') && !lastToolResult(b) ? [{ name: 'read_text_file', arguments: JSON.stringify({ path: note }) }] : null),
       tokens: (b) => ['The file says: ', lastToolResult(b) ?? '(no tool result)'],
-    });
-  } catch (err) {
-    setupError = err;
-  }
-}, 180_000);
-afterAll(async () => {
-  await env?.close();
-  fs.rmSync(folder, { recursive: true, force: true });
+    }),
+  );
 });
 
 describe('MCP tools in the app', () => {
