@@ -5,9 +5,11 @@
  * linked files enter the context whole as passages [1]..[3]; which file is which n is read from
  * the execution's ext `context`, not assumed.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { keyApi, linkTextFiles, type KeyApi } from '../e2e/support/key-api';
 import { shot } from '../e2e/support/page';
+import { e2eSetup } from '../e2e/support/suite';
 
 const KEY = 'e2e-cite-chips-key-0123456789';
 const ANSWER = [
@@ -17,48 +19,19 @@ const ANSWER = [
   '```\nlist[1] = 2\n```\n',
 ];
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
-
-async function api(method: string, path: string, body?: FormData | object) {
-  const init: RequestInit = { method, headers: { authorization: `Bearer ${KEY}` } };
-  if (body instanceof FormData) init.body = body;
-  else if (body) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)['content-type'] = 'application/json';
-  }
-  const res = await fetch(`${env.serve.url}${path}`, init);
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function uploadText(name: string, text: string): Promise<number> {
-  const form = new FormData();
-  form.append('file', new Blob([text]), name);
-  form.append('process', 'true');
-  const f = await api('POST', '/api/files', form);
-  if (f.status !== 'completed') throw new Error(`${name} ended ${f.status}`);
-  return Number(f.id);
-}
+let api: KeyApi;
 
 describe('citation chips in the answer text', () => {
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ tokens: () => ANSWER }, { env: { AGENT_DESK_API_KEY: KEY } });
-      const ids = [
-        await uploadText('meeting.txt', 'Meeting notes: the spring release moves to 14 April.'),
-        await uploadText('todo.txt', 'Buy stamps. Renew the parking permit before Friday.'),
-        await uploadText('office.txt', 'Office memo: parking permits are renewed at the front desk before Friday noon.'),
-      ];
-      await api('POST', '/api/agents/1/files', { file_ids: ids });
-      await chooseGptModel(env.page);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await env?.close();
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ tokens: () => ANSWER }, { env: { AGENT_DESK_API_KEY: KEY } }));
+    api = keyApi(env.serve.url, KEY);
+    await linkTextFiles(api, [
+      { name: 'meeting.txt', text: 'Meeting notes: the spring release moves to 14 April.' },
+      { name: 'todo.txt', text: 'Buy stamps. Renew the parking permit before Friday.' },
+      { name: 'office.txt', text: 'Office memo: parking permits are renewed at the front desk before Friday noon.' },
+    ]);
+    await chooseGptModel(env.page);
+  });
 
   it('makes matching [n] chips that open their passage; code and unknown numbers stay text', async () => {
     const { page } = env;

@@ -8,26 +8,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { guardedIt, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { describe, expect } from 'vitest';
+import { startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
 import { openScreen, shot } from '../e2e/support/page';
+import { e2eSetup } from '../e2e/support/suite';
 
 const engModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int', 'eng.traineddata.gz');
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
 
 describe('Settings → OCR', () => {
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ tokens: () => ['ok'] });
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await env?.close();
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ tokens: () => ['ok'] }));
+  });
 
   it('adds, shows missing, re-checks and removes OCR languages', async () => {
     const { page } = env;

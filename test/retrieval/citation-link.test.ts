@@ -4,52 +4,24 @@
  * has two small linked files, which enter its context whole (passages [1] and [2]).
  * Screenshots of the viewer in both sizes and themes.
  */
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chooseGptModel, guardedIt, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { describe, expect } from 'vitest';
+import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
+import { keyApi, linkTextFiles } from '../e2e/support/key-api';
 import { shot } from '../e2e/support/page';
+import { e2eSetup } from '../e2e/support/suite';
 
 const KEY = 'e2e-citation-key-0123456789';
 let env: ChatEnv;
-let setupError: unknown = null;
-const it = guardedIt(() => setupError);
-
-async function api(method: string, path: string, body?: FormData | object) {
-  const init: RequestInit = { method, headers: { authorization: `Bearer ${KEY}` } };
-  if (body instanceof FormData) init.body = body;
-  else if (body) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)['content-type'] = 'application/json';
-  }
-  const res = await fetch(`${env.serve.url}${path}`, init);
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-async function uploadText(name: string, text: string): Promise<number> {
-  const form = new FormData();
-  form.append('file', new Blob([text]), name);
-  form.append('process', 'true');
-  const f = await api('POST', '/api/files', form);
-  if (f.status !== 'completed') throw new Error(`${name} ended ${f.status}`);
-  return Number(f.id);
-}
 
 describe('citation links', () => {
-  let second = 0;
-  beforeAll(async () => {
-    try {
-      env = await startChatEnv({ tokens: () => ['The permit must be renewed before Friday ', '[2].'] }, { env: { AGENT_DESK_API_KEY: KEY } });
-      const first = await uploadText('meeting.txt', 'Meeting notes: the spring release moves to 14 April.');
-      second = await uploadText('todo.txt', 'Buy stamps. Renew the parking permit before Friday.');
-      await api('POST', '/api/agents/1/files', { file_ids: [first, second] });
-      await chooseGptModel(env.page);
-    } catch (err) {
-      setupError = err;
-    }
-  }, 180_000);
-  afterAll(async () => {
-    await env?.close();
-  }, 30_000);
+  const it = e2eSetup(async (own) => {
+    env = own(await startChatEnv({ tokens: () => ['The permit must be renewed before Friday ', '[2].'] }, { env: { AGENT_DESK_API_KEY: KEY } }));
+    await linkTextFiles(keyApi(env.serve.url, KEY), [
+      { name: 'meeting.txt', text: 'Meeting notes: the spring release moves to 14 April.' },
+      { name: 'todo.txt', text: 'Buy stamps. Renew the parking permit before Friday.' },
+    ]);
+    await chooseGptModel(env.page);
+  });
 
   it('turns [2] into a link that opens the cited passage highlighted in the file viewer', async () => {
     const { page } = env;

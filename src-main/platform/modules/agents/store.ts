@@ -24,22 +24,11 @@ export interface AgentRow {
   tool_servers?: string;
 }
 
-/** The columns a local agent is created with (JSON columns as text). */
-export interface AgentInsert {
-  workspace_id: number;
-  template_id: string | null;
-  title: string;
-  description: string | null;
-  long_description: string | null;
-  visibility: string;
-  slug: string;
-  active: number;
-  type: Agent['type'];
-  questions: string;
-  instructions: string;
-  tool_servers: string;
-  created_by: number;
-}
+/** The columns a local agent is created with (JSON columns as text): a subset of the row's. */
+export type AgentInsert = Pick<
+  AgentRow,
+  'workspace_id' | 'template_id' | 'title' | 'description' | 'long_description' | 'visibility' | 'slug' | 'active' | 'type' | 'questions' | 'instructions' | 'created_by'
+> & { tool_servers: string };
 
 /** The columns an update writes (JSON columns as text). */
 export type AgentUpdateRow = Pick<
