@@ -9,8 +9,6 @@ const MODULES = path.resolve(import.meta.dirname, '../../src-main/platform/modul
  * other modules already cleared. Modules not listed still keep some SQL beside their services;
  * add them here as they move.
  */
-/** Modules whose SQL has not all moved to store files yet; every other module (new ones too) is checked. */
-const PENDING = ['files', 'webhooks'];
 
 /** Whole-database statements, not a domain's SQL: a backup's VACUUM INTO copies the database file. */
 const ALLOWED: Record<string, RegExp> = {
@@ -37,7 +35,6 @@ export function sqlOutsideStores(files: { name: string; text: string }[]): strin
 function clearedFiles(): { name: string; text: string }[] {
   const names = fs
     .readdirSync(MODULES)
-    .filter((m) => !PENDING.includes(m))
     .flatMap((m) =>
       fs
         .readdirSync(path.join(MODULES, m))

@@ -32,7 +32,7 @@ describe('background work has an heir', () => {
     heir.release();
   });
 
-  it('kill -9 of the owning process: the survivor takes the lock and starts all its background work (jobs, embedding, model downloads)', async () => {
+  it('kill -9 of the owning process: the survivor takes the lock and starts all its background work (jobs, temp clean-up, embedding, model downloads)', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const env = { AGENT_DESK_OLLAMA_AUTODETECT: '0' };
@@ -63,6 +63,10 @@ describe('background work has an heir', () => {
       survivor.jobs.enqueue('hostile.resume', { name: 'waiting' });
       survivor.db.prepare("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?").run(claimed);
 
+      // An upload the owner was receiving when it died leaves a temp file only the owner may clean.
+      const stray = path.join(dir, 'files', 'tmp', 'upload-cut-by-the-kill');
+      fs.writeFileSync(stray, 'half an upload');
+
       server.child.kill('SIGKILL');
       expect((await server.exited).signal).toBe('SIGKILL');
       server = null;
@@ -71,6 +75,7 @@ describe('background work has an heir', () => {
 
       await until('the survivor to take over and run both jobs', () => survivor!.primary && ran.length === 2);
       expect(ran.sort()).toEqual(['claimed', 'waiting']);
+      await until('the heir to clean the unfinished upload', () => !fs.existsSync(stray));
       const left = survivor.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM jobs WHERE kind = 'hostile.resume'");
       await until('both jobs to be finished', () => left.get()!.n === 0);
 

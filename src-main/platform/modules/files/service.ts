@@ -74,8 +74,9 @@ export class FilesService {
     this.store = new FileStore(ctx.config.dataDir);
     this.rows = new FileRows(ctx.db);
     this.processing = new FileProcessing(ctx, this.store, jobs, lifecycle);
-    // Only the data dir's primary process cleans stray temp files: another one may be writing them.
-    if (lifecycle.primary) this.store.reconcile((id) => !!this.rows.byId(id), this.ctx.log);
+    // Only the data dir's owner cleans stray temp files (another process may be writing them),
+    // at start-up or when it inherits the data dir.
+    lifecycle.onPrimary(() => this.store.reconcile((id) => !!this.rows.byId(id), this.ctx.log));
   }
 
   /**
