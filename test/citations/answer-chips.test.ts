@@ -9,7 +9,9 @@ import { describe, expect } from 'vitest';
 import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
 import { keyApi, linkTextFiles, type KeyApi } from '../e2e/support/key-api';
 import { shot } from '../e2e/support/page';
+import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
+import { PERMIT_NOTES, PERMIT_QUESTION } from './permit-notes';
 
 const KEY = 'e2e-cite-chips-key-0123456789';
 const ANSWER = [
@@ -26,8 +28,7 @@ describe('citation chips in the answer text', () => {
     env = own(await startChatEnv({ tokens: () => ANSWER }, { env: { AGENT_DESK_API_KEY: KEY } }));
     api = keyApi(env.serve.url, KEY);
     await linkTextFiles(api, [
-      { name: 'meeting.txt', text: 'Meeting notes: the spring release moves to 14 April.' },
-      { name: 'todo.txt', text: 'Buy stamps. Renew the parking permit before Friday.' },
+      ...PERMIT_NOTES,
       { name: 'office.txt', text: 'Office memo: parking permits are renewed at the front desk before Friday noon.' },
     ]);
     await chooseGptModel(env.page);
@@ -35,7 +36,7 @@ describe('citation chips in the answer text', () => {
 
   it('makes matching [n] chips that open their passage; code and unknown numbers stay text', async () => {
     const { page } = env;
-    await sendMessage(page, 'When must the permit be renewed?');
+    await sendMessage(page, PERMIT_QUESTION);
     await lastTurnDone(page);
     const turn = page.locator('[data-testid="turn"]').last();
     const responseId = Number(await turn.getAttribute('data-response-id'));
@@ -67,14 +68,7 @@ describe('citation chips in the answer text', () => {
     const bg = await chips.first().evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).not.toBe('rgba(0, 0, 0, 0)');
 
-    await shot(page, 'cite-chips-1280-light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shot(page, 'cite-chips-1280-dark');
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await shot(page, 'cite-chips-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await shot(page, 'cite-chips-1024-light');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shotSizesAndThemes(page, 'cite-chips');
 
     const viewer = page.getByTestId('file-viewer');
     const openedOn = async (n: number) => {

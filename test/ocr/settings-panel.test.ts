@@ -10,7 +10,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect } from 'vitest';
 import { startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
-import { openScreen, shot } from '../e2e/support/page';
+import { openScreen } from '../e2e/support/page';
+import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
 
 const engModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int', 'eng.traineddata.gz');
@@ -49,14 +50,7 @@ describe('Settings → OCR', () => {
     expect(help).toContain('fra.traineddata');
     expect(await panel.getByTestId('ocr-tesseract').innerText()).toBe('eng+deu');
 
-    await shot(page, 'settings-ocr-1280-light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shot(page, 'settings-ocr-1280-dark');
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await shot(page, 'settings-ocr-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await shot(page, 'settings-ocr-1024-light');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await shotSizesAndThemes(page, 'settings-ocr');
 
     // A model put in the folder (a copy of English stands in for French) is found on "Check again".
     fs.copyFileSync(engModel, path.join(folder, 'fra.traineddata.gz'));

@@ -7,8 +7,9 @@
 import { describe, expect } from 'vitest';
 import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
 import { keyApi, linkTextFiles } from '../e2e/support/key-api';
-import { shot } from '../e2e/support/page';
+import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
+import { PERMIT_NOTES, PERMIT_QUESTION } from '../citations/permit-notes';
 
 const KEY = 'e2e-citation-key-0123456789';
 let env: ChatEnv;
@@ -16,16 +17,13 @@ let env: ChatEnv;
 describe('citation links', () => {
   const it = e2eSetup(async (own) => {
     env = own(await startChatEnv({ tokens: () => ['The permit must be renewed before Friday ', '[2].'] }, { env: { AGENT_DESK_API_KEY: KEY } }));
-    await linkTextFiles(keyApi(env.serve.url, KEY), [
-      { name: 'meeting.txt', text: 'Meeting notes: the spring release moves to 14 April.' },
-      { name: 'todo.txt', text: 'Buy stamps. Renew the parking permit before Friday.' },
-    ]);
+    await linkTextFiles(keyApi(env.serve.url, KEY), PERMIT_NOTES);
     await chooseGptModel(env.page);
   });
 
   it('turns [2] into a link that opens the cited passage highlighted in the file viewer', async () => {
     const { page } = env;
-    await sendMessage(page, 'When must the permit be renewed?');
+    await sendMessage(page, PERMIT_QUESTION);
     await lastTurnDone(page);
     const answer = page.locator('[data-testid="answer"]').last();
     const link = answer.getByTestId('citation-link');
@@ -44,13 +42,7 @@ describe('citation links', () => {
     const bg = await cited.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(bg).not.toBe('rgba(0, 0, 0, 0)');
     expect(await viewer.getByTestId('file-meta').innerText()).toMatch(/chars|lines|encoding|words/i);
-    await shot(page, 'file-viewer-1280-light');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shot(page, 'file-viewer-1280-dark');
-    await page.setViewportSize({ width: 1024, height: 700 });
-    await shot(page, 'file-viewer-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await shot(page, 'file-viewer-1024-light');
+    await shotSizesAndThemes(page, 'file-viewer');
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
     // A CSP console note ("'script-src' was not explicitly set") shows up in this run; its source
