@@ -71,41 +71,49 @@ export function streamRequest(
 ): Promise<StreamResponse> {
   const u = new URL(url);
   const mod = u.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const body = Buffer.from(init.body);
-    const req = mod.request(
-      u,
-      { method: 'POST', agent: u.protocol === 'https:' ? agents.https : agents.http, headers: { ...init.headers, 'content-length': String(body.length) }, signal: init.signal },
-      (res) => {
+  const body = Buffer.from(init.body);
+  const attempt = (retried: boolean): Promise<StreamResponse> =>
+    new Promise((resolve, reject) => {
+      const req = mod.request(
+        u,
+        { method: 'POST', agent: u.protocol === 'https:' ? agents.https : agents.http, headers: { ...init.headers, 'content-length': String(body.length) }, signal: init.signal },
+        (res) => {
+          clearTimeout(waiting);
+          const status = res.statusCode ?? 0;
+          // Errors surface through the reader; this keeps one between reads from going unhandled.
+          res.on('error', () => {});
+          resolve({
+            status,
+            ok: status >= 200 && status < 300,
+            statusText: res.statusMessage ?? '',
+            body: res,
+            close: () => res.destroy(),
+            async text() {
+              const chunks: Buffer[] = [];
+              for await (const c of res) chunks.push(c as Buffer);
+              return Buffer.concat(chunks).toString('utf8');
+            },
+          });
+        },
+      );
+      // No answer at all (a host that drops packets, a server that never responds) counts as silence too.
+      const idleMs = init.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+      const waiting = setTimeout(() => req.destroy(new ProviderError(`${what} did not answer within ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}; gave up.`, 'provider_timeout')), idleMs);
+      req.on('error', (err) => {
         clearTimeout(waiting);
-        const status = res.statusCode ?? 0;
-        // Errors surface through the reader; this keeps one between reads from going unhandled.
-        res.on('error', () => {});
-        resolve({
-          status,
-          ok: status >= 200 && status < 300,
-          statusText: res.statusMessage ?? '',
-          body: res,
-          close: () => res.destroy(),
-          async text() {
-            const chunks: Buffer[] = [];
-            for await (const c of res) chunks.push(c as Buffer);
-            return Buffer.concat(chunks).toString('utf8');
-          },
-        });
-      },
-    );
-    // No answer at all (a host that drops packets, a server that never responds) counts as silence too.
-    const idleMs = init.idleMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    const waiting = setTimeout(() => req.destroy(new ProviderError(`${what} did not answer within ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}; gave up.`, 'provider_timeout')), idleMs);
-    req.on('error', (err) => {
-      clearTimeout(waiting);
-      if (err instanceof ProviderError || isAbort(err) || init.signal.aborted) reject(err);
-      else reject(unreachable(url, what, err));
+        if (err instanceof ProviderError || isAbort(err) || init.signal.aborted) reject(err);
+        // A kept-alive connection the server closed while it sat idle fails on reuse before any
+        // answer (more often when this process is busy and notices the close late): the request
+        // never reached the model, so it is sent once more on a fresh connection.
+        else if (!retried && req.reusedSocket && isConnectionDrop(err)) attempt(true).then(resolve, reject);
+        else reject(unreachable(url, what, err));
+      });
+      req.end(body);
     });
-    req.end(body);
-  });
+  return attempt(false);
 }
+
+const isConnectionDrop = (err: unknown) => ['ECONNRESET', 'EPIPE'].includes((err as { code?: string }).code ?? '');
 
 /**
  * Reads an SSE body and yields the events of each network chunk together, so a consumer can
