@@ -1,5 +1,6 @@
 import { call, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { until } from '../fixtures/until.js';
 
 /**
  * Retries in milliseconds, never minutes. The timeout stays generous so that a busy machine does
@@ -52,11 +53,19 @@ export async function deliveriesOf(p: Platform, id: number, query = '') {
 
 /** Polls the delivery log until the newest delivery matches (retries run on timers). */
 export async function waitForDelivery(p: Platform, webhookId: number, done: (d: any) => boolean, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const d = (await deliveriesOf(p, webhookId)).data[0];
-    if (d && done(d)) return d;
-    if (Date.now() > end) throw new Error(`delivery did not settle in ${timeoutMs} ms: ${JSON.stringify(d)}`);
-    await new Promise((r) => setTimeout(r, 20));
+  let last: unknown;
+  try {
+    return await until(
+      'the delivery to settle',
+      async () => {
+        const d = (await deliveriesOf(p, webhookId)).data[0];
+        last = d;
+        return d && done(d) ? d : null;
+      },
+      timeoutMs,
+      20,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; newest delivery: ${JSON.stringify(last)}`);
   }
 }
