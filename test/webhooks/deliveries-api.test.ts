@@ -1,20 +1,12 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
-import { closedPort, receiverPool } from './receiver.js';
-import { createWebhook, deliveriesOf, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
-
-const pool = receiverPool();
-const receiver = pool.receiver;
-afterEach(() => pool.closeAll());
+import { closedPort } from './receiver.js';
+import { createWebhook, deliverySuite, fastPlatform, deliveriesOf, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
 describe('delivery log, redeliver and test (ext)', () => {
-  const p = fastPlatform();
-  afterAll(async () => {
-    await p.close();
-    fs.rmSync(p.dir, { recursive: true, force: true });
-  });
+  const { p, receiver } = deliverySuite();
 
   it('lists deliveries newest first in shape B, with page links and a status filter', async () => {
     // Odd executions are always refused (410), even ones accepted.

@@ -1,21 +1,13 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
 import { until } from '../fixtures/until.js';
-import { closedPort, sleep, receiverPool } from './receiver.js';
-import { createWebhook, deliveriesOf, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
-
-const pool = receiverPool();
-const receiver = pool.receiver;
-afterEach(() => pool.closeAll());
+import { closedPort, sleep } from './receiver.js';
+import { createWebhook, deliverySuite, fastPlatform, deliveriesOf, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
 describe('webhook delivery', () => {
-  const p = fastPlatform();
-  afterAll(async () => {
-    await p.close();
-    fs.rmSync(p.dir, { recursive: true, force: true });
-  });
+  const { p, receiver } = deliverySuite();
 
   it('delivers execution.succeeded to a good receiver, signed per Standard Webhooks', async () => {
     const rx = await receiver();

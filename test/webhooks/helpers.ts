@@ -1,4 +1,6 @@
-import { call, makePlatform } from '../api/helpers.js';
+import { afterAll, afterEach } from 'vitest';
+import { call, closePlatform, makePlatform } from '../api/helpers.js';
+import { receiverPool } from './receiver.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { until } from '../fixtures/until.js';
 
@@ -11,6 +13,18 @@ export const FAST = { AGENT_DESK_WEBHOOK_TIMEOUT_MS: '5000', AGENT_DESK_WEBHOOK_
 export function fastPlatform(env: Record<string, string> = {}, dataDir?: string) {
   // Never pass `dataDir: undefined`: it would override the helper's temp dir with the user's real data dir.
   return makePlatform({ ...(dataDir ? { dataDir } : {}), env: { ...process.env, ...FAST, ...env } });
+}
+
+/**
+ * A delivery suite's set-up: one fast platform for the file (closed after it) and receivers
+ * that are closed after each test.
+ */
+export function deliverySuite() {
+  const pool = receiverPool();
+  const p = fastPlatform();
+  afterEach(() => pool.closeAll());
+  afterAll(() => closePlatform(p));
+  return { p, receiver: pool.receiver };
 }
 
 /** Creates a webhook on agent 1 through the API; returns its id and secret. */
