@@ -46,7 +46,8 @@ const QUERY_TIMEOUT_MS = 10_000;
  * Hybrid retrieval: bm25 (FTS5) and vector search over the same passages and memories, fused by
  * their normalized scores (fusion.ts). Vectors are filled in the background by the chosen
  * embedder; until its space is complete, search is bm25 alone, so switching embedders never
- * leaves a moment where search fails. An embedder that fails (server down) is retried later and never fails a search.
+ * leaves a moment where search fails. An embedder that fails (server down) is retried later
+ * and never fails a search.
  */
 export class RetrievalService {
   readonly store: RetrievalStore;
