@@ -15,6 +15,7 @@ import { ensureRendererBuilt, ROOT } from './support/build';
 import { startServe, type ServeProcess } from './support/server';
 import { openScreen, pageFetch, shot } from './support/page';
 import { e2eSetup, openPage } from './support/suite';
+import { until } from '../fixtures/until';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const ENV = (fake: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
@@ -43,12 +44,10 @@ async function signIn(s: ServeProcess): Promise<void> {
 
 /** Waits (on a condition, polling the API) until every run of the schedule has settled. */
 async function settledRuns(id: number, count: number): Promise<any[]> {
-  for (let i = 0; i < 300; i++) {
+  return until(`the runs of schedule ${id} to settle`, async () => {
     const runs = (await pageFetch(page, 'GET', `/api/schedules/${id}/runs`)).json?.data as any[] | undefined;
-    if (runs && runs.length >= count && runs.every((r) => r.error || ['succeeded', 'failed', 'cancelled'].includes(r.execution?.status))) return runs;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the runs of schedule ${id} did not settle`);
+    return runs && runs.length >= count && runs.every((r) => r.error || ['succeeded', 'failed', 'cancelled'].includes(r.execution?.status)) ? runs : null;
+  }, 30_000, 100);
 }
 
 describe('Schedules screen', () => {
