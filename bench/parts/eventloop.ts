@@ -1,7 +1,7 @@
 /**
  * Event-loop bench: the largest delays of the platform's main thread (perf_hooks
  * monitorEventLoopDelay, sampled every 5 ms) while it
- *  - starts (database, migrations, seed, HTTP server, tokenizer worker),
+ *  - starts (database, migrations, seed, HTTP server, tokenizer worker; `startPlatform`, as the app and `serve` do),
  *  - runs its first execution (fake OpenAI-compatible provider on loopback, in-process),
  *  - processes a generated 100 MB PDF (uploaded and processed by a client in another process),
  *  - delivers a burst of 1,000 webhooks (receiver in another process),
@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BenchPart, Figures } from '../run.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
-import { createPlatform, type Platform } from '../../src-main/platform/platform.js';
+import { startPlatform, type Platform } from '../../src-main/platform/platform.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { tokenCounter } from '../../src-main/platform/engine/tokens.js';
@@ -249,7 +249,7 @@ const part: BenchPart = {
       record(
         'start-up',
         await measure(h, cpu, async () => {
-          p = createPlatform({
+          p = await startPlatform({
             dataDir: path.join(dir, 'data'),
             envApiKey: KEY,
             logger: createLogger('silent'),

@@ -1,6 +1,6 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type App } from 'electron';
 import path from 'node:path';
-import { createPlatform, checkSqliteBinding, useSqliteBinding, type Platform } from '../platform/platform.js';
+import { startPlatform, checkSqliteBinding, useSqliteBinding, type Platform } from '../platform/platform.js';
 import { electronBindingPath, bindingFix } from './native/binding.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { resolveDesktopPaths } from './paths.js';
@@ -76,7 +76,7 @@ export async function startDesktop(): Promise<Running | null> {
     const electron = process.versions.electron;
     if (electron) useSqliteBinding(electronBindingPath({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, electron, env: process.env }));
     checkSqliteBinding({ fix: bindingFix(app.isPackaged) });
-    platform = createPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
+    platform = await startPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
   } catch (err) {
     // A binding that cannot load, a damaged database, one from a newer Agent Desk: one sentence, not a silent exit.
     reportStartupFailure(err, { showErrorBox: (t, c) => dialog.showErrorBox(t, c), logFile: path.join(app.getPath('logs'), 'main.log'), ready: app.isReady() });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type DB } from './db/connection.js';
 import { acquireDataDirLock } from './db/data-dir-lock.js';
 import { startCheckpointer } from './db/checkpointer.js';
-import { migrate, latestVersion } from './db/migrate.js';
+import { migrateSteps, latestVersion } from './db/migrate.js';
 import { snapshotBeforeMigrate } from './modules/archive/backup.js';
 import { resolveConfig, type PlatformConfig } from './kernel/config.js';
 import { createLogger, type Logger } from './kernel/log.js';
@@ -29,7 +29,7 @@ import { ExecutionsService } from './modules/executions/service.js';
 import { remoteRunner } from './modules/remote/runner.js';
 import { executionFiles } from './modules/executions/files-port.js';
 import { JobQueue } from './jobs/queue.js';
-import { createApp, type AppOptions } from './transports/http/app.js';
+import { appSteps, type App, type AppOptions } from './transports/http/app.js';
 import type { AgentCreate } from './contract/agents.js';
 import { plainBox, type SecretBox } from './kernel/secrets.js';
 import { lifecycleOf, type Lifecycle, type ShutdownHook } from './kernel/lifecycle.js';
@@ -40,6 +40,7 @@ import { systemClock, type Clock } from './kernel/time.js';
 import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
 import { RetrievalService } from './modules/retrieval/service.js';
+import { runSteps, runStepsYielding, type Steps } from './kernel/steps.js';
 
 declare module './kernel/settings.js' {
   interface SettingsMap {
@@ -61,24 +62,30 @@ export interface PlatformOptions extends Partial<PlatformConfig> {
 
 export const defaultResourcesDir = () => path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../resources');
 
-/** The modules, each given what it uses by its constructor, in dependency order. */
-function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, lifecycle: Lifecycle, clock: Clock) {
+/** The modules, each given what it uses by its constructor, in dependency order; pausable between groups. */
+function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, lifecycle: Lifecycle, clock: Clock) {
   const users = new UsersService(ctx);
   const keys = new KeysService(ctx);
   const settings = new SettingsService(ctx);
   const templates = new TemplatesService(ctx);
   const agents = new AgentsService(ctx, templates);
+  yield;
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
   const providers = new ProvidersService(ctx, settings, secrets);
+  yield;
   const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle, { ggufFolders: () => providers.ggufFolders() });
+  yield;
   const webhooks = new WebhooksService(ctx, agents);
   const files = new FilesService(ctx, agents, jobs, lifecycle);
   const ocr = new OcrSettingsService(settings, ctx.config.dataDir);
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
+  yield;
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const tools = new ToolsService(ctx, { settings, secrets, agents, lifecycle });
+  yield;
   const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
+  yield;
   const app = new AppService(ctx, settings, secrets);
   const archive = new ArchiveService(ctx);
   const models = new ModelsService(ctx, providers, agents);
@@ -87,7 +94,7 @@ function buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue, 
   return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, app, archive, models, modelDownloads, tools, schedules };
 }
 
-export type Services = ReturnType<typeof buildServices>;
+export type Services = ReturnType<typeof buildServices> extends Steps<infer S> ? S : never;
 
 export interface Platform {
   config: PlatformConfig;
@@ -97,7 +104,7 @@ export interface Platform {
   jobs: JobQueue;
   secrets: SecretBox;
   services: Services;
-  app: ReturnType<typeof createApp>;
+  app: App;
   /** Whether this process owns the data dir's background work (see db/data-dir-lock.ts). */
   primary: boolean;
   /** Work to finish before the database closes (e.g. let running executions end or record them). */
@@ -139,14 +146,28 @@ function seed(services: Services, resourcesDir: string): void {
 
 /** Builds the whole platform on a data dir, in order: database, jobs, modules, transports. Plain Node. */
 export function createPlatform(opts: PlatformOptions = {}): Platform {
+  return runSteps(platformSteps(opts));
+}
+
+/**
+ * `createPlatform` a step per turn of the event loop: what the app and the server use, so the
+ * process stays responsive (IPC, timers, a window) while it starts.
+ */
+export function startPlatform(opts: PlatformOptions = {}): Promise<Platform> {
+  return runStepsYielding(platformSteps(opts));
+}
+
+function* platformSteps(opts: PlatformOptions): Steps<Platform> {
   const config = resolveConfig(opts);
   const log = opts.logger ?? createLogger();
   const db = openDatabase(config.dataDir);
+  yield;
   const lock = acquireDataDirLock(config.dataDir);
   try {
     registerFunctions(db);
+    yield;
     // Automatic backup of the old schema's data before any migration runs on it.
-    migrate(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
+    yield* migrateSteps(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
   } catch (err) {
     lock.release();
     db.close();
@@ -161,9 +182,11 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   const jobs = new JobQueue(db, log);
   const shutdownHooks: ShutdownHook[] = [];
   const lifecycle = lifecycleOf(shutdownHooks, () => lock.primary, (err) => log.error({ err }, 'starting background work failed'));
-  const services = buildServices(ctx, secrets, jobs, lifecycle, opts.clock ?? systemClock);
+  const services = yield* buildServices(ctx, secrets, jobs, lifecycle, opts.clock ?? systemClock);
+  yield;
   services.users.ensureDefaults();
   seed(services, opts.resourcesDir ?? defaultResourcesDir());
+  yield;
   services.remote.seedFromEnv();
   shutdownHooks.push(() => services.webhookDeliveries.stop());
   // Executions a dead process left running are failed (after listeners attach); on close, running ones get 10 s.
@@ -171,6 +194,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
   lifecycle.onPrimary(() => services.executions.recover());
   shutdownHooks.unshift(() => services.executions.shutdown(10_000, { othersToo: lock.primary }));
 
+  const app = yield* appSteps({ services, config, log }, opts.app);
   const platform: Platform = {
     config,
     db,
@@ -179,7 +203,7 @@ export function createPlatform(opts: PlatformOptions = {}): Platform {
     jobs,
     secrets,
     services,
-    app: createApp({ services, config, log }, opts.app),
+    app,
     shutdownHooks,
     get primary() {
       return lock.primary;

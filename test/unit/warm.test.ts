@@ -22,7 +22,7 @@ describe('the request path is warmed after listen', () => {
     expect(schemas.length).toBeGreaterThan(20);
   });
 
-  it('makes one request through the app (building the router) and parses every schema once', async () => {
+  it('makes one request through the app and parses every schema once', async () => {
     const paths: string[] = [];
     const parsed: unknown[] = [];
     const schema = (name: string) => ({ safeParse: (v: unknown) => parsed.push([name, v]) });

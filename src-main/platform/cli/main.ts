@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createPlatform } from '../platform.js';
+import { createPlatform, startPlatform } from '../platform.js';
 import { listen } from '../transports/http/server.js';
 import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
@@ -27,7 +27,7 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
   // Browser mode: a one-time login link becomes a session cookie; the built renderer is served at /.
   let running: Awaited<ReturnType<typeof listen>> | undefined;
   const browser = createBrowserSessions({ userId: DEFAULT_USER_ID, port: () => running?.port ?? Number(portRaw) });
-  const platform = createPlatform({ dataDir: values['data-dir'], app: { resolvers: [browser.resolver] } });
+  const platform = await startPlatform({ dataDir: values['data-dir'], app: { resolvers: [browser.resolver] } });
   browser.mount(platform.app);
   let ui: RendererBuild | undefined;
   mountStatic(platform.app, { pending: () => (ui ? ui.pending() : 'The web app is not built. Run `npx vite build -c src-renderer/vite.config.ts`, then reload.') });

@@ -1,5 +1,6 @@
 import type { DB } from './connection.js';
 import { migrations } from './migrations/index.js';
+import { runSteps, type Steps } from '../kernel/steps.js';
 
 export class DatabaseFromTheFutureError extends Error {
   constructor(found: number, known: number) {
@@ -23,7 +24,18 @@ export function latestVersion(list: Migration[] = migrations): number {
  * bumping `PRAGMA user_version` inside its own transaction so a crash leaves a consistent version.
  * `beforeMigrate` runs once when there is anything to do (the automatic backup hooks in here).
  */
-export function migrate(db: DB, opts: { target?: number; list?: Migration[]; beforeMigrate?: (from: number) => void } = {}): number {
+export function migrate(db: DB, opts: MigrateOptions = {}): number {
+  return runSteps(migrateSteps(db, opts));
+}
+
+export interface MigrateOptions {
+  target?: number;
+  list?: Migration[];
+  beforeMigrate?: (from: number) => void;
+}
+
+/** `migrate`, pausable after each migration. */
+export function* migrateSteps(db: DB, opts: MigrateOptions = {}): Steps<number> {
   const list = [...(opts.list ?? migrations)].sort((a, b) => a.version - b.version);
   // Numbers must run 1..N without gaps, or a database past the gap would skip a late-added one.
   list.forEach((m, i) => {
@@ -40,6 +52,7 @@ export function migrate(db: DB, opts: { target?: number; list?: Migration[]; bef
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
+    yield;
   }
   return db.pragma('user_version', { simple: true }) as number;
 }

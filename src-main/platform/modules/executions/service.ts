@@ -58,6 +58,7 @@ import { markCited } from '../../engine/passages.js';
 import type { ExecutionRetrieval } from '../retrieval/port.js';
 import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { nowMicros } from '../../kernel/time.js';
+import { nextIteration } from '../../kernel/turns.js';
 
 export type { ExecutionEvent, Execution };
 
@@ -295,8 +296,9 @@ export class ExecutionsService {
     const runner = remote && this.deps.remoteRunner ? this.deps.remoteRunner : runExecution;
     let status: ExecutionStatus = 'succeeded';
     let result = { inputTokens: 0, outputTokens: 0, outputFileId: null as number | null };
-    // Let start() answer first: the stream's first event is then sent before any model work.
-    await new Promise((r) => setImmediate(r));
+    // Let start() answer first: the stream's first event is then sent before any model work, and
+    // the request's own work and the run's set-up each get a turn of the loop, not one between them.
+    await nextIteration();
     try {
       // The agent's MCP tools (servers start on first use); a remote agent runs with its platform's own.
       if (!remote && this.deps.tools && !plan.toolbox) plan.toolbox = (await this.deps.tools.toolboxFor(plan.userId, plan.agent.id, live.id, plan.signal)) ?? undefined;

@@ -8,6 +8,7 @@ import { fileCredits } from '../../kernel/credits.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
 import type { ExtractionResult } from '../../ingest/types.js';
+import { nextTurn } from '../../kernel/turns.js';
 
 const PROCESS = 'file.process';
 const PURGE = 'file.purge';
@@ -133,7 +134,7 @@ export class FileProcessing {
       // Reprocessing started again: the worker clears old passages itself.
       if (s === 'in_progress' || s === 'completed') return;
       if (this.rows.purgeSome(fileId) === 0) return;
-      await new Promise((r) => setImmediate(r));
+      await nextTurn();
     }
   }
 

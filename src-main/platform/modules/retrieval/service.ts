@@ -11,6 +11,7 @@ import { RetrievalStore, loadVectorFunctions } from './store.js';
 import type { ExecutionRetrieval } from './port.js';
 import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
+import { nextTurn } from '../../kernel/turns.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -116,7 +117,7 @@ export class RetrievalService {
   }
 
   private async drain(): Promise<void> {
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     do {
       this.again = false;
       const embedder = this.embedder;
@@ -135,7 +136,7 @@ export class RetrievalService {
           // previous embedder's vectors can go.
           this.settings.set(READY_KEY, embedder.key);
           const space = this.store.findSpace(embedder.key);
-          if (space) while (!this.closed && this.store.dropOtherSpaces(space.id)) await new Promise((r) => setImmediate(r));
+          if (space) while (!this.closed && this.store.dropOtherSpaces(space.id)) await nextTurn();
         }
       } catch (err) {
         if (this.closed || embedder !== this.embedder) continue;
