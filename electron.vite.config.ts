@@ -23,6 +23,8 @@ export default defineConfig({
           index: resolve('src-main/desktop/main.ts'),
           // ingest/run.ts forks its extraction process from worker.js next to the main bundle.
           worker: resolve('src-main/platform/ingest/worker.ts'),
+          // ingest/spawned.ts starts the process that forks those from spawner.js.
+          spawner: resolve('src-main/platform/ingest/spawner.ts'),
           // modules/archive/import.ts runs archive imports in a worker thread from archive-import.js.
           'archive-import': resolve('src-main/platform/modules/archive/import-worker.ts'),
         },

@@ -1,8 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import type { ExtractionInput, ExtractionResult } from './types.js';
 import { limitsFor, type ExtractionLimits } from './limits.js';
 import { RSS_MARK } from './watchdog.js';
 import { workerEntry } from '../kernel/worker-entry.js';
+import { spawnReader as spawnThroughSpawner, type SpawnedChild } from './spawned.js';
 
 /**
  * Runs each extraction in a child process (worker.ts), not a thread: a decode bomb can take a
@@ -10,7 +10,8 @@ import { workerEntry } from '../kernel/worker-entry.js';
  * The child gets a resident-memory limit (its watchdog thread kills it past it), a heap limit,
  * and a wall-time budget scaled by the file's size (the parent kills it past it); each ends the
  * file `failed` with a reason the user can act on. A child that finished a file in good health
- * reads the next one (up to two wait, for 30 s); one that was killed is never reused.
+ * reads the next one (up to two wait, for 30 s); one that was killed is never reused. Children
+ * are forked by the reader spawner (spawned.ts), never by the app's own process.
  */
 
 export interface RunOptions {
@@ -25,92 +26,74 @@ export interface RunOptions {
 
 export class ExtractionAborted extends Error {}
 
-export function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Promise<ExtractionResult> {
+export async function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Promise<ExtractionResult> {
   // Built, worker.js sits next to the main bundle (electron.vite.config.ts input `worker`).
-  return workerEntry(import.meta.url, './worker.ts', './worker.js').then(
-    (entry) =>
-      new Promise((resolve, reject) => {
-        if (opts.signal?.aborted) return reject(new ExtractionAborted('aborted'));
-        start(entry, input, opts, resolve, reject);
-      }),
-  );
+  const entry = await workerEntry(import.meta.url, './worker.ts', './worker.js');
+  if (opts.signal?.aborted) throw new ExtractionAborted('aborted');
+  const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
+  const reader = await takeReader(entry, Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb));
+  if (opts.signal?.aborted) {
+    release(reader, 0);
+    throw new ExtractionAborted('aborted');
+  }
+  return new Promise((resolve, reject) => start(reader, input, limits, opts, resolve, reject));
 }
 
 const fmtTime = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
 
 /** A reading process, kept between files while it stays healthy (starting one costs Node's boot). */
 interface Reader {
-  child: ChildProcess;
+  child: SpawnedChild;
   heapMb: number;
   jobs: number;
-  stderr: string;
   idleTimer?: NodeJS.Timeout;
 }
 
 const idle: Reader[] = [];
 const MAX_IDLE = 2;
 const IDLE_MS = 30_000;
-/**
- * Files a reader reads before it is replaced anyway. Forking a reader stops the event loop (tens
- * of milliseconds with a large heap, hundreds on a loaded machine), so a healthy one is kept long;
- * the resident-memory check below retires a reader that grew.
- */
+/** Files a reader reads before it is replaced anyway; the resident-memory check below retires a reader that grew. */
 const MAX_JOBS = 1000;
 /** A reader that grew past this after a file (caches, fragmented heap) is not reused. */
 const RETIRE_RSS = 256 * 1024 * 1024;
+/** Reading is background work: readers run at this lower priority, so the app's own process gets a CPU first. */
+const READER_NICE = 0;
 
-function spawnReader(entry: string, heapMb: number): Reader {
-  const child = fork(entry, [], {
-    // Never the parent's flags (a test runner's loaders, an inspector port).
-    execArgv: [`--max-old-space-size=${heapMb}`],
-    // Inside Electron, the executable runs as plain Node for this child.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'json',
-  });
-  const reader: Reader = { child, heapMb, jobs: 0, stderr: '' };
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (s: string) => {
-    reader.stderr = (reader.stderr + s).slice(-4096);
-  });
+async function spawnReader(entry: string, heapMb: number): Promise<Reader> {
+  const child = await spawnThroughSpawner(entry, [`--max-old-space-size=${heapMb}`], READER_NICE);
+  const reader: Reader = { child, heapMb, jobs: 0 };
   // An idle reader that dies is simply dropped.
-  child.on('exit', () => {
+  child.on('close', () => {
     const i = idle.indexOf(reader);
     if (i >= 0) idle.splice(i, 1);
   });
   return reader;
 }
 
-function takeReader(entry: string, heapMb: number): Reader {
+function takeReader(entry: string, heapMb: number): Promise<Reader> {
   const i = idle.findIndex((r) => r.heapMb === heapMb && r.child.connected);
   if (i < 0) return spawnReader(entry, heapMb);
   const [reader] = idle.splice(i, 1);
   clearTimeout(reader.idleTimer);
   reader.child.ref();
-  reader.child.channel?.ref();
-  return reader;
+  return Promise.resolve(reader);
 }
 
 /** Keeps a healthy reader for the next file (without holding the app open), else ends it. */
 function release(reader: Reader, rss: number): void {
   if (!reader.child.connected || rss > RETIRE_RSS || reader.jobs >= MAX_JOBS || idle.length >= MAX_IDLE) {
-    reader.child.kill('SIGKILL');
+    reader.child.kill();
     return;
   }
   reader.child.unref();
-  reader.child.channel?.unref();
-  reader.idleTimer = setTimeout(() => reader.child.kill('SIGKILL'), IDLE_MS);
+  reader.idleTimer = setTimeout(() => reader.child.kill(), IDLE_MS);
   reader.idleTimer.unref();
   idle.push(reader);
 }
 
-function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve: (r: ExtractionResult) => void, reject: (e: Error) => void): void {
-  const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
-  const heapMb = Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb);
-  const reader = takeReader(entry, heapMb);
+function start(reader: Reader, input: ExtractionInput, limits: ExtractionLimits, opts: RunOptions, resolve: (r: ExtractionResult) => void, reject: (e: Error) => void): void {
   const { child } = reader;
   reader.jobs++;
-  reader.stderr = '';
   let done = false;
   const finish = (fn: () => void, keep?: number) => {
     if (done) return;
@@ -121,7 +104,7 @@ function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve:
     child.off('error', onError);
     child.off('close', onClose);
     if (keep !== undefined) release(reader, keep);
-    else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    else if (child.exitCode === null && child.signalCode === null) child.kill();
     fn();
   };
   const timer = setTimeout(
@@ -142,7 +125,7 @@ function start(entry: string, input: ExtractionInput, opts: RunOptions, resolve:
   // 'close' (not 'exit'): stderr is complete then, with the watchdog's mark if it fired.
   const onClose = (code: number | null, signal: NodeJS.Signals | null) =>
     finish(() => {
-      if (reader.stderr.includes(RSS_MARK) || /heap limit|out of memory|Allocation failed/i.test(reader.stderr)) {
+      if (child.stderr.includes(RSS_MARK) || /heap limit|out of memory|Allocation failed/i.test(child.stderr)) {
         return resolve({
           ok: false,
           code: 'too_large',
