@@ -1,19 +1,36 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { workerEntry } from '../kernel/worker-entry.js';
-import { nextTurn } from '../kernel/turns.js';
 
 /**
- * The app's side of the reader spawner (spawner.ts): the one process the app forks itself, early
- * while it is small, and `SpawnedChild`, a reading process forked by it, with the parts of a
- * ChildProcess that run.ts uses. A spawner that dies takes its readers with it (each closes as
- * killed); the next reader starts a new spawner.
+ * The app's side of the reader spawner (spawner.ts), and `SpawnedChild`, a reading process forked
+ * by it, with the parts of a ChildProcess that run.ts uses. The spawner itself is forked from a
+ * small worker thread that relays its messages, so not even that one fork stops the event loop.
+ * A spawner that dies takes its readers with it (each closes as killed); the next reader starts
+ * a new one.
  */
 
 type FromSpawner =
   | { op: 'message'; id: number; msg: unknown }
   | { op: 'error'; id: number; message: string }
-  | { op: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null; stderr: string };
+  | { op: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null; stderr: string }
+  | { op: 'gone' };
+
+/** The worker thread that forks the spawner and relays between it and the app. */
+const LAUNCHER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { fork } = require('node:child_process');
+const child = fork(workerData.entry, [], {
+  execArgv: [],
+  env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  serialization: 'json',
+});
+child.on('message', (m) => parentPort.postMessage(m));
+child.on('error', () => {});
+child.on('exit', () => { parentPort.postMessage({ op: 'gone' }); parentPort.close(); });
+parentPort.on('message', (m) => { if (child.connected) child.send(m); });
+`;
 
 export class SpawnedChild extends EventEmitter {
   connected = true;
@@ -29,7 +46,7 @@ export class SpawnedChild extends EventEmitter {
     super();
   }
 
-  send(msg: object): void {
+  send(msg: unknown): void {
     if (this.connected) this.host.post({ op: 'send', id: this.id, msg });
   }
 
@@ -63,10 +80,19 @@ class Spawner {
   private nextId = 1;
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly launcher: Worker,
     private readonly gone: () => void,
   ) {
-    child.on('message', (m: FromSpawner) => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.gone();
+      for (const c of this.children.values()) c.closed(null, 'SIGKILL', '');
+      this.children.clear();
+    };
+    launcher.on('message', (m: FromSpawner) => {
+      if (m.op === 'gone') return end();
       const c = this.children.get(m.id);
       if (!c) return;
       if (m.op === 'message') c.emit('message', m.msg);
@@ -76,13 +102,9 @@ class Spawner {
         c.closed(m.code, m.signal, m.stderr);
       }
     });
-    child.on('exit', () => {
-      this.gone();
-      for (const c of this.children.values()) c.closed(null, 'SIGKILL', '');
-      this.children.clear();
-    });
-    // Errors reach the readers as closes (above); the event itself must not go unheard.
-    child.on('error', () => {});
+    launcher.on('exit', end);
+    // A launcher that fails is a spawner gone (above); the event itself must not go unheard.
+    launcher.on('error', () => {});
     this.idle();
   }
 
@@ -95,22 +117,19 @@ class Spawner {
   }
 
   post(m: object): void {
-    if (this.child.connected) this.child.send(m);
+    this.launcher.postMessage(m);
   }
 
   hold(c: SpawnedChild, on: boolean): void {
     if (on) this.held.add(c);
     else this.held.delete(c);
-    if (this.held.size) {
-      this.child.ref();
-      this.child.channel?.ref();
-    } else this.idle();
+    if (this.held.size) this.launcher.ref();
+    else this.idle();
   }
 
   /** With no reader at work, the spawner does not keep the app running. */
   private idle(): void {
-    this.child.unref();
-    this.child.channel?.unref();
+    this.launcher.unref();
   }
 }
 
@@ -118,31 +137,16 @@ let spawner: Promise<Spawner> | null = null;
 
 function startSpawner(): Promise<Spawner> {
   // Built, spawner.js sits next to the main bundle (electron.vite.config.ts input `spawner`).
-  const started = workerEntry(import.meta.url, './spawner.ts', './spawner.js').then(async (entry) => {
-    // A turn of its own: the fork is the one long step left in the app's process.
-    await nextTurn();
-    const child = fork(entry, [], {
-      // Never the parent's flags (a test runner's loaders, an inspector port).
-      execArgv: [],
-      // Inside Electron, the executable runs as plain Node for this child.
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'json',
-    });
-    return new Spawner(child, () => {
-      if (spawner === started) spawner = null;
-    });
-  });
+  const started = workerEntry(import.meta.url, './spawner.ts', './spawner.js').then(
+    (entry) =>
+      new Spawner(new Worker(LAUNCHER, { eval: true, workerData: { entry }, stdout: false, stderr: false }), () => {
+        if (spawner === started) spawner = null;
+      }),
+  );
   started.catch(() => {
     if (spawner === started) spawner = null;
   });
   return started;
-}
-
-/** Starts the spawner now (at the app's start, while the app is small), if it is not running. */
-export function prepareSpawner(): Promise<void> {
-  spawner ??= startSpawner();
-  return spawner.then(() => undefined);
 }
 
 /** Forks a reading process from `entry` through the spawner. */

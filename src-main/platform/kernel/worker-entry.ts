@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 const bundles = new Map<string, Promise<string>>();
 
@@ -9,7 +11,8 @@ const bundles = new Map<string, Promise<string>>();
  * main bundle (electron.vite.config.ts lists each worker as an input). Run from TypeScript (dev,
  * tests, `npm run serve`), the source is bundled once per process with esbuild (which tsx
  * brings) into a plain .mjs: registering tsx's loader inside each worker costs about a second
- * and could deadlock when several started at once.
+ * and could deadlock when several started at once. esbuild runs in a worker thread: starting its
+ * service forks a process, which would stop this thread's event loop for tens of milliseconds.
  *
  * `source` is the worker's .ts URL relative to the caller; `built` its built file's URL.
  */
@@ -19,12 +22,11 @@ export function workerEntry(callerUrl: string, source: string, built: string): P
   let entry = bundles.get(src);
   if (!entry) {
     entry = (async () => {
-      const esbuild = await import('esbuild');
       // Inside the project's node_modules, so the bundle's external imports resolve as the sources' do.
       const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../node_modules/.cache/agent-desk');
       fs.mkdirSync(dir, { recursive: true });
       const out = path.join(dir, `${path.basename(src, '.ts')}-${process.pid}.mjs`);
-      await esbuild.build({ entryPoints: [src], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+      await bundle({ entryPoints: [src], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
       process.once('exit', () => fs.rmSync(out, { force: true }));
       return out;
     })();
@@ -32,4 +34,23 @@ export function workerEntry(callerUrl: string, source: string, built: string): P
     bundles.set(src, entry);
   }
   return entry;
+}
+
+const BUNDLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const esbuild = require(workerData.esbuild);
+esbuild.build(workerData.options).then(
+  () => parentPort.postMessage(null),
+  (err) => parentPort.postMessage(String((err && err.message) || err)),
+).finally(() => esbuild.stop());
+`;
+
+/** One esbuild build, in a worker thread of its own. */
+function bundle(options: object): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(BUNDLER, { eval: true, workerData: { esbuild: createRequire(import.meta.url).resolve('esbuild'), options }, stdout: false, stderr: false });
+    w.once('message', (error: string | null) => (error === null ? resolve() : reject(new Error(`bundling a worker failed: ${error}`))));
+    w.once('error', reject);
+    w.once('exit', (code) => reject(new Error(`the bundling thread exited (${code})`)));
+  });
 }

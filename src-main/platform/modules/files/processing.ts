@@ -7,7 +7,6 @@ import type { Lifecycle } from '../../kernel/lifecycle.js';
 import { fileCredits } from '../../kernel/credits.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
-import { prepareSpawner } from '../../ingest/spawned.js';
 import type { ExtractionResult } from '../../ingest/types.js';
 import { nextTurn } from '../../kernel/turns.js';
 
@@ -44,8 +43,6 @@ export class FileProcessing {
     });
     jobs.register<{ fileId: number }>(PURGE, (job) => this.purge(job.payload.fileId), { concurrency: 1, maxAttempts: 5 });
     lifecycle.onShutdown(() => this.stopping.abort());
-    // Readers are forked by a spawner process, itself forked now while this process is small.
-    lifecycle.onPrimary(() => void prepareSpawner().catch((err) => ctx.log.warn({ err }, 'the reader spawner did not start; it is tried again with the first file')));
     this.resumeOrphans();
   }
 
