@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -35,12 +36,20 @@ const closed = (reader: SpawnedChild) =>
 
 describe('reading processes are forked by the spawner, not by the app', () => {
   it('a reader’s parent is the spawner, shared by all readers, and messages go both ways', async () => {
-    const a = await spawnReader(WHO, [], 0);
-    const b = await spawnReader(WHO, [], 0);
+    const a = await spawnReader(WHO, []);
+    const b = await spawnReader(WHO, []);
     const [wa, wb] = [await ask(a), await ask(b)];
     expect(wa.ppid).not.toBe(process.pid);
     expect(wa.ppid).toBe(wb.ppid);
     expect(wa.pid).not.toBe(wb.pid);
+    // Background priority, inherited from the spawner by the reader and every thread it started.
+    expect(os.getPriority(wa.pid)).toBe(5);
+    if (process.platform === 'linux') {
+      const threads = fs.readdirSync(`/proc/${wa.pid}/task`);
+      expect(threads.length).toBeGreaterThan(1);
+      for (const t of threads) expect(Number(fs.readFileSync(`/proc/${wa.pid}/task/${t}/stat`, 'utf8').split(') ')[1].split(' ')[16])).toBe(5);
+    }
+    expect(os.getPriority()).toBe(0);
     const ends = [closed(a), closed(b)];
     a.kill();
     b.kill();
@@ -52,7 +61,7 @@ describe('reading processes are forked by the spawner, not by the app', () => {
   });
 
   it('a reader that exits closes with its code and the end of its stderr', async () => {
-    const r = await spawnReader(WHO, [], 0);
+    const r = await spawnReader(WHO, []);
     const end = closed(r);
     r.send('fail');
     expect(await end).toEqual({ code: 3, signal: null });
@@ -60,12 +69,12 @@ describe('reading processes are forked by the spawner, not by the app', () => {
   });
 
   it('when the spawner dies its readers close as killed, and the next reader starts a new spawner', async () => {
-    const r = await spawnReader(WHO, [], 0);
+    const r = await spawnReader(WHO, []);
     const { ppid: spawner } = await ask(r);
     const end = closed(r);
     process.kill(spawner, 'SIGKILL');
     expect((await end).signal).toBe('SIGKILL');
-    const next = await spawnReader(WHO, [], 0);
+    const next = await spawnReader(WHO, []);
     const who = await ask(next);
     expect(who.ppid).not.toBe(spawner);
     expect(who.ppid).not.toBe(process.pid);

@@ -56,11 +56,9 @@ const IDLE_MS = 30_000;
 const MAX_JOBS = 1000;
 /** A reader that grew past this after a file (caches, fragmented heap) is not reused. */
 const RETIRE_RSS = 256 * 1024 * 1024;
-/** Reading is background work: readers run at this lower priority, so the app's own process gets a CPU first. */
-const READER_NICE = 0;
 
 async function spawnReader(entry: string, heapMb: number): Promise<Reader> {
-  const child = await spawnThroughSpawner(entry, [`--max-old-space-size=${heapMb}`], READER_NICE);
+  const child = await spawnThroughSpawner(entry, [`--max-old-space-size=${heapMb}`]);
   const reader: Reader = { child, heapMb, jobs: 0 };
   // An idle reader that dies is simply dropped.
   child.on('close', () => {

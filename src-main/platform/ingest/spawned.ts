@@ -108,11 +108,11 @@ class Spawner {
     this.idle();
   }
 
-  spawn(entry: string, execArgv: string[], nice: number): SpawnedChild {
+  spawn(entry: string, execArgv: string[]): SpawnedChild {
     const c = new SpawnedChild(this, this.nextId++);
     this.children.set(c.id, c);
     c.ref();
-    this.post({ op: 'spawn', id: c.id, entry, execArgv, nice });
+    this.post({ op: 'spawn', id: c.id, entry, execArgv });
     return c;
   }
 
@@ -150,7 +150,7 @@ function startSpawner(): Promise<Spawner> {
 }
 
 /** Forks a reading process from `entry` through the spawner. */
-export async function spawnReader(entry: string, execArgv: string[], nice: number): Promise<SpawnedChild> {
+export async function spawnReader(entry: string, execArgv: string[]): Promise<SpawnedChild> {
   spawner ??= startSpawner();
-  return (await spawner).spawn(entry, execArgv, nice);
+  return (await spawner).spawn(entry, execArgv);
 }

@@ -4,8 +4,12 @@
  * which for a large app takes tens of milliseconds during which its event loop stands still;
  * this process is small, so its forks are quick and stop nothing the user waits on.
  *
- * Protocol (JSON over the IPC channel), parent to spawner: {op: 'spawn', id, entry, execArgv,
- * nice}, {op: 'send', id, msg}, {op: 'kill', id}; spawner to parent: {op: 'message', id, msg},
+ * Reading is background work: this process lowers its own priority at start, and every reader
+ * (each of its threads too) inherits it, so the app's own threads get a CPU first when the
+ * machine is busy; alone on an idle machine a reader runs at full speed.
+ *
+ * Protocol (JSON over the IPC channel), parent to spawner: {op: 'spawn', id, entry, execArgv},
+ * {op: 'send', id, msg}, {op: 'kill', id}; spawner to parent: {op: 'message', id, msg},
  * {op: 'close', id, code, signal, stderr} (the last 4 KB written to stderr since the last send),
  * {op: 'error', id, message}.
  */
@@ -17,11 +21,18 @@ interface Spawn {
   id: number;
   entry: string;
   execArgv: string[];
-  nice: number;
 }
 type FromParent = Spawn | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
 
 const STDERR_TAIL = 4096;
+/** A mild nice: under full load a reader gets about a third of a CPU beside a busy thread, not none. */
+const READER_NICE = 5;
+
+try {
+  os.setPriority(READER_NICE);
+} catch {
+  // Not permitted here: readers run at normal priority.
+}
 const children = new Map<number, { child: ChildProcess; stderr: string }>();
 
 const tell = (m: unknown) => {
@@ -45,14 +56,6 @@ function spawn(m: Spawn): void {
   }
   const entry = { child, stderr: '' };
   children.set(m.id, entry);
-  if (m.nice && child.pid) {
-    try {
-      // Reading is background work: the app's own process gets a CPU first.
-      os.setPriority(child.pid, m.nice);
-    } catch {
-      // Not permitted here: the reader runs at normal priority.
-    }
-  }
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (s: string) => {
     entry.stderr = (entry.stderr + s).slice(-STDERR_TAIL);
