@@ -96,7 +96,10 @@ class Spawner {
       const c = this.children.get(m.id);
       if (!c) return;
       if (m.op === 'message') c.emit('message', m.msg);
-      else if (m.op === 'error') c.emit('error', new Error(m.message));
+      // An error nobody listens for (an idle reader's) must not throw here; its close follows.
+      else if (m.op === 'error') {
+        if (c.listenerCount('error')) c.emit('error', new Error(m.message));
+      }
       else {
         this.children.delete(m.id);
         c.closed(m.code, m.signal, m.stderr);

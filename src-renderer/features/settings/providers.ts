@@ -1,9 +1,10 @@
 import type { ProviderInput, ProviderView } from '../../../src-main/platform/contract/settings';
+import { PROVIDER_URLS } from '../../../src-main/platform/contract/provider-urls';
 
 export const PROVIDER_KIND_INFO = {
-  'openai-compatible': { label: 'OpenAI-compatible', url: 'http://127.0.0.1:1234/v1' },
-  anthropic: { label: 'Anthropic', url: 'https://api.anthropic.com' },
-  ollama: { label: 'Ollama', url: 'http://127.0.0.1:11434' },
+  'openai-compatible': { label: 'OpenAI-compatible', url: `${PROVIDER_URLS.lmstudio}/v1` },
+  anthropic: { label: 'Anthropic', url: PROVIDER_URLS.anthropic },
+  ollama: { label: 'Ollama', url: PROVIDER_URLS.ollama },
   gguf: { label: 'Local GGUF files', url: '' },
 } as const;
 

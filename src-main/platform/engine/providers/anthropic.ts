@@ -1,6 +1,7 @@
 import type { ChatMessage, GenerateRequest, ModelProvider, ProviderEvent, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -49,7 +50,7 @@ export class AnthropicProvider implements ModelProvider {
 
   constructor(private readonly opts: AnthropicOptions) {
     this.id = opts.id ?? 'anthropic';
-    this.base = (opts.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.base = (opts.baseUrl ?? PROVIDER_URLS.anthropic).replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
   private headers(): Record<string, string> {

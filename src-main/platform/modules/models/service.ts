@@ -6,6 +6,7 @@ import type { AgentsService } from '../agents/service.js';
 import type { Agent } from '../../contract/agents.js';
 import type { ProviderInput } from '../../contract/settings.js';
 import type { DefaultModel, LocalServer, Model, ModelSource } from '../../contract/models.js';
+import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 
 /** The agent whose `model` options join the list when none is named: the seeded chat agent. */
 const CHAT_SLUG = 'chat';
@@ -91,8 +92,8 @@ export class ModelsService {
   async localServers(): Promise<LocalServer[]> {
     const env = this.ctx.config.env;
     const probes = [
-      { kind: 'ollama' as const, name: 'Ollama', url: env.AGENT_DESK_PROBE_OLLAMA_URL || 'http://127.0.0.1:11434' },
-      { kind: 'lmstudio' as const, name: 'LM Studio', url: env.AGENT_DESK_PROBE_LMSTUDIO_URL || 'http://127.0.0.1:1234' },
+      { kind: 'ollama' as const, name: 'Ollama', url: env.AGENT_DESK_PROBE_OLLAMA_URL || PROVIDER_URLS.ollama },
+      { kind: 'lmstudio' as const, name: 'LM Studio', url: env.AGENT_DESK_PROBE_LMSTUDIO_URL || PROVIDER_URLS.lmstudio },
     ];
     const configured = new Set(this.providers.view().providers.map((p) => origin(p.base_url)));
     return Promise.all(

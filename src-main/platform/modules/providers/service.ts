@@ -12,6 +12,7 @@ import { AnthropicProvider } from '../../engine/providers/anthropic.js';
 import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
 import { contextWindowOf, setupHint } from '../../engine/models.js';
 import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog.js';
+import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -89,8 +90,6 @@ export class ModelUnavailableError extends ProviderError {
   }
 }
 
-const OLLAMA_DEFAULT = 'http://127.0.0.1:11434';
-
 function ollamaV1(url: string): string {
   const u = url.replace(/\/+$/, '');
   return u.endsWith('/v1') ? u : `${u}/v1`;
@@ -122,7 +121,7 @@ export class ProvidersService {
     private readonly secrets: SecretBox,
     opts: { ollamaProbeUrl?: string; catalog?: ConstructorParameters<typeof ModelCatalog>[0] } = {},
   ) {
-    this.ollamaProbe = opts.ollamaProbeUrl ?? OLLAMA_DEFAULT;
+    this.ollamaProbe = opts.ollamaProbeUrl ?? PROVIDER_URLS.ollama;
     // Silence after which a streaming provider is given up on (default 120 s).
     const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
@@ -146,7 +145,7 @@ export class ProvidersService {
     const seeds: StoredProvider[] = [];
     const base = { label: null, models_dir: null, enabled: true, context_window: null, source: 'env' as const, api_key_sealed: null, base_url: null };
     if (env.AGENT_DESK_OPENAI_BASE_URL || env.AGENT_DESK_OPENAI_API_KEY) {
-      seeds.push({ ...base, id: 'openai', kind: 'openai-compatible', base_url: env.AGENT_DESK_OPENAI_BASE_URL || 'https://api.openai.com/v1', api_key_sealed: env.AGENT_DESK_OPENAI_API_KEY ? this.secrets.seal(env.AGENT_DESK_OPENAI_API_KEY) : null });
+      seeds.push({ ...base, id: 'openai', kind: 'openai-compatible', base_url: env.AGENT_DESK_OPENAI_BASE_URL || PROVIDER_URLS.openai, api_key_sealed: env.AGENT_DESK_OPENAI_API_KEY ? this.secrets.seal(env.AGENT_DESK_OPENAI_API_KEY) : null });
     }
     if (env.AGENT_DESK_ANTHROPIC_API_KEY) {
       seeds.push({ ...base, id: 'anthropic', kind: 'anthropic', base_url: env.AGENT_DESK_ANTHROPIC_BASE_URL || null, api_key_sealed: this.secrets.seal(env.AGENT_DESK_ANTHROPIC_API_KEY) });
@@ -316,7 +315,7 @@ export class ProvidersService {
       case 'openai-compatible':
         return new OpenAICompatibleProvider({
           id: cfg.id,
-          baseUrl: cfg.base_url ?? (cfg.kind === 'ollama' ? `${OLLAMA_DEFAULT}/v1` : 'https://api.openai.com/v1'),
+          baseUrl: cfg.base_url ?? (cfg.kind === 'ollama' ? ollamaV1(PROVIDER_URLS.ollama) : PROVIDER_URLS.openai),
           apiKey,
           label: cfg.label ?? (cfg.kind === 'ollama' ? 'Ollama' : cfg.id === 'openai' ? 'the OpenAI-compatible provider' : `the provider "${cfg.id}"`),
           defaultContextWindow: cfg.context_window ?? undefined,
@@ -487,7 +486,7 @@ export class ProvidersService {
     if (p.kind === 'ollama') return 'Ollama';
     if (p.kind === 'anthropic') return 'Anthropic';
     if (p.kind === 'gguf') return id === 'local' ? 'Models folder' : `GGUF (${id})`;
-    return id === 'openai' && (p.base_url ?? '').includes('api.openai.com') ? 'OpenAI' : id;
+    return id === 'openai' && (p.base_url ?? '').includes(new URL(PROVIDER_URLS.openai).host) ? 'OpenAI' : id;
   }
 
   /** Context window of a model as its provider reports it, else the family's known one. */

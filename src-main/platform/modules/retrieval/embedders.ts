@@ -3,6 +3,7 @@ import { BuiltinEmbedder } from '../../ingest/embed/builtin.js';
 import { OpenAIEmbedder } from '../../ingest/embed/openai.js';
 import { GgufEmbedder } from '../../ingest/embed/gguf.js';
 import type { EMBEDDING_PROVIDERS } from '../../contract/retrieval.js';
+import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 
 /** The stored choice (setting `retrieval.embedder`); the key is sealed by the secret box. */
 export interface EmbedderChoice {
@@ -14,8 +15,6 @@ export interface EmbedderChoice {
 
 export const BUILTIN_MODEL = 'use-lite-512';
 export const DEFAULT_CHOICE: EmbedderChoice = { provider: 'builtin', model: BUILTIN_MODEL, base_url: null, api_key_sealed: null };
-export const OLLAMA_V1 = 'http://127.0.0.1:11434/v1';
-export const OPENAI_V1 = 'https://api.openai.com/v1';
 
 /** Builds the embedder a choice names. */
 export function embedderFor(choice: EmbedderChoice, opts: { ggufFolders: () => string[]; apiKey: string | null }): Embedder {
@@ -23,9 +22,9 @@ export function embedderFor(choice: EmbedderChoice, opts: { ggufFolders: () => s
     case 'builtin':
       return new BuiltinEmbedder();
     case 'openai':
-      return new OpenAIEmbedder({ baseUrl: choice.base_url ?? OPENAI_V1, model: choice.model, apiKey: opts.apiKey });
+      return new OpenAIEmbedder({ baseUrl: choice.base_url ?? PROVIDER_URLS.openai, model: choice.model, apiKey: opts.apiKey });
     case 'ollama':
-      return new OpenAIEmbedder({ baseUrl: choice.base_url ?? OLLAMA_V1, model: choice.model, apiKey: opts.apiKey });
+      return new OpenAIEmbedder({ baseUrl: choice.base_url ?? `${PROVIDER_URLS.ollama}/v1`, model: choice.model, apiKey: opts.apiKey });
     case 'gguf':
       return new GgufEmbedder(opts.ggufFolders, choice.model);
   }
