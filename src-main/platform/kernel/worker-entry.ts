@@ -36,13 +36,17 @@ export function workerEntry(callerUrl: string, source: string, built: string): P
   return entry;
 }
 
+// buildSync without esbuild's own threads runs its binary to completion and reaps it; a service
+// process started from this thread would outlive it and, unreaped, stay a zombie until the app exits.
 const BUNDLER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const esbuild = require(workerData.esbuild);
-esbuild.build(workerData.options).then(
-  () => parentPort.postMessage(null),
-  (err) => parentPort.postMessage(String((err && err.message) || err)),
-).finally(() => esbuild.stop());
+process.env.ESBUILD_WORKER_THREADS = '0';
+try {
+  require(workerData.esbuild).buildSync(workerData.options);
+  parentPort.postMessage(null);
+} catch (err) {
+  parentPort.postMessage(String((err && err.message) || err));
+}
 `;
 
 /** One esbuild build, in a worker thread of its own. */
