@@ -29,7 +29,7 @@ import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
 import { mcpHandler } from '../mcp/http.js';
 import { scheduleRoutes } from '../../modules/schedules/routes.js';
-import { runSteps, type Steps } from '../../kernel/steps.js';
+import type { Steps } from '../../kernel/steps.js';
 
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
@@ -44,11 +44,7 @@ export interface AppOptions {
 
 export type App = OpenAPIHono<AppEnv>;
 
-export function createApp(p: TransportDeps, opts: AppOptions = {}): App {
-  return runSteps(appSteps(p, opts));
-}
-
-/** `createApp`, pausable after each router (building a router's routes and their schemas is most of the cost). */
+/** The HTTP app, built in steps: one per router (building its routes and their schemas is most of the cost). */
 export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   // The hosted platform's newer base URL has no /api prefix (CONTRACT.md "Compatibility"): such
   // requests are routed to the API by path; the set of API paths is read once the routes exist.
