@@ -13,7 +13,7 @@ import { latestVersion, migrate } from '../../src-main/platform/db/migrate.js';
 import { backupDataDir, snapshotBeforeMigrate } from '../../src-main/platform/modules/archive/backup.js';
 import { indexTar, readEntry } from '../../src-main/platform/modules/archive/tar.js';
 import { runCli, upload } from './data-safety-helpers.js';
-import { limit } from '../fixtures/until.js';
+import { limit, until } from '../fixtures/until.js';
 
 const dirs: string[] = [];
 const dir = (prefix = 'agent-desk-backup-') => {
@@ -92,7 +92,7 @@ describe('npm run backup', () => {
           await new Promise((res) => setImmediate(res));
         }
       })();
-      await new Promise((r) => setTimeout(r, 50));
+      await until('writes acknowledged before the backup', () => acked.length >= 5);
       const ackedBefore = [...acked];
       const out = path.join(dir(), 'b.tar');
       const res = backupDataDir({ dataDir: p.dir, out });

@@ -299,13 +299,12 @@ describe('Agent Desk in a browser', () => {
       ['Developer', 'developer'],
     ] as const) {
       await openScreen(page, label, label);
-      await page.waitForTimeout(300);
       await shot(page, name);
     }
     await openScreen(page, 'Settings', 'Settings');
     for (const tab of ['Providers', 'Localhost API', 'Data folder', 'Usage']) {
       await page.getByRole('tab', { name: tab }).click();
-      await page.waitForTimeout(400);
+      await page.getByRole('tab', { name: tab, selected: true }).waitFor();
       await shot(page, `settings-${tab.toLowerCase().replace(/ /g, '-')}`);
     }
     // Keyboard: "g" then a screen's letter.

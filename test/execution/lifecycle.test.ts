@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, poll } from './helpers.js';
 import { makePlatform, tempDir } from '../api/helpers.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
+import { until } from '../fixtures/until.js';
 
 describe('execution lifecycle across shutdown and restart', () => {
   it('shutdown lets a running execution finish within the grace period, fails the ones that hang, and a restart shows both', async () => {
@@ -16,7 +17,7 @@ describe('execution lifecycle across shutdown and restart', () => {
       fake.set({ fail: 'hang' });
       const hanging = (await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('b') })).json.responses[0].id;
       await poll(p, hanging, (e) => e.status === 'running');
-      await new Promise((r) => setTimeout(r, 50)); // its request reaches the fake
+      await until('its request to reach the fake', () => fake.requests.filter((r) => r.path === '/v1/chat/completions').length >= 2);
       await p.services.executions.shutdown(1500);
       // New work is refused while shutting down: a clear 503, not a crash.
       const refused = await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('c') });

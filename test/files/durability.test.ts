@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
+import { until } from '../fixtures/until.js';
 
 describe('files durability', () => {
   it('processing interrupted by a crash resumes at the next start', async () => {
@@ -66,7 +67,8 @@ describe('files durability', () => {
       const big = 'Lines about the harbour and its cranes. '.repeat(200_000); // ~8 MB: extraction takes a while
       const up = await upload(a, 'big.txt', big);
       await call(a, 'POST', '/api/agents/1/files', { body: { file_ids: [up.json.id] } });
-      await new Promise((r) => setTimeout(r, 300));
+      // Closed while its reader is at work.
+      await until('the extraction to be running', () => (a.db.prepare("SELECT count(*) AS n FROM jobs WHERE kind = 'file.process' AND state = 'running'").get() as { n: number }).n > 0);
       await a.close();
       const b = makePlatform({ dataDir: dir });
       try {

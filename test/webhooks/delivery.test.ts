@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
 import { until } from '../fixtures/until.js';
-import { closedPort, sleep } from './receiver.js';
-import { createWebhook, deliverySuite, fastPlatform, deliveriesOf, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
+import { closedPort } from './receiver.js';
+import { createWebhook, deliverySuite, fastPlatform, deliveriesOf, deliveriesSettled, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
 describe('webhook delivery', () => {
   const { p, receiver } = deliverySuite();
@@ -76,7 +76,7 @@ describe('webhook delivery', () => {
       [1, 500, 'HTTP 500', 'down'],
       [2, 200, null, 'fine'],
     ]);
-    await sleep(150);
+    await deliveriesSettled(p, [hook.id]);
     expect(rx.received).toHaveLength(2); // nothing more after the success
   });
 
@@ -161,8 +161,7 @@ describe('webhook delivery', () => {
     const live = await createWebhook(p, rx.url.replace('/hook', '/live'));
     const execution = finishExecution(p);
     await rx.waitFor(1);
-    await p.jobs.idle();
-    await sleep(100);
+    await deliveriesSettled(p, [inactive.id, live.id]);
     // Only this event counts: a retry of an earlier test's event may reach this port if the OS reused it.
     expect(rx.received.filter((r) => JSON.parse(r.body).data?.id === execution.id)).toHaveLength(1); // only the live one
     expect((await deliveriesOf(p, inactive.id)).total).toBe(0);
@@ -202,8 +201,7 @@ describe('webhook delivery', () => {
     finishExecution(p, { agentId: 1 });
     finishExecution(p, { agentId: other.json.id });
     const [got] = await rx.waitFor(1);
-    await p.jobs.idle();
-    await sleep(100);
+    await deliveriesSettled(p, [hook.id]);
     expect(rx.received).toHaveLength(1);
     expect(JSON.parse(got.body).data.template_id).toBe(other.json.id);
     expect((await deliveriesOf(p, hook.id)).total).toBe(1);

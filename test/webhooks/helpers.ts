@@ -3,6 +3,7 @@ import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import { receiverPool } from './receiver.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { until } from '../fixtures/until.js';
+import { DELIVERY_JOB } from '../../src-main/platform/modules/webhooks/delivery.js';
 
 /**
  * Retries in milliseconds, never minutes. The timeout stays generous so that a busy machine does
@@ -81,5 +82,23 @@ export async function waitForDelivery(p: Platform, webhookId: number, done: (d: 
     );
   } catch (err) {
     throw new Error(`${(err as Error).message}; newest delivery: ${JSON.stringify(last)}`);
+  }
+}
+
+/**
+ * Resolves once nothing more can reach a receiver, without waiting a fixed time: no job is due or
+ * running (so every attempt made has been answered), and no delivery waits for a later retry:
+ * of the given webhooks, or of any when none are given. What the receivers got is then final.
+ */
+export async function deliveriesSettled(p: Platform, webhookIds?: number[]): Promise<void> {
+  await p.jobs.idle();
+  if (!webhookIds) {
+    const { n } = p.db.prepare("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state = 'pending'").get(DELIVERY_JOB) as { n: number };
+    if (n) throw new Error(`${n} webhook deliveries still wait for a retry`);
+    return;
+  }
+  for (const id of webhookIds) {
+    const waiting = (await deliveriesOf(p, id)).data.filter((d: { status: string }) => d.status === 'pending');
+    if (waiting.length) throw new Error(`webhook ${id}: ${waiting.length} deliveries still wait for a retry`);
   }
 }

@@ -93,7 +93,6 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Receivers a test file starts, all closed by `closeAll` (call it in afterEach). */
 export function receiverPool() {

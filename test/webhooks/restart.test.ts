@@ -4,8 +4,8 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../api/helpers.js';
-import { sleep, startReceiver, type Receiver } from './receiver.js';
-import { createWebhook, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import { createWebhook, deliveriesSettled, fastPlatform, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const receivers: Receiver[] = [];
@@ -63,8 +63,7 @@ describe('webhook deliveries survive restarts', () => {
     }
     // And a third start sends nothing more.
     const c = fastPlatform(env, dir);
-    await sleep(300);
-    await c.jobs.idle();
+    await deliveriesSettled(c);
     await c.close();
     expect(rx.received).toHaveLength(2);
   });
@@ -90,8 +89,7 @@ describe('webhook deliveries survive restarts', () => {
       expect(d.attempt).toBe(1); // the attempt cut off by the kill left no record and no count
       const w = await webhookOf(p, hookId);
       expect([w.success_count, w.failure_count]).toEqual([1, 0]);
-      await sleep(200);
-      await p.jobs.idle();
+      await deliveriesSettled(p);
       expect(answered).toBe(1);
       expect(rx.received).toHaveLength(2);
     } finally {
@@ -112,8 +110,7 @@ describe('webhook deliveries survive restarts', () => {
 
     const p = fastPlatform({}, dir);
     try {
-      await sleep(300);
-      await p.jobs.idle();
+      await deliveriesSettled(p);
       expect(rx.received).toHaveLength(1);
       const hookId = (p.db.prepare('SELECT id FROM webhooks ORDER BY id DESC LIMIT 1').get() as { id: number }).id;
       const w = await webhookOf(p, hookId);

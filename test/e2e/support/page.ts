@@ -7,6 +7,9 @@ export const SHOTS = path.join(ROOT, 'test', 'e2e', 'screenshots');
 
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
+  // Settled, not after a fixed wait: fonts loaded and no finite animation still running.
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 }
 
