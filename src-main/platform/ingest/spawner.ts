@@ -25,7 +25,7 @@ interface Spawn {
 type FromParent = Spawn | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
 
 const STDERR_TAIL = 4096;
-/** A mild nice: under full load a reader gets about a third of a CPU beside a busy thread, not none. */
+/** A mild nice: beside a busy thread of normal priority a reader still gets about a quarter of the CPU, not none. */
 const READER_NICE = 5;
 
 try {
