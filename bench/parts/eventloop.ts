@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { BenchPart, Figures } from '../run.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
 import { startPlatform, type Platform } from '../../src-main/platform/platform.js';
@@ -182,7 +182,7 @@ function stats(xs: number[]): Stats {
   };
 }
 
-async function measure(h: IntervalHistogram, cpu: ReturnType<typeof loadFreeTurns>, fn: () => Promise<unknown>): Promise<Phase> {
+async function measure(h: ReturnType<typeof monitorEventLoopDelay>, cpu: ReturnType<typeof loadFreeTurns>, fn: () => Promise<unknown>): Promise<Phase> {
   h.reset();
   cpu.reset();
   const t = performance.now();
