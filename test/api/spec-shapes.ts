@@ -34,10 +34,10 @@ export const COLLECTION_KEYS = ['id', 'user_id', 'name'];
 export const COLLECTION_LISTED_KEYS = [...COLLECTION_KEYS, 'display_name'];
 export const WEBHOOK_KEYS = [
   'id', 'template_id', 'user_id', 'url', 'method', 'status', 'success_count', 'failure_count',
-  'created_at', 'updated_at', 'deleted_at',
+  'created_at', 'updated_at', 'deleted_at', 'events',
 ];
-/** The spec's create shape, plus `secret` (CONTRACT.md "Webhooks", ext). */
-export const WEBHOOK_CREATED_KEYS = ['template_id', 'user_id', 'url', 'method', 'status', 'updated_at', 'created_at', 'id', 'secret'];
+/** The spec's create shape, plus `secret` and `events` (CONTRACT.md "Webhooks", "Webhooks from hosted clients", ext). */
+export const WEBHOOK_CREATED_KEYS = ['template_id', 'user_id', 'url', 'method', 'status', 'updated_at', 'created_at', 'id', 'events', 'secret'];
 
 /** The spec's "Message texts observed in success responses". */
 export const MESSAGES = {

@@ -6,9 +6,17 @@ export const WebhookUrl = httpUrl('The url field must be a valid http or https U
 
 export const WebhookStatus = z.enum(['active', 'inactive']);
 
+/** The events a webhook can receive (CONTRACT.md "Webhooks"). */
+export const WEBHOOK_EVENTS = ['execution.succeeded', 'execution.failed'] as const;
+export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
+/** ext: the events a webhook is subscribed to; omitted or empty means all of them. */
+export const WebhookEvents = z.array(WebhookEvent).max(WEBHOOK_EVENTS.length * 4);
+
+/** `method` omitted is `POST`: real hosted-platform clients leave it out. */
 export const WebhookCreate = z
-  .object({ url: WebhookUrl, method: z.enum(['POST']), status: WebhookStatus.optional() })
+  .object({ url: WebhookUrl, method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), events: WebhookEvents.optional() })
   .meta({ id: 'WebhookCreate' });
+export type WebhookCreate = z.infer<typeof WebhookCreate>;
 
 export const WebhookCreated = z
   .object({
@@ -20,6 +28,8 @@ export const WebhookCreated = z
     updated_at: z.string(),
     created_at: z.string(),
     id: z.number().int(),
+    /** ext: the subscribed events (every event when none were chosen). */
+    events: z.array(WebhookEvent),
     /** ext: the signing secret, shown at create and on rotation. */
     secret: z.string(),
   })
@@ -38,6 +48,8 @@ export const Webhook = z
     created_at: z.string(),
     updated_at: z.string(),
     deleted_at: z.string().nullable(),
+    /** ext: the subscribed events (every event when none were chosen). */
+    events: z.array(WebhookEvent),
   })
   .meta({ id: 'Webhook' });
 export type Webhook = z.infer<typeof Webhook>;
@@ -46,7 +58,7 @@ export const WebhookPage = shapeB(Webhook).meta({ id: 'WebhookPage' });
 export const WebhookListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 });
 
 export const WebhookUpdate = z
-  .object({ url: WebhookUrl.optional(), method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), rotate_secret: z.boolean().optional() })
+  .object({ url: WebhookUrl.optional(), method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), events: WebhookEvents.optional(), rotate_secret: z.boolean().optional() })
   .meta({ id: 'WebhookUpdate' });
 /** ext PATCH answer: the webhook, plus `secret` when it was rotated. */
 export const WebhookUpdated = Webhook.extend({ secret: z.string().optional() });

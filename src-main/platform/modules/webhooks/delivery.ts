@@ -11,6 +11,7 @@ import { newMessageId } from './signing.js';
 import { backoff, deliverySettings, type DeliverySettings } from './retry-schedule.js';
 import { DeliveryRecords, type DeliveryStatus } from './delivery-store.js';
 import type { WebhookDelivery } from '../../contract/webhook-deliveries.js';
+import { receives } from './subscriptions.js';
 
 export const DELIVERY_JOB = 'webhook.delivery';
 /** Deliveries in flight at once, over all webhooks. */
@@ -96,12 +97,12 @@ export class WebhookDeliveryService {
    * Records one event and a delivery to every active, live webhook of the agent, all in one
    * transaction: an event is fanned out to all of them or to none. Returns the delivery ids.
    * With `userId`, only that user's webhooks receive it: an execution's input is its caller's,
-   * never sent to another user's receiver.
+   * never sent to another user's receiver. A webhook subscribed to other events gets nothing.
    */
   publish(agentId: number, type: string, data: unknown, userId?: number): number[] {
     const jobs = this.jobs;
     return tx(this.ctx.db, () => {
-      const hooks = this.webhooks.activeForAgent(agentId).filter((h) => userId === undefined || h.user_id === userId);
+      const hooks = this.webhooks.activeForAgent(agentId).filter((h) => (userId === undefined || h.user_id === userId) && receives(h.events, type));
       if (!hooks.length) return [];
       const now = nowMicros();
       const eventId = this.records.insertEvent(newMessageId(), type, eventBody(type, now, data), now);

@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import type { ServiceContext, Page } from '../../kernel/context.js';
 import { offsetOf, parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
-import type { Webhook } from '../../contract/webhooks.js';
+import type { Webhook, WebhookCreate } from '../../contract/webhooks.js';
 import type { AgentsService } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { WebhookRecords, type WebhookRow, type WebhookScope } from './webhook-store.js';
+import { storedEvents, subscribedEvents } from './subscriptions.js';
 
 export type { WebhookRow } from './webhook-store.js';
 
@@ -21,6 +22,7 @@ export const toWebhook = (r: WebhookRow): Webhook => ({
   created_at: isoMicros(r.created_at),
   updated_at: isoMicros(r.updated_at),
   deleted_at: r.deleted_at ? isoMicros(r.deleted_at) : null,
+  events: subscribedEvents(r.events),
 });
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
@@ -37,10 +39,10 @@ export class WebhooksService {
     this.records = new WebhookRecords(ctx.db);
   }
 
-  create(userId: number, rawAgentId: string, body: { url: string; method: 'POST'; status?: 'active' | 'inactive' }) {
+  create(userId: number, rawAgentId: string, body: WebhookCreate) {
     const agent = this.agents.get(userId, rawAgentId);
     const now = nowMicros();
-    const id = this.records.insert({ agentId: agent.id, userId, url: body.url, method: body.method, status: body.status ?? 'active', secret: newSecret(), now });
+    const id = this.records.insert({ agentId: agent.id, userId, url: body.url, method: body.method ?? 'POST', status: body.status ?? 'active', secret: newSecret(), events: storedEvents(body.events), now });
     const r = this.row(userId, id);
     return {
       template_id: r.agent_id,
@@ -51,6 +53,7 @@ export class WebhooksService {
       updated_at: isoMicros(r.updated_at),
       created_at: isoMicros(r.created_at),
       id: r.id,
+      events: subscribedEvents(r.events),
       secret: r.secret,
     };
   }
@@ -81,10 +84,11 @@ export class WebhooksService {
     return { items: rows.map(toWebhook), total, page: q.page, perPage: q.per_page };
   }
 
-  update(userId: number, rawId: string, body: { url?: string; method?: 'POST'; status?: 'active' | 'inactive'; rotate_secret?: boolean }): Webhook & { secret?: string } {
+  update(userId: number, rawId: string, body: { url?: string; method?: 'POST'; status?: 'active' | 'inactive'; events?: string[]; rotate_secret?: boolean }): Webhook & { secret?: string } {
     const r = this.row(userId, rawId);
     const secret = body.rotate_secret ? newSecret() : r.secret;
-    this.records.update(r.id, { url: body.url ?? r.url, method: body.method ?? r.method, status: body.status ?? r.status, secret, now: nowMicros() });
+    const events = body.events === undefined ? r.events : storedEvents(body.events);
+    this.records.update(r.id, { url: body.url ?? r.url, method: body.method ?? r.method, status: body.status ?? r.status, secret, events, now: nowMicros() });
     const out = this.get(userId, r.id);
     return body.rotate_secret ? { ...out, secret } : out;
   }

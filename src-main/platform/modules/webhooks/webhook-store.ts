@@ -9,6 +9,8 @@ export interface WebhookRow {
   method: string;
   status: 'active' | 'inactive';
   secret: string;
+  /** JSON array of the subscribed event types; `[]` is every event. */
+  events: string;
   success_count: number;
   failure_count: number;
   created_at: number;
@@ -27,15 +29,16 @@ export class WebhookRecords {
     this.sql = statements(db);
   }
 
-  insert(r: { agentId: number; userId: number; url: string; method: string; status: 'active' | 'inactive'; secret: string; now: number }): number {
+  insert(r: { agentId: number; userId: number; url: string; method: string; status: 'active' | 'inactive'; secret: string; events: string; now: number }): number {
     return Number(
-      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         r.agentId,
         r.userId,
         r.url,
         r.method,
         r.status,
         r.secret,
+        r.events,
         r.now,
         r.now,
       ).lastInsertRowid,
@@ -59,8 +62,8 @@ export class WebhookRecords {
     return { rows, total };
   }
 
-  update(id: number, r: { url: string; method: string; status: string; secret: string; now: number }): void {
-    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, updated_at = ? WHERE id = ?').run(r.url, r.method, r.status, r.secret, r.now, id);
+  update(id: number, r: { url: string; method: string; status: string; secret: string; events: string; now: number }): void {
+    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, events = ?, updated_at = ? WHERE id = ?').run(r.url, r.method, r.status, r.secret, r.events, r.now, id);
   }
 
   softDelete(id: number, now: number): void {
