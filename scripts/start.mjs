@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // npm start: Agent Desk as a desktop app. Electron's install script is disabled (package.json
 // "allowScripts"), so its binary is fetched here, on first start, with Electron's own installer;
-// then better-sqlite3 built for that Electron is got beside the Node build (scripts/electron-binding.mjs),
-// then electron-vite builds main, preload and renderer and launches them.
+// that is the only download: SQLite (better-sqlite3 on N-API) ships prebuilt in its npm package and
+// loads in Electron as it is. Then electron-vite builds main, preload and renderer and launches them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ensureElectronBinding, electronVersion, BindingUnavailableError } from './electron-binding.mjs';
+import { requireSupportedNode } from './node-version.mjs';
+
+requireSupportedNode('npm start');
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Overridable so the offline path can be tested without touching the real package.
@@ -36,17 +38,8 @@ if (!electronPresent()) {
   }
 }
 
-let binding;
-try {
-  binding = ensureElectronBinding({ electron: electronVersion(electronDir) }).file;
-} catch (err) {
-  process.stderr.write(`\n${err instanceof BindingUnavailableError ? err.message : (err?.stack ?? err)}\n`);
-  process.exit(1);
-}
-
 // Overridable so tests can stop here and see what the app would be started with.
 const bin = process.env.AGENT_DESK_ELECTRON_VITE ?? path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-const env = { ...process.env, AGENT_DESK_SQLITE_BINDING: binding };
-const child = spawn(process.execPath, [bin, 'preview', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env });
+const child = spawn(process.execPath, [bin, 'preview', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,7 +1,6 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type App } from 'electron';
 import path from 'node:path';
-import { startPlatform, checkSqliteBinding, useSqliteBinding, type Platform } from '../platform/platform.js';
-import { electronBindingPath, bindingFix } from './native/binding.js';
+import { startPlatform, checkSqliteBinding, type Platform } from '../platform/platform.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { resolveDesktopPaths } from './paths.js';
 import { safeStorageBox } from './secrets.js';
@@ -72,10 +71,8 @@ export async function startDesktop(): Promise<Running | null> {
 
   let platform: Platform;
   try {
-    // SQLite built for this Electron (node_modules holds the Node build), checked before anything opens.
-    const electron = process.versions.electron;
-    if (electron) useSqliteBinding(electronBindingPath({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath, electron, env: process.env }));
-    checkSqliteBinding({ fix: bindingFix(app.isPackaged) });
+    // SQLite's addon (N-API: one binary for Node and every Electron), checked before anything opens.
+    checkSqliteBinding({ fix: app.isPackaged ? 'reinstall Agent Desk (its package lacks a working SQLite)' : undefined });
     platform = await startPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
   } catch (err) {
     // A binding that cannot load, a damaged database, one from a newer Agent Desk: one sentence, not a silent exit.

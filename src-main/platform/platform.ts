@@ -254,5 +254,5 @@ function* platformSteps(opts: PlatformOptions): Steps<Platform> {
 // What the desktop shell uses of the platform besides createPlatform.
 export { listen, type RunningServer } from './transports/http/server.js';
 export { LOCALHOST_SETTINGS_EVENT } from './kernel/events.js';
-// The desktop shell picks SQLite's binding for Electron before the platform starts.
-export { useSqliteBinding, checkSqliteBinding, StartupError } from './db/sqlite-binding.js';
+// The desktop shell checks that SQLite loads before the platform starts.
+export { checkSqliteBinding, StartupError } from './db/sqlite-binding.js';

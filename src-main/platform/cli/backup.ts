@@ -3,7 +3,6 @@ import path from 'node:path';
 import { PlatformEvents } from '../kernel/events.js';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { sqliteOptions } from '../db/sqlite-binding.js';
 import { resolveConfig } from '../kernel/config.js';
 import { openDatabase } from '../db/connection.js';
 import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrate.js';
@@ -20,8 +19,9 @@ const USAGE = `Usage:
   npm run backup -- [--data-dir DIR] [--out FILE]
       A consistent copy of the database plus every stored file, as one .tar
       (default: <data dir>/backups/agent-desk-<time>.tar). Safe while Agent Desk runs.
-  npm run export -- [--data-dir DIR] [--out FILE] [--workspace ID]
+  npm run export -- [--data-dir DIR] [--out FILE] [--workspace ID] [--include-secrets]
       One workspace (agents, files with their bytes, memories, collections, webhooks) as one .tar.
+      Webhook signing secrets are left out unless --include-secrets is given.
   npm run import -- FILE [--data-dir DIR] [--workspace ID]
       Adds an export to a data dir (new or existing), all or nothing.
 
@@ -44,15 +44,15 @@ function backupCommand(dataDir: string, out: string | undefined): void {
   if (r.missing.length) process.stdout.write(`Note: ${r.missing.length} file(s) were deleted while the backup ran and are not in it: ${r.missing.join(', ')}\n`);
 }
 
-async function exportCommand(dataDir: string, out: string | undefined, workspace: string | undefined): Promise<void> {
+async function exportCommand(dataDir: string, out: string | undefined, workspace: string | undefined, includeSecrets: boolean): Promise<void> {
   const file = path.join(dataDir, DB_FILE);
   if (!fs.existsSync(file)) fail(`No Agent Desk database in ${dataDir}.`, 1);
   // Read-only: exporting never changes (or migrates) the data dir.
-  const db = new Database(file, sqliteOptions({ readonly: true, fileMustExist: true }));
+  const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     const target = path.resolve(out ?? `agent-desk-export-${stamp()}.tar`);
-    const r = await writeExportFile(db, dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, target);
+    const r = await writeExportFile(db, dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, target, { includeSecrets });
     process.stdout.write(`Exported workspace ${workspaceOf(workspace)} of ${dataDir} (${r.bytes} bytes) to:\n${r.out}\n`);
   } finally {
     db.close();
@@ -73,10 +73,11 @@ function importCommand(dataDir: string, archive: string | undefined, workspace: 
     const r = importArchive(db, config.dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, path.resolve(archive));
     // A restore into a new data dir already holds the catalog's agents: do not seed them twice.
     if (fresh) new SettingsService(ctx).set('seed.agents', true);
-    const summary = Object.entries(r)
+    const summary = Object.entries(r.imported)
       .map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`)
       .join(', ');
     process.stdout.write(`Imported into ${config.dataDir}: ${summary}.\n`);
+    for (const note of r.notes) process.stdout.write(`Note: ${note}\n`);
   } finally {
     db.close();
   }
@@ -85,13 +86,13 @@ function importCommand(dataDir: string, archive: string | undefined, workspace: 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { 'data-dir': { type: 'string' }, out: { type: 'string' }, workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { 'data-dir': { type: 'string' }, out: { type: 'string' }, workspace: { type: 'string' }, 'include-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) fail(USAGE, values.help ? 0 : 2);
   const dataDir = resolveConfig({ dataDir: values['data-dir'] }).dataDir;
   if (command === 'backup') return backupCommand(dataDir, values.out);
-  if (command === 'export') return exportCommand(dataDir, values.out, values.workspace);
+  if (command === 'export') return exportCommand(dataDir, values.out, values.workspace, values['include-secrets'] === true);
   if (command === 'import') return importCommand(dataDir, rest[0], values.workspace);
   fail(USAGE);
 }

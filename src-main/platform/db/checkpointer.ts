@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { DB } from './connection.js';
 import type { Logger } from '../kernel/log.js';
-import { sqliteOptions } from './sqlite-binding.js';
 
 /**
  * WAL checkpoints in a worker thread instead of on the event loop.
@@ -60,7 +59,7 @@ export function startCheckpointer(db: DB, log: Logger, opts: { everyMs?: number 
   };
   let worker: Worker;
   try {
-    const options = { ...sqliteOptions(), fileMustExist: true };
+    const options = { fileMustExist: true };
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, options, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },

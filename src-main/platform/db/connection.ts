@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
-import { checkSqliteBinding, sqliteOptions } from './sqlite-binding.js';
+import { checkSqliteBinding } from './sqlite-binding.js';
 import { checkDatabaseFile, describeOpenFailure } from './database-file.js';
+import { ensurePrivateDir, tightenDatabaseFiles } from './private-files.js';
 
 export type DB = Database.Database;
-export { sqliteOptions, StartupError, SqliteBindingError } from './sqlite-binding.js';
+export { StartupError, SqliteBindingError } from './sqlite-binding.js';
 export { DatabaseFileError } from './database-file.js';
 
 export const DATABASE_FILE = 'agent-desk.sqlite';
@@ -16,17 +16,20 @@ export const DATABASE_FILE = 'agent-desk.sqlite';
  * never be corrupted; only a power cut can roll back the last moments of writes. FULL (an fsync
  * per commit, ~1-6 ms each here) is one setting away: AGENT_DESK_DB_SYNC=full.
  *
- * Before that: the SQLite binding must load in this runtime (Node or Electron), and the file
+ * Before that: the SQLite addon must load, and the file
  * must be a whole SQLite database; either failure is a StartupError with one sentence.
+ * The data dir is the user's alone (0700) and the database files 0600: they hold secrets.
  */
 export function openDatabase(dataDir: string, sync: 'normal' | 'full' = process.env.AGENT_DESK_DB_SYNC === 'full' ? 'full' : 'normal'): DB {
   checkSqliteBinding();
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, DATABASE_FILE);
   checkDatabaseFile(file);
   let db: DB | null = null;
   try {
-    db = new Database(file, sqliteOptions());
+    db = new Database(file);
+    // Before WAL mode makes its files: SQLite gives them the database file's mode.
+    tightenDatabaseFiles(file);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { sqliteOptions } from './sqlite-binding.js';
 import path from 'node:path';
+import { tighten } from './private-files.js';
 
 export interface DataDirLock {
   /** true for the one process that owns the data dir's background work (can turn true later: see `watch`). */
@@ -25,7 +25,9 @@ export const TAKEOVER_POLL_MS = 1_000;
  * and a process still running takes it over (`watch`) so background work always has an owner.
  */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
-  const db = new Database(path.join(dataDir, 'agent-desk.lock'), sqliteOptions());
+  const file = path.join(dataDir, 'agent-desk.lock');
+  const db = new Database(file);
+  tighten(file, 0o600);
   db.pragma('busy_timeout = 0');
   let primary = false;
   let closed = false;

@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteOptions } from '../db/sqlite-binding.js';
 import { Chunker } from './chunk.js';
 import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
@@ -20,7 +19,7 @@ const BATCH = 100;
 class Deleted extends Error {}
 
 async function main(input: ExtractionInput): Promise<ExtractionResult> {
-  const db = new Database(input.dbPath, sqliteOptions());
+  const db = new Database(input.dbPath);
   db.pragma('busy_timeout = 10000');
   // As the platform's connection: FULL held the write lock through an fsync per batch, and the
   // API's next write waited on it. WAL frames are checksummed in order, so a power cut loses a

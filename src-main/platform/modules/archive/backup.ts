@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 import { fsyncFile } from '../../kernel/fsync.js';
@@ -74,7 +73,7 @@ export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date 
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const snapshot = `${out}.sqlite.part`;
   const tmpOut = `${out}.part`;
-  const db = new Database(source, sqliteOptions({ readonly: true, fileMustExist: true }));
+  const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     fs.rmSync(snapshot, { force: true });
@@ -83,7 +82,7 @@ export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date 
     db.close();
   }
   try {
-    const snap = new Database(snapshot, sqliteOptions({ readonly: true }));
+    const snap = new Database(snapshot, { readonly: true });
     let ids: number[];
     let schemaVersion: number;
     try {

@@ -7,12 +7,11 @@ import Database from 'better-sqlite3';
 import { importArchive, type ImportAnswer } from './import.js';
 import { BadArchiveError } from './tar.js';
 import type { ExportScope } from './store.js';
-import { sqliteOptions } from '../../db/sqlite-binding.js';
 
 const { dbPath, dataDir, scope, archive } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string };
 
 function run(): ImportAnswer {
-  const db = new Database(dbPath, sqliteOptions());
+  const db = new Database(dbPath);
   try {
     db.pragma('busy_timeout = 10000');
     db.pragma('foreign_keys = ON');

@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { sqliteOptions } from '../../db/sqlite-binding.js';
 import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
@@ -107,7 +106,7 @@ export class ExecutionsStore {
 
   constructor(private readonly db: DB) {
     // An in-memory database cannot be shared: fall back to the one connection.
-    this.fast = db.memory ? db : new Database(db.name, sqliteOptions());
+    this.fast = db.memory ? db : new Database(db.name);
     if (this.fast !== db) {
       this.fast.pragma('journal_mode = WAL');
       this.fast.pragma('synchronous = NORMAL');
