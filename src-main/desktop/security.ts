@@ -63,6 +63,8 @@ export function guardWebContents(contents: Pick<WebContents, 'on' | 'setWindowOp
     if (isExternalWebUrl(url)) void opts.openExternal(url);
   };
   contents.on('will-navigate', (event, url) => leave(event, url));
+  // Subframes too (the CSP allows none, but a frame must never be a way out).
+  contents.on('will-frame-navigate', (details) => leave(details, details.url));
   contents.on('will-redirect', (event, url) => leave(event, url));
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
@@ -73,8 +75,9 @@ export function guardWebContents(contents: Pick<WebContents, 'on' | 'setWindowOp
 
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
-/** No camera, microphone, geolocation, notifications...: the app needs none of them. */
-export function installPermissionHandlers(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>): void {
+/** No camera, microphone, geolocation, notifications, USB, HID or serial devices...: the app needs none of them. */
+export function installPermissionHandlers(session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'>): void {
   session.setPermissionRequestHandler((_wc, permission, callback) => callback(ALLOWED_PERMISSIONS.has(permission)));
   session.setPermissionCheckHandler((_wc, permission) => ALLOWED_PERMISSIONS.has(permission));
+  session.setDevicePermissionHandler(() => false);
 }

@@ -112,6 +112,10 @@ const session = {
   setPermissionCheckHandler: vi.fn((fn: any) => {
     session.checkHandler = fn;
   }),
+  deviceHandler: null as null | ((details: unknown) => boolean),
+  setDevicePermissionHandler: vi.fn((fn: any) => {
+    session.deviceHandler = fn;
+  }),
 };
 
 const safeStorageState = { available: true, backend: 'gnome_libsecret' };

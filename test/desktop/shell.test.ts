@@ -90,6 +90,18 @@ describe('navigation and new windows', () => {
     expect(navigate('http://127.0.0.1:8787/login', 'will-redirect')).toBe(true);
   });
 
+  it('a subframe cannot navigate off the app either', () => {
+    const { contents, openExternal } = guarded();
+    const frameNav = (url: string) => {
+      const ev = { ...fakeEvent(), url, isMainFrame: false };
+      contents.emit('will-frame-navigate', ev);
+      return ev.defaultPrevented;
+    };
+    expect(frameNav('https://evil.example/frame')).toBe(true);
+    expect(frameNav('agent-desk://app/index.html')).toBe(false);
+    expect(openExternal).toHaveBeenCalledWith('https://evil.example/frame');
+  });
+
   it('never hands file:, javascript: or other schemes to the OS', () => {
     const { navigate, openExternal } = guarded();
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'smb://host/share', 'agent-desk://other/x']) expect(navigate(url)).toBe(true);
@@ -135,6 +147,8 @@ describe('permissions', () => {
     for (const p of ['media', 'geolocation', 'notifications', 'openExternal', 'fullscreen']) expect(ask(p)).toBe(false);
     expect(ask('clipboard-sanitized-write')).toBe(true);
     expect(session.defaultSession.checkHandler!(null, 'media')).toBe(false);
+    // WebUSB, WebHID and Web Serial devices: none.
+    expect(session.defaultSession.deviceHandler!({ deviceType: 'usb', origin: 'agent-desk://app' })).toBe(false);
   });
 });
 

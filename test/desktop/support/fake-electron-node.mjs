@@ -58,6 +58,7 @@ const defaultSession = {
   webRequest: { onHeadersReceived(fn) { defaultSession.headers = fn; } },
   setPermissionRequestHandler(fn) { defaultSession.permissionRequest = fn; },
   setPermissionCheckHandler(fn) { defaultSession.permissionCheck = fn; },
+  setDevicePermissionHandler(fn) { defaultSession.devicePermission = fn; },
 };
 export const session = { defaultSession };
 export const protocol = {
