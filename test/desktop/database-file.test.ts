@@ -99,10 +99,26 @@ describe('database start-up errors: one sentence naming the file and the newest 
       try { openDatabase(${JSON.stringify(dir)}); console.log('OPENED'); } catch (e) { console.log(e.name + ': ' + e.message); }
     `;
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: dir }, timeout: 60_000, ...asUser });
+    const r = spawnSync(asUser.uid ? nodeForOthers() : process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: dir }, timeout: 60_000, ...asUser });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toMatch(new RegExp(`^DatabaseFileError: Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it cannot be written \\(.+\\); make the file and its folder writable by you \\(or move the data dir with AGENT_DESK_DATA_DIR\\); else restore the newest backup, `));
   });
+
+  /** This Node, runnable by another user: a Node installed under root's home (~/.node24) is not, so a copy is made. */
+  function nodeForOthers(): string {
+    const reachable = (p: string): boolean => {
+      const parent = path.dirname(p);
+      return parent === p || ((fs.statSync(parent).mode & 0o001) !== 0 && reachable(parent));
+    };
+    if (reachable(process.execPath) && (fs.statSync(process.execPath).mode & 0o001) !== 0) return process.execPath;
+    const dir = tempDir('agent-desk-node-');
+    dirs.push(dir);
+    fs.chmodSync(dir, 0o755);
+    const copy = path.join(dir, 'node');
+    fs.copyFileSync(process.execPath, copy);
+    fs.chmodSync(copy, 0o755);
+    return copy;
+  }
 
   it('a missing database is a first start, and a healthy one opens', () => {
     const dir = tempDir('agent-desk-dbfile-');

@@ -8,7 +8,10 @@ import { parentPort } from 'node:worker_threads';
 // Embedding is background work: this thread alone runs at a lower priority (nice 5), so the
 // app's event loop gets a CPU first on a busy machine. Linux only, where a thread has an id of
 // its own (elsewhere the call would lower the whole app).
+// A thread made by this one inherits its priority, and libuv's pool of threads (shared by the whole
+// app) is made by whichever thread first needs it: it is started here first, at normal priority.
 if (process.platform === 'linux') {
+  await fs.promises.stat(fs.realpathSync('.'));
   try {
     os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 5);
   } catch {
