@@ -2,9 +2,11 @@ import { createRoute } from '@hono/zod-openapi';
 import { createRouter, errorResponses, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { AppInfo, GpuInfo, GpuSettingsUpdate, LocalhostSettings, LocalhostSettingsUpdate, Usage, UsageQuery } from '../../contract/app-settings.js';
 import type { AppService } from './service.js';
+import { usageReportRoute } from './usage-report-route.js';
+import type { UsersService } from '../access/users.js';
 
 /** ext: what the app's Settings and Usage screens need. */
-export function appSettingsRoutes({ app }: { app: AppService }) {
+export function appSettingsRoutes({ app, users }: { app: AppService; users: UsersService }) {
   const r = createRouter();
   const tags = ['App'];
 
@@ -48,5 +50,6 @@ export function appSettingsRoutes({ app }: { app: AppService }) {
     createRoute({ method: 'get', path: '/usage', tags, summary: 'Credits per day (ext)', request: { query: UsageQuery }, responses: { ...ok(Usage), ...errorResponses } }),
     (c) => c.json(app.usage.perDay(c.get('principal').userId, c.req.valid('query').days), 200),
   );
+  usageReportRoute(r, app.usage.report, users);
   return r;
 }

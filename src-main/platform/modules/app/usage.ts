@@ -2,6 +2,7 @@ import type { DB } from '../../db/connection.js';
 import { UsageStore } from './store.js';
 import { CREDITS } from '../../kernel/credits.js';
 import type { Usage, UsageDay } from '../../contract/app-settings.js';
+import { UsageReport } from './usage-report.js';
 
 const DAY_MS = 86_400_000;
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -14,12 +15,15 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  */
 export class UsageService {
   private readonly store: UsageStore;
+  /** Per day, agent and model (`GET /api/workspaces/usage`). */
+  readonly report: UsageReport;
 
   constructor(
     db: DB,
     private readonly now: () => number = Date.now,
   ) {
     this.store = new UsageStore(db);
+    this.report = new UsageReport(db, now);
   }
 
   /** The last `days` UTC days up to today, one entry per day (zeros included), oldest first. */

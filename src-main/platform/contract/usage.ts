@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { AGENT_TYPES } from './agents.js';
+import { pageQuery, queryInt } from './common.js';
+
+/** ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"), as the hosted platform documents it. */
+
+export const USAGE_RANGES = ['1d', '7d', '30d'] as const;
+/** The longest period `start_date`..`end_date` may span, both days counted. */
+export const USAGE_MAX_DAYS = 90;
+
+const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `The ${field} field must be a date like 2026-01-31 (YYYY-MM-DD).`);
+
+export const WorkspaceUsageQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
+  /** The last day, the last 7 or the last 30 (UTC days, today included); `start_date`/`end_date` win when given. */
+  range: z.enum(USAGE_RANGES).optional(),
+  start_date: day('start date').optional(),
+  end_date: day('end date').optional(),
+  /** `all` or an agent type. */
+  type: z.enum(['all', ...AGENT_TYPES]).optional().default('all'),
+  /** Only this user's executions. */
+  user_id: queryInt().pipe(z.number().int().min(1)).optional(),
+});
+export type WorkspaceUsageQuery = z.infer<typeof WorkspaceUsageQuery>;
+
+export const WorkspaceUsageRow = z.object({
+  /** UTC day the executions started, `YYYY-MM-DD`. */
+  date: z.string(),
+  agent_id: z.number().int(),
+  /** null when the agent has been deleted since. */
+  agent_title: z.string().nullable(),
+  /** The model that ran; null when none was reached (e.g. no model configured). */
+  model: z.string().nullable(),
+  executions: z.number().int(),
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+  credits: z.number(),
+});
+export type WorkspaceUsageRow = z.infer<typeof WorkspaceUsageRow>;
+
+export const WorkspaceUsageTotals = z.object({
+  executions: z.number().int(),
+  tokens_in: z.number().int(),
+  tokens_out: z.number().int(),
+  credits: z.number(),
+});
+
+export const WorkspaceUsage = z
+  .object({ data: z.array(WorkspaceUsageRow), totals: WorkspaceUsageTotals, has_more: z.boolean() })
+  .meta({ id: 'WorkspaceUsage' });
+export type WorkspaceUsage = z.infer<typeof WorkspaceUsage>;

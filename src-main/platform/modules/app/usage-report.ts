@@ -1,0 +1,82 @@
+import type { DB } from '../../db/connection.js';
+import { ValidationError } from '../../kernel/errors.js';
+import { offsetOf } from '../../kernel/context.js';
+import { USAGE_MAX_DAYS, type WorkspaceUsage, type WorkspaceUsageQuery } from '../../contract/usage.js';
+import { UsageReportStore, type UsageScope } from './usage-report-store.js';
+
+const DAY_MS = 86_400_000;
+const RANGE_DAYS = { '1d': 1, '7d': 7, '30d': 30 } as const;
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Midnight UTC of a `YYYY-MM-DD` that names a real day, else null (2026-02-30 is not one). */
+function parseDay(s: string): number | null {
+  const ms = Date.parse(`${s}T00:00:00Z`);
+  return Number.isFinite(ms) && dayOf(ms) === s ? ms : null;
+}
+
+/** Who asks, and in which workspace (resolved by the access module's one rule). */
+export interface UsageCaller {
+  userId: number;
+  workspaceId: number;
+  /** The caller's selected workspace: where executions of deleted agents count. */
+  selectedWorkspaceId: number;
+}
+
+/**
+ * ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"): executions, tokens and credits per
+ * UTC day, agent and model, read from the stored executions themselves (no separate ledger).
+ */
+export class UsageReport {
+  private readonly store: UsageReportStore;
+
+  constructor(
+    db: DB,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.store = new UsageReportStore(db);
+  }
+
+  /** The UTC days asked for, as [first day's midnight, the midnight after the last day). */
+  period(q: Pick<WorkspaceUsageQuery, 'range' | 'start_date' | 'end_date'>): { fromMs: number; toMs: number } {
+    if (q.start_date !== undefined || q.end_date !== undefined) {
+      const errors: Record<string, string[]> = {};
+      if (q.start_date === undefined) errors.start_date = ['The start date field is required when end date is present.'];
+      if (q.end_date === undefined) errors.end_date = ['The end date field is required when start date is present.'];
+      const from = q.start_date === undefined ? null : parseDay(q.start_date);
+      const to = q.end_date === undefined ? null : parseDay(q.end_date);
+      if (q.start_date !== undefined && from === null) errors.start_date = ['The start date field must be a real calendar date.'];
+      if (q.end_date !== undefined && to === null) errors.end_date = ['The end date field must be a real calendar date.'];
+      if (from !== null && to !== null) {
+        if (to < from) errors.end_date = ['The end date field must be a date after or equal to start date.'];
+        else if ((to - from) / DAY_MS + 1 > USAGE_MAX_DAYS) errors.end_date = [`The period from start date to end date may span at most ${USAGE_MAX_DAYS} days.`];
+      }
+      if (Object.keys(errors).length) throw new ValidationError(errors);
+      return { fromMs: from!, toMs: to! + DAY_MS };
+    }
+    const days = RANGE_DAYS[q.range ?? '7d'];
+    const tomorrow = Date.parse(`${dayOf(this.now())}T00:00:00Z`) + DAY_MS;
+    return { fromMs: tomorrow - days * DAY_MS, toMs: tomorrow };
+  }
+
+  report(caller: UsageCaller, q: WorkspaceUsageQuery): WorkspaceUsage {
+    const { fromMs, toMs } = this.period(q);
+    const scope: UsageScope = {
+      fromMicros: fromMs * 1000,
+      toMicros: toMs * 1000,
+      workspaceId: caller.workspaceId,
+      caller: caller.userId,
+      callerWorkspaceId: caller.selectedWorkspaceId,
+      userId: q.user_id ?? null,
+      type: q.type === 'all' ? null : q.type,
+    };
+    // One row more than the page tells whether another page follows.
+    const rows = this.store.rows(scope, q.per_page + 1, offsetOf(q.page, q.per_page));
+    const t = this.store.totals(scope);
+    return {
+      data: rows.slice(0, q.per_page).map((r) => ({ ...r, credits: round(r.credits) })),
+      totals: { executions: t.executions, tokens_in: t.tokens_in, tokens_out: t.tokens_out, credits: round(t.credits) },
+      has_more: rows.length > q.per_page,
+    };
+  }
+}
