@@ -20,6 +20,14 @@ const PERSIST_EVERY = 4 * 1024 * 1024;
 const MAX_RUNNING = 2;
 /** A hub that sends nothing for this long is given up on (the download can be resumed). */
 const IDLE_MS = 60_000;
+/** The largest model file downloaded, unless AGENT_DESK_MAX_DOWNLOAD_MB says otherwise: bigger than any model a desktop runs. */
+const DEFAULT_MAX_BYTES = 64 * 1024 ** 3;
+const GGUF_MAGIC = 'GGUF';
+
+const gb = (n: number) => `${(n / 1024 ** 3).toFixed(n < 1024 ** 3 ? 3 : 1)} GB`;
+
+/** A download the server's answer rules out (too big, not a GGUF file): failed, and its partial file removed. */
+class Refused extends Error {}
 
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
@@ -37,7 +45,12 @@ export function parseDownloadUrl(raw: string): { url: string; file: string } {
   }
   // A Hugging Face page link (`/blob/`) names the same file as its download link (`/resolve/`).
   if (u.hostname === 'huggingface.co' || u.hostname.endsWith('.huggingface.co')) u.pathname = u.pathname.replace(/^(\/[^/]+\/[^/]+)\/blob\//, '$1/resolve/');
-  const last = decodeURIComponent(u.pathname.split('/').pop() ?? '');
+  let last: string;
+  try {
+    last = decodeURIComponent(u.pathname.split('/').pop() ?? '');
+  } catch {
+    throw ValidationError.field('url', 'The url field has a malformed % escape in its file name.');
+  }
   if (!/\.gguf$/i.test(last)) throw ValidationError.field('url', 'The url field must name a .gguf file.');
   const file = last.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
   if (file.length < 6 || file.length > 200) throw ValidationError.field('url', 'The file name in the url is too short or too long.');
@@ -76,6 +89,17 @@ async function fetchFollowing(url: string, headers: Record<string, string>, sign
   }
 }
 
+/** The first `n` bytes of a file. */
+function readHead(file: string, n: number): Buffer {
+  const buf = Buffer.alloc(n);
+  const fd = fs.openSync(file, 'r');
+  try {
+    return buf.subarray(0, fs.readSync(fd, buf, 0, n, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 async function sha256Of(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
@@ -107,6 +131,12 @@ export class DownloadsService {
 
   private now(): number {
     return Date.now();
+  }
+
+  /** The size cap: AGENT_DESK_MAX_DOWNLOAD_MB (fractions allowed), else DEFAULT_MAX_BYTES. */
+  private maxBytes(): number {
+    const mb = Number(this.ctx.config.env.AGENT_DESK_MAX_DOWNLOAD_MB);
+    return Number.isFinite(mb) && mb > 0 ? Math.floor(mb * 1024 * 1024) : DEFAULT_MAX_BYTES;
   }
 
   private partPath(file: string): string {
@@ -228,6 +258,7 @@ export class DownloadsService {
         if (this.store.get(r.id)) this.store.setProgress(r.id, slot.bytes, slot.total, this.now());
         return;
       }
+      if (err instanceof Refused) fs.rmSync(part, { force: true });
       const msg = (err as Error).name === 'TimeoutError' ? `The server sent nothing for ${IDLE_MS / 1000} s.` : (err as Error).message;
       this.ctx.log.warn({ file: r.file, err: msg }, 'model download failed');
       if (!this.store.get(r.id)) return;
@@ -260,6 +291,11 @@ export class DownloadsService {
     const range = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
     const total = range ? Number(range[1]) : Number.isFinite(len) && res.headers.has('content-length') ? have + len : null;
     if (r.total !== null && total !== null && r.total !== total) throw new Error(`The file on the server changed size (${r.total} bytes before, ${total} now); delete this download and start again.`);
+    const cap = this.maxBytes();
+    if (total !== null && total > cap) {
+      await res.body?.cancel();
+      throw new Refused(`The file is ${gb(total)}, more than the download limit of ${gb(cap)} (AGENT_DESK_MAX_DOWNLOAD_MB).`);
+    }
     if (hubSha && !r.sha256) this.store.setExpected(r.id, hubSha, this.now());
     slot.total = total;
     slot.bytes = have;
@@ -268,8 +304,14 @@ export class DownloadsService {
 
     const out = fs.openSync(part, 'a');
     let persisted = have;
+    // The first bytes say whether this is a GGUF file at all: a web page or an error text fails at once.
+    let head = have > 0 ? readHead(part, Math.min(have, GGUF_MAGIC.length)) : Buffer.alloc(0);
+    const reader = res.body.getReader();
+    const refuse = async (message: string): Promise<never> => {
+      await reader.cancel().catch(() => {});
+      throw new Refused(message);
+    };
     try {
-      const reader = res.body.getReader();
       for (;;) {
         const idle = setTimeout(() => slot.abort.abort(Object.assign(new Error('idle'), { name: 'TimeoutError' })), IDLE_MS);
         let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -281,8 +323,17 @@ export class DownloadsService {
           clearTimeout(idle);
         }
         if (chunk.done) break;
+        if (head.length < GGUF_MAGIC.length) {
+          head = Buffer.concat([head, chunk.value.subarray(0, GGUF_MAGIC.length - head.length)]);
+          if (head.length === GGUF_MAGIC.length && head.toString('latin1') !== GGUF_MAGIC) {
+            await refuse(`The server did not send a GGUF model: the file starts with ${JSON.stringify(head.toString('latin1'))}, not "GGUF"${/^\s*</.test(head.toString('latin1')) ? ' (it looks like a web page)' : ''}. Check that the link downloads the .gguf file itself.`);
+          }
+        }
+        const after = slot.bytes + chunk.value.byteLength;
+        if (after > cap) await refuse(`The server sent more than the download limit of ${gb(cap)} (AGENT_DESK_MAX_DOWNLOAD_MB); the download was stopped.`);
+        if (total !== null && after > total) await refuse(`The server sent more than the ${total} bytes it announced; the download was stopped.`);
         fs.writeSync(out, chunk.value);
-        slot.bytes += chunk.value.byteLength;
+        slot.bytes = after;
         if (slot.bytes - persisted >= PERSIST_EVERY) {
           persisted = slot.bytes;
           this.store.setProgress(r.id, slot.bytes, total, this.now());
@@ -301,14 +352,7 @@ export class DownloadsService {
       throw new Error(`Size mismatch: expected ${total} bytes, got ${size}. The partial file was removed; resume to download it again.`);
     }
     const expected = this.store.get(id)?.sha256 ?? null;
-    const head = Buffer.alloc(4);
-    const fd = fs.openSync(part, 'r');
-    try {
-      fs.readSync(fd, head, 0, 4, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-    if (head.toString('latin1') !== 'GGUF') {
+    if (readHead(part, GGUF_MAGIC.length).toString('latin1') !== GGUF_MAGIC) {
       fs.rmSync(part, { force: true });
       throw new Error('The downloaded file is not a GGUF model (it does not start with "GGUF").');
     }

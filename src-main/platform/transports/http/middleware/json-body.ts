@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { PayloadTooLargeError, PlatformError } from '../../../kernel/errors.js';
+import { checkJsonDepth } from './json-depth.js';
 
 async function readLimited(req: Request, max: number): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '0');
@@ -25,7 +26,8 @@ async function readLimited(req: Request, max: number): Promise<string> {
 /**
  * JSON bodies: limited in size (413), and accepted whatever the Content-Type says as long as
  * they are JSON, because `curl -d '{...}'` labels JSON as a form. A form body is read as a form.
- * Multipart (uploads) passes through untouched for its own streaming parser.
+ * Multipart (uploads) passes through untouched for its own streaming parser. Arrays and objects
+ * nested deeper than MAX_JSON_DEPTH are a 422 for every route.
  */
 export function jsonBody(maxBytes: () => number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -43,6 +45,8 @@ export function jsonBody(maxBytes: () => number): MiddlewareHandler<AppEnv> {
         throw new PlatformError(400, 'Malformed JSON in request body.', 'malformed_json');
       }
     }
+    // One depth limit for every route: whatever is stored from input can be serialized again.
+    checkJsonDepth(json);
     const headers = new Headers(c.req.raw.headers);
     headers.set('content-type', 'application/json');
     headers.delete('content-length');
