@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { createRouter, errorResponses, ok, jsonBodyOf } from '../../transports/http/router.js';
 import { AppInfo, GpuInfo, GpuSettingsUpdate, LocalhostSettings, LocalhostSettingsUpdate, Usage, UsageQuery } from '../../contract/app-settings.js';
 import type { AppService } from './service.js';
-import { usageReportRoute } from './usage-report-route.js';
+import { usageReportRoute } from './usage-report-routes.js';
 import type { UsersService } from '../access/users.js';
 
 /** ext: what the app's Settings and Usage screens need. */
