@@ -24,8 +24,8 @@ export function runCli(script: string, args: string[], env: Record<string, strin
 /** Multipart uploads through app.request: the files tests' helper. */
 export { upload };
 
-export async function exportTar(p: Platform): Promise<Buffer> {
-  const res = await p.app.request(`${BASE}/api/export`, { headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` } });
+export async function exportTar(p: Platform, query = ''): Promise<Buffer> {
+  const res = await p.app.request(`${BASE}/api/export${query}`, { headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` } });
   if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
   return Buffer.from(await res.arrayBuffer());
 }

@@ -39,7 +39,8 @@ beforeAll(async () => {
   expect(bin.status).toBe(200);
   expect((await call(src, 'POST', `/api/agents/${agent.json.id}/files`, { body: { file_ids: [txt.json.id] } })).status).toBe(200);
   await src.jobs.idle(limit(20_000));
-  archive = await exportTar(src);
+  // A restore keeps the webhooks' signing secrets (asked for: exports leave them out by default).
+  archive = await exportTar(src, '?include_secrets=1');
 });
 
 afterAll(async () => {
@@ -93,7 +94,7 @@ describe('export and import', () => {
     await src.close();
     const out = path.join(tempDir('agent-desk-cli-'), 'ws.tar');
     dirs.push(path.dirname(out));
-    const e = runCli('src-main/platform/cli/backup.ts', ['export', '--data-dir', src.dir, '--out', out]);
+    const e = runCli('src-main/platform/cli/backup.ts', ['export', '--data-dir', src.dir, '--out', out, '--include-secrets']);
     expect(e.status, e.stderr).toBe(0);
     expect(fs.existsSync(out)).toBe(true);
     const target = tempDir('agent-desk-restore-');

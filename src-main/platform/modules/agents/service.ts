@@ -1,34 +1,46 @@
 import type { ServiceContext, Page } from '../../kernel/context.js';
 import { offsetOf, parseId } from '../../kernel/context.js';
 import { NotFoundError, ValidationError } from '../../kernel/errors.js';
-import type { Agent, AgentCreate, AgentUpdate, Question } from '../../contract/agents.js';
+import type { Agent, AgentCreate, AgentUpdate } from '../../contract/agents.js';
+import type { Logger } from '../../kernel/log.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
 import { AgentsStore, type AgentRow } from './store.js';
+import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
 
-export function toAgent(r: AgentRow): Agent {
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
+const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : text(v));
+
+/**
+ * An agent as the API shows it, from its row. Never throws on a stored value (stored.ts): a
+ * damaged column is read as what is valid of it, and named to `onDamaged`.
+ */
+export function toAgent(r: AgentRow, onDamaged?: (columns: string[]) => void): Agent {
+  const questions = storedQuestions(r.questions);
+  const toolServers = storedToolServers(r.tool_servers);
+  if (onDamaged && (questions.damaged || toolServers.damaged)) onDamaged([...(questions.damaged ? ['questions'] : []), ...(toolServers.damaged ? ['tool_servers'] : [])]);
   return {
     id: r.id,
-    title: r.title,
-    description: r.description,
-    long_description: r.long_description,
+    title: text(r.title),
+    description: textOrNull(r.description),
+    long_description: textOrNull(r.long_description),
     workspace_id: r.workspace_id,
-    visibility: r.visibility,
-    slug: r.slug,
-    active: r.active,
+    visibility: text(r.visibility),
+    slug: text(r.slug),
+    active: r.active === 0 ? 0 : 1,
     type: r.type,
-    questions: JSON.parse(r.questions) as Question[],
-    created_at: isoMicros(r.created_at),
-    updated_at: isoMicros(r.updated_at),
+    questions: questions.value,
+    created_at: isoMicros(storedMicros(r.created_at)),
+    updated_at: isoMicros(storedMicros(r.updated_at)),
     created_by: r.created_by,
-    instructions: r.instructions,
-    source: r.source,
+    instructions: text(r.instructions),
+    source: r.source === 'remote' ? 'remote' : 'local',
     share_context: r.share_context === 1,
-    tool_servers: JSON.parse(r.tool_servers ?? '[]') as ToolServerRef[],
+    tool_servers: toolServers.value,
   };
 }
 
@@ -63,6 +75,9 @@ export class AgentsService {
   private readonly cache = new Map<number, { version: number; agent: Agent }>();
   /** set by the tools module: validates `tool_servers` */
   toolServersCheck: ToolServersCheck | null = null;
+  private readonly log: Logger;
+  /** Rows (id@updated_at) already logged as damaged: a list read again does not log them again. */
+  private readonly loggedDamage = new Set<string>();
 
   private checkToolServers(userId: number, refs: ToolServerRef[]): void {
     const errors = this.toolServersCheck?.(userId, refs) ?? {};
@@ -74,12 +89,24 @@ export class AgentsService {
     private readonly templates: TemplatesService,
   ) {
     this.store = new AgentsStore(ctx.db);
+    this.log = ctx.log;
+  }
+
+  /** toAgent, logging a damaged row once per version. */
+  private read(r: AgentRow): Agent {
+    return toAgent(r, (columns) => {
+      const key = `${r.id}@${String(r.updated_at)}`;
+      if (this.loggedDamage.has(key)) return;
+      if (this.loggedDamage.size >= 1000) this.loggedDamage.clear();
+      this.loggedDamage.add(key);
+      this.log.warn({ agent: r.id, columns }, 'A stored agent has damaged columns; they are read without their invalid entries.');
+    });
   }
 
   list(userId: number, q: { page: number; per_page: number; q?: string; type?: string }): Page<Agent> {
     const filter = { userId, type: q.type ?? null, q: q.q ? q.q.toLowerCase() : null };
     const { rows, total } = this.store.page(filter, q.per_page, offsetOf(q.page, q.per_page));
-    return { items: rows.map(toAgent), total, page: q.page, perPage: q.per_page };
+    return { items: rows.map((r) => this.read(r)), total, page: q.page, perPage: q.per_page };
   }
 
   /** The agent (frozen: shared through the cache), or 404 `Agent not found`. */
@@ -90,7 +117,7 @@ export class AgentsService {
     const hit = this.cache.get(id);
     if (hit && hit.version === version) return hit.agent;
     const row = this.row(userId, id);
-    const agent = deepFreeze(toAgent(row));
+    const agent = deepFreeze(this.read(row));
     if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(id, { version: row.updated_at, agent });
     return agent;
@@ -106,7 +133,7 @@ export class AgentsService {
   /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
   findBySlug(userId: number, slug: string): Agent | null {
     const row = this.store.visibleBySlug(userId, slug);
-    return row ? toAgent(row) : null;
+    return row ? this.read(row) : null;
   }
 
   private uniqueSlug(base: string, exceptId?: number): string {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ServiceContext } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
-import type { ExportScope } from './service.js';
+import type { ExportOptions, ExportScope } from './service.js';
 import { exportStream } from './service.js';
 import { importArchiveInWorker, type ImportResult } from './import.js';
 import { archiveUploadSpec } from './upload.js';
@@ -12,8 +12,8 @@ import { BadArchiveError } from './tar.js';
 export class ArchiveService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  exportStream(scope: ExportScope): ReadableStream<Uint8Array> {
-    return exportStream(this.ctx.db, this.ctx.config.dataDir, scope);
+  exportStream(scope: ExportScope, opts: ExportOptions = {}): ReadableStream<Uint8Array> {
+    return exportStream(this.ctx.db, this.ctx.config.dataDir, scope, opts);
   }
 
   /** What an import upload accepts (the multipart receiver of the HTTP layer streams it to a temp file). */

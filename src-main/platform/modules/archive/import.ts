@@ -7,10 +7,18 @@ import { BadArchiveError, copyEntryTo, indexTar, readEntry, type TarIndexEntry }
 import { EXPORT_FORMAT, EXPORT_VERSION, TABLE_NAMES } from './service.js';
 import { hasTable, ImportStore, type ExportScope, type ExportTables, type Row } from './store.js';
 import { nowMicros } from '../../kernel/time.js';
-import { firstBadRow } from './rows.js';
+import { parseTable } from './rows.js';
+import { resolveReferences } from './refs.js';
 import { workerEntry } from '../../kernel/worker-entry.js';
+import { DEFAULT_COLLECTION } from '../memories/collections.js';
 
-export type ImportResult = Record<keyof ExportTables, number>;
+/** Rows imported, per table. */
+export type ImportCounts = Record<keyof ExportTables, number>;
+/** What an import did: its counts, and one sentence per thing it left out or changed. */
+export interface ImportResult {
+  imported: ImportCounts;
+  notes: string[];
+}
 
 const MAX_ENTRIES = 500_000;
 const MAX_JSON_BYTES = 256 * 1024 * 1024;
@@ -35,12 +43,11 @@ function parseRows(name: string, buf: Buffer): Row[] {
   return v as Row[];
 }
 
-function requireRefs(name: string, rows: Row[], col: string, known: Set<number>): void {
-  for (const r of rows) if (!known.has(Number(r[col]))) throw bad(`The archive is damaged (${name}: ${col} ${String(r[col])} names nothing in the archive).`);
-}
-
-/** Reads and checks the whole archive before anything is written: refs, file sizes and hashes. */
-function readArchive(fd: number, size: number): { tables: ExportTables; fileEntries: Map<number, TarIndexEntry> } {
+/**
+ * Reads and checks the whole archive before anything is written: every row parsed by its schema,
+ * references resolved inside the archive (or dropped, with a note), file sizes and hashes.
+ */
+function readArchive(fd: number, size: number): { tables: ExportTables; notes: string[]; fileEntries: Map<number, TarIndexEntry> } {
   const entries = indexTar(fd, size, { maxEntries: MAX_ENTRIES });
   const byName = new Map<string, TarIndexEntry>();
   for (const e of entries) {
@@ -58,28 +65,25 @@ function readArchive(fd: number, size: number): { tables: ExportTables; fileEntr
   }
   if (manifest?.format !== EXPORT_FORMAT) throw bad('This is not an Agent Desk export (unknown format).');
   if (manifest?.version !== EXPORT_VERSION) throw bad(`This export has format version ${String(manifest?.version)}; this Agent Desk reads version ${EXPORT_VERSION}.`);
-  const tables = {} as ExportTables;
+  const raw = {} as ExportTables;
   for (const t of TABLE_NAMES) {
     const e = byName.get(`${t}.json`);
     if (e && e.size > MAX_JSON_BYTES) throw bad(`The archive's ${t}.json is too large to import.`);
-    tables[t] = e ? parseRows(`${t}.json`, readEntry(fd, e)) : [];
+    raw[t] = e ? parseRows(`${t}.json`, readEntry(fd, e)) : [];
   }
-  // Every row as the API would accept it, table by table: the first bad one is named.
+  // Every row as the API would accept it, table by table: the first bad one is named. Only what
+  // the schemas return goes on (a column they do not list is refused, never copied).
+  const parsed = {} as ExportTables;
   for (const t of TABLE_NAMES) {
-    const bad1 = firstBadRow(t, tables[t]);
-    if (bad1) throw bad(bad1);
+    const r = parseTable(t, raw[t]);
+    if ('error' in r) throw bad(r.error);
+    parsed[t] = r.rows;
   }
   const ids = (rows: Row[]) => new Set(rows.map((r) => Number(r.id)));
   for (const t of ['agents', 'memory_collections', 'memories', 'webhooks', 'files'] as const) {
-    if (ids(tables[t]).size !== tables[t].length) throw bad(`The archive is damaged (${t}.json holds the same id twice).`);
+    if (ids(parsed[t]).size !== parsed[t].length) throw bad(`The archive is damaged (${t}.json holds the same id twice).`);
   }
-  const agentIds = ids(tables.agents);
-  const fileIds = ids(tables.files);
-  requireRefs('memories', tables.memories, 'collection_id', ids(tables.memory_collections));
-  requireRefs('webhooks', tables.webhooks, 'agent_id', agentIds);
-  requireRefs('file_passages', tables.file_passages, 'file_id', fileIds);
-  requireRefs('agent_files', tables.agent_files, 'agent_id', agentIds);
-  requireRefs('agent_files', tables.agent_files, 'file_id', fileIds);
+  const { tables, notes } = resolveReferences(parsed);
   const fileEntries = new Map<number, TarIndexEntry>();
   for (const f of tables.files) {
     const e = byName.get(`files/${Number(f.id)}`);
@@ -87,7 +91,7 @@ function readArchive(fd: number, size: number): { tables: ExportTables; fileEntr
     if (typeof f.bytes === 'number' && f.bytes !== e.size) throw bad(`The archive is damaged (file ${Number(f.id)} has ${e.size} bytes, its row says ${f.bytes}).`);
     fileEntries.set(Number(f.id), e);
   }
-  return { tables, fileEntries };
+  return { tables, notes, fileEntries };
 }
 
 /**
@@ -103,7 +107,7 @@ export function importArchive(db: DB, dataDir: string, scope: ExportScope, archi
   const temps = new Map<number, string>();
   const renamed: string[] = [];
   try {
-    const { tables, fileEntries } = readArchive(fd, fs.fstatSync(fd).size);
+    const { tables, notes, fileEntries } = readArchive(fd, fs.fstatSync(fd).size);
     if (tables.files.length && !hasTable(db, 'files')) throw bad('This Agent Desk cannot store files yet; the archive holds some.');
     fs.mkdirSync(tmpDir, { recursive: true });
     for (const f of tables.files) {
@@ -112,16 +116,16 @@ export function importArchive(db: DB, dataDir: string, scope: ExportScope, archi
       const sha = copyEntryTo(fd, fileEntries.get(Number(f.id))!, tmp);
       if (typeof f.sha256 === 'string' && f.sha256 !== sha) throw bad(`The archive is damaged (file ${Number(f.id)} does not match its checksum).`);
     }
-    let result: ImportResult;
+    let imported: ImportCounts;
     try {
-      result = db.transaction(() => writeRows(db, dataDir, scope, tables, temps, renamed)).immediate();
+      imported = db.transaction(() => writeRows(db, dataDir, scope, tables, temps, renamed)).immediate();
     } catch (err) {
       for (const f of renamed) fs.rmSync(f, { force: true });
       if (err instanceof Error && err.name === 'SqliteError') throw bad(`The archive holds data this Agent Desk cannot store (${err.message}).`);
       throw err;
     }
     syncDir(path.join(dataDir, 'files'));
-    return result;
+    return { imported, notes };
   } finally {
     fs.closeSync(fd);
     for (const t of temps.values()) fs.rmSync(t, { force: true });
@@ -141,10 +145,13 @@ function syncDir(dir: string): void {
   }
 }
 
-function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[]): ImportResult {
+/** A Standard Webhooks secret, as the webhooks module makes them, for a webhook that came without one. */
+const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
+
+function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[]): ImportCounts {
   const now = nowMicros();
   const store = new ImportStore(db);
-  const count = {} as ImportResult;
+  const count = {} as ImportCounts;
   for (const n of TABLE_NAMES) count[n] = 0;
 
   // Collections merge by name (the default one, or any the user already has).
@@ -164,17 +171,29 @@ function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables,
     let slug = base;
     for (let n = 2; store.slugTaken(slug); n++) slug = `${base}-${n}`;
     const template = typeof a.template_id === 'string' && store.templateExists(a.template_id) ? a.template_id : null;
-    agentId.set(Number(a.id), store.insert('agents', a, { workspace_id: scope.workspaceId, created_by: scope.userId, slug, template_id: template, source: 'local', remote_id: null, remote_synced_at: null }));
+    agentId.set(Number(a.id), store.insert('agents', a, { workspace_id: scope.workspaceId, created_by: scope.userId, slug, template_id: template, source: 'local', remote_id: null, remote_synced_at: null, tool_servers: '[]' }));
     count.agents++;
   }
 
+  // Memories whose collection stayed behind (refs.ts) go into the user's default collection.
+  let defaultCollection: number | undefined;
+  const fallback = () => {
+    defaultCollection ??= store.collectionId(scope.userId, DEFAULT_COLLECTION);
+    if (defaultCollection === undefined) {
+      defaultCollection = store.insert('memory_collections', {}, { user_id: scope.userId, name: DEFAULT_COLLECTION, created_at: now, updated_at: now });
+      count.memory_collections++;
+    }
+    return defaultCollection;
+  };
   for (const m of t.memories) {
-    store.insert('memories', m, { user_id: scope.userId, collection_id: collectionId.get(Number(m.collection_id))! });
+    const collection = m.collection_id === null ? fallback() : collectionId.get(Number(m.collection_id))!;
+    store.insert('memories', m, { user_id: scope.userId, collection_id: collection });
     count.memories++;
   }
 
   for (const w of t.webhooks) {
-    store.insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, deleted_at: null });
+    const secret = typeof w.secret === 'string' ? w.secret : newSecret();
+    store.insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, secret, deleted_at: null });
     count.webhooks++;
   }
 

@@ -6,12 +6,17 @@ import { ErrorBody } from '../../contract/common.js';
 import { stamp } from './backup.js';
 import { requestWorkspace } from '../access/workspace.js';
 import { receiveFilePart, uploadRequest } from '../../transports/http/multipart.js';
+import { ValidationError } from '../../kernel/errors.js';
 
 const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
+/** Webhook signing secrets leave only when asked for (CONTRACT.md "Secrets, side effects, files on disk"). */
+const ExportQuery = z.object({ include_secrets: z.enum(['0', '1', 'true', 'false']).optional() });
 const ImportUpload = z.object({ archive: z.string().meta({ format: 'binary' }) }).meta({ id: 'ImportUpload' });
 const ImportResult = z
   .object({
     message: z.string(),
+    /** One sentence per reference left out or changed (an agent's MCP servers, a webhook's secret, ...). */
+    notes: z.array(z.string()),
     imported: z.object({
       agents: z.number().int(),
       memory_collections: z.number().int(),
@@ -38,13 +43,16 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
     path: '/export',
     tags,
     summary: 'Export the workspace as a tar archive (ext)',
-    request: { headers: workspaceHeader },
+    request: { headers: workspaceHeader, query: ExportQuery },
     responses: { 200: { content: { 'application/x-tar': { schema: z.string().meta({ format: 'binary' }) } }, description: 'The archive' }, ...errorResponses },
   });
   r.get('/export', (c) => {
     const userId = c.get('principal').userId;
     const workspaceId = requestWorkspace(users, c);
-    return new Response(archive.exportStream({ userId, workspaceId }), {
+    const query = ExportQuery.safeParse({ include_secrets: c.req.query('include_secrets') });
+    if (!query.success) throw ValidationError.field('include_secrets', 'The include secrets field must be 1 or 0.');
+    const includeSecrets = query.data.include_secrets === '1' || query.data.include_secrets === 'true';
+    return new Response(archive.exportStream({ userId, workspaceId }, { includeSecrets }), {
       status: 200,
       headers: {
         'content-type': 'application/x-tar',
@@ -67,8 +75,8 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
     const userId = c.get('principal').userId;
     const workspaceId = requestWorkspace(users, c);
     const part = await receiveFilePart(uploadRequest(c), archive.uploadSpec());
-    const imported = await archive.importFile(part.tmpPath, { userId, workspaceId });
-    return c.json({ message: 'Import completed', imported }, 200);
+    const { imported, notes } = await archive.importFile(part.tmpPath, { userId, workspaceId });
+    return c.json({ message: 'Import completed', notes, imported }, 200);
   });
 
   return r;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AgentCreate, AgentType } from '../../contract/agents.js';
 import { CollectionBody, MemoryCreate } from '../../contract/memories.js';
-import { WebhookStatus, WebhookUrl } from '../../contract/webhooks.js';
+import { WebhookEvents, WebhookStatus, WebhookUrl } from '../../contract/webhooks.js';
+import { ToolServers } from '../../contract/tools.js';
 import { FILE_STATUSES } from '../../contract/files.js';
 import { FILE_KINDS } from '../../ingest/kinds.js';
 import type { ExportTables, Row } from './store.js';
@@ -10,8 +11,8 @@ import type { ExportTables, Row } from './store.js';
  * The rows of an export archive, as the database stores them, checked with the API's own field
  * schemas (contract/): what the API would refuse in a request, an archive cannot write either.
  * Timestamps are integer microseconds; JSON columns are text that must parse to what the API
- * accepts. Columns not listed here pass through as plain values (see import.ts), so a column a
- * later migration adds that holds JSON must be listed here.
+ * accepts. Every column is listed: a column this Agent Desk does not know is refused (import.ts
+ * writes only what a schema here returns), so a column a later migration adds must be listed here.
  */
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** Microseconds since 1970, up to 2100: a string, a float or a date in seconds is refused. */
@@ -41,7 +42,7 @@ const jsonText = <T extends z.ZodType>(schema: T, what: string) =>
 const opt = <T extends z.ZodType>(t: T) => t.optional();
 const api = AgentCreate.shape;
 
-const agents = z.object({
+const agents = z.strictObject({
   id,
   workspace_id: opt(id),
   created_by: opt(id),
@@ -61,30 +62,34 @@ const agents = z.object({
   remote_id: opt(id.nullable()),
   remote_synced_at: opt(micros.nullable()),
   share_context: opt(z.union([z.literal(0), z.literal(1)])),
+  /** MCP server ids of the source machine: checked, then dropped on import (refs.ts). */
+  tool_servers: opt(jsonText(ToolServers, 'a list of tool servers')),
 });
 
-const memory_collections = z.object({ id, user_id: opt(id), name: CollectionBody.shape.name, created_at: micros, updated_at: micros });
+const memory_collections = z.strictObject({ id, user_id: opt(id), name: CollectionBody.shape.name, created_at: micros, updated_at: micros });
 
-const memories = z.object({ id, user_id: opt(id), collection_id: id, memory: MemoryCreate.shape.memory, credits: opt(credits), created_at: micros, updated_at: micros });
+const memories = z.strictObject({ id, user_id: opt(id), collection_id: id, memory: MemoryCreate.shape.memory, credits: opt(credits), created_at: micros, updated_at: micros });
 
-const webhooks = z.object({
+const webhooks = z.strictObject({
   id,
   agent_id: id,
   user_id: opt(id),
   url: WebhookUrl,
   method: z.enum(['POST']),
   status: WebhookStatus,
-  secret: z.string().min(1).max(500),
+  /** Left out of exports unless asked for; the import then makes a new one. */
+  secret: opt(z.string().min(1).max(500)),
   success_count: opt(count),
   failure_count: opt(count),
   created_at: micros,
   updated_at: micros,
   deleted_at: opt(micros.nullable()),
+  events: opt(jsonText(WebhookEvents, 'a list of webhook events')),
 });
 
 const EXTENSIONS = Object.values(FILE_KINDS).flat() as string[];
 const files = z
-  .object({
+  .strictObject({
     id,
     workspace_id: opt(id),
     user_id: opt(id.nullable()),
@@ -104,27 +109,40 @@ const files = z
   })
   .refine((f) => (FILE_KINDS[f.kind] as readonly string[]).includes(f.ext), { message: 'does not match the file extension', path: ['kind'] });
 
-const file_passages = z.object({ id: opt(id), file_id: id, ordinal: count, text: z.string().max(100_000) });
+/** `fkey` is a generated column that `SELECT *` returns: accepted, never written. */
+const file_passages = z.strictObject({ id: opt(id), file_id: id, ordinal: count, text: z.string().max(100_000), fkey: opt(z.string().max(40)) });
 
-const agent_files = z.object({ agent_id: id, file_id: id, created_at: opt(micros) });
+const agent_files = z.strictObject({ agent_id: id, file_id: id, created_at: opt(micros) });
 
 export const ROW_SCHEMAS: Record<keyof ExportTables, z.ZodType> = { agents, memory_collections, memories, webhooks, files, file_passages, agent_files };
 
+/** A sentence naming the table, the row and, where one is at fault, the column. */
+function where(table: keyof ExportTables, i: number, row: Row): string {
+  const rowId = row.id;
+  return `${table}.json row ${i + 1}${typeof rowId === 'number' || typeof rowId === 'string' ? ` (id ${String(rowId).slice(0, 20)})` : ''}`;
+}
+
 /**
- * The first invalid row of a table, as one sentence naming the table, the row and the column,
- * or null when every row is valid.
+ * Every row of a table parsed by its schema: the rows as the schema returns them (only listed
+ * columns), or the first invalid row as one sentence naming the table, the row and the column.
  */
-export function firstBadRow(table: keyof ExportTables, rows: Row[]): string | null {
+export function parseTable(table: keyof ExportTables, rows: Row[]): { rows: Row[] } | { error: string } {
   const schema = ROW_SCHEMAS[table];
+  const out: Row[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = schema.safeParse(rows[i]);
-    if (r.success) continue;
+    if (r.success) {
+      out.push(r.data as Row);
+      continue;
+    }
     const issue = r.error.issues[0];
-    const rowId = rows[i].id;
-    const where = `${table}.json row ${i + 1}${typeof rowId === 'number' || typeof rowId === 'string' ? ` (id ${String(rowId).slice(0, 20)})` : ''}`;
+    if (issue.code === 'unrecognized_keys') {
+      const column = issue.keys[0].slice(0, 60);
+      return { error: `The archive holds invalid data: ${where(table, i, rows[i])}, column "${column}" is not one Agent Desk knows.` };
+    }
     const column = issue.path.length ? String(issue.path[0]) : null;
     const shown = column && rows[i][column] === undefined ? 'is missing' : issue.message;
-    return `The archive holds invalid data: ${where}, ${column ? `${column}: ` : ''}${shown.replace(/\.$/, '')}.`;
+    return { error: `The archive holds invalid data: ${where(table, i, rows[i])}, ${column ? `${column}: ` : ''}${shown.replace(/\.$/, '')}.` };
   }
-  return null;
+  return { rows: out };
 }

@@ -16,6 +16,11 @@ export { collectExport, type ExportScope, type ExportTables, type Row } from './
 export const EXPORT_FORMAT = 'agent-desk-export';
 export const EXPORT_VERSION = 1;
 
+/** `includeSecrets`: webhook signing secrets travel only when asked for (`?include_secrets=1`, `--include-secrets`). */
+export interface ExportOptions {
+  includeSecrets?: boolean;
+}
+
 export const TABLE_NAMES: (keyof ExportTables)[] = ['agents', 'memory_collections', 'memories', 'webhooks', 'files', 'file_passages', 'agent_files'];
 
 const idList = (rows: Row[]) => rows.map((r) => Number(r.id));
@@ -27,8 +32,9 @@ const json = (v: unknown) => Buffer.from(JSON.stringify(v));
  * export runs is left out of `files.json` (and its passages and links) instead of breaking the
  * archive.
  */
-export async function* exportChunks(db: DB, dataDir: string, scope: ExportScope): AsyncGenerator<Buffer> {
+export async function* exportChunks(db: DB, dataDir: string, scope: ExportScope, opts: ExportOptions = {}): AsyncGenerator<Buffer> {
   const tables = collectExport(db, scope);
+  const includeSecrets = opts.includeSecrets === true;
   const schemaVersion = db.pragma('user_version', { simple: true }) as number;
   const included: Row[] = [];
   for (const f of tables.files) {
@@ -58,19 +64,20 @@ export async function* exportChunks(db: DB, dataDir: string, scope: ExportScope)
   const kept = new Set(idList(included));
   const out: ExportTables = {
     ...tables,
+    webhooks: includeSecrets ? tables.webhooks : tables.webhooks.map(({ secret: _secret, ...w }) => w),
     files: included,
     file_passages: tables.file_passages.filter((p) => kept.has(Number(p.file_id))),
     agent_files: tables.agent_files.filter((l) => kept.has(Number(l.file_id))),
   };
   for (const t of TABLE_NAMES) yield tarEntry(`${t}.json`, json(out[t]));
   const counts = Object.fromEntries(TABLE_NAMES.map((t) => [t, out[t].length]));
-  yield tarEntry('manifest.json', json({ format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: new Date().toISOString(), schema_version: schemaVersion, workspace_id: scope.workspaceId, counts }));
+  yield tarEntry('manifest.json', json({ format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: new Date().toISOString(), schema_version: schemaVersion, workspace_id: scope.workspaceId, secrets: includeSecrets, counts }));
   yield tarEnd();
 }
 
 /** The export as a web stream (HTTP answer). */
-export function exportStream(db: DB, dataDir: string, scope: ExportScope): ReadableStream<Uint8Array> {
-  const it = exportChunks(db, dataDir, scope);
+export function exportStream(db: DB, dataDir: string, scope: ExportScope, opts: ExportOptions = {}): ReadableStream<Uint8Array> {
+  const it = exportChunks(db, dataDir, scope, opts);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -88,12 +95,12 @@ export function exportStream(db: DB, dataDir: string, scope: ExportScope): Reada
 }
 
 /** The export written to a file (CLI): by temp name, fsynced, renamed. */
-export async function writeExportFile(db: DB, dataDir: string, scope: ExportScope, out: string): Promise<{ out: string; bytes: number }> {
+export async function writeExportFile(db: DB, dataDir: string, scope: ExportScope, out: string, opts: ExportOptions = {}): Promise<{ out: string; bytes: number }> {
   fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
   const tmp = `${out}.part`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    for await (const chunk of exportChunks(db, dataDir, scope)) fs.writeSync(fd, chunk);
+    for await (const chunk of exportChunks(db, dataDir, scope, opts)) fs.writeSync(fd, chunk);
     fs.fsyncSync(fd);
   } catch (err) {
     fs.closeSync(fd);

@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { RemoteAgentPage, RemoteEvent } from './rows.js';
 
 /** A failure talking to the remote platform, worded for people and never holding the key. */
 export class RemoteError extends Error {
@@ -12,27 +13,7 @@ export class RemoteError extends Error {
   }
 }
 
-export interface RemoteAgent {
-  id: number;
-  title: string;
-  description: string | null;
-  long_description: string | null;
-  slug: string;
-  type: string;
-  visibility?: string;
-  active?: number;
-  questions: unknown[];
-  instructions?: string;
-}
-
 type Init = Omit<RequestInit, 'signal'> & { signal?: AbortSignal };
-
-interface PageB<T> {
-  data: T[];
-  current_page: number;
-  last_page: number;
-  total: number;
-}
 
 /**
  * The remote platform's HTTP API (the spec's, so the hosted platform or another Agent Desk).
@@ -100,11 +81,17 @@ export class RemoteClient {
     }
   }
 
-  async agentsPage(page: number, perPage = 100): Promise<PageB<RemoteAgent>> {
-    return this.json<PageB<RemoteAgent>>(`/api/agents?page=${page}&per_page=${perPage}`);
+  /** A page of the remote's agents, its shape checked (the items are parsed one by one by the caller). */
+  async agentsPage(page: number, perPage = 100): Promise<RemoteAgentPage> {
+    const r = RemoteAgentPage.safeParse(await this.json<unknown>(`/api/agents?page=${page}&per_page=${perPage}`));
+    if (!r.success) {
+      const i = r.error.issues[0];
+      throw new RemoteError(`The remote platform answered with a list of agents this Agent Desk cannot read (${i.path.join('.') || 'the answer'}: ${i.message}).`, 'remote_error');
+    }
+    return r.data;
   }
 
-  async allAgents(maxPages = 50): Promise<RemoteAgent[]> {
+  async allAgents(maxPages = 50): Promise<unknown[]> {
     const first = await this.agentsPage(1);
     const all = [...first.data];
     for (let page = 2; page <= Math.min(first.last_page, maxPages); page++) all.push(...(await this.agentsPage(page)).data);
@@ -115,19 +102,24 @@ export class RemoteClient {
    * Runs a remote execution with `stream: true` and yields each SSE event's execution object
    * as it arrives. A stream that ends without a terminal event is an error.
    */
-  async *executeStream(remoteAgentId: number, body: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<Record<string, unknown>> {
+  async *executeStream(remoteAgentId: number, body: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<RemoteEvent> {
     const res = await this.request(`/api/agents/${remoteAgentId}/execute`, { method: 'POST', body: JSON.stringify({ ...body, stream: true }), signal, headers: { Accept: 'text/event-stream' } });
     if (!res.body) throw new RemoteError('The remote platform sent no stream.', 'remote_error');
-    const queue: Record<string, unknown>[] = [];
+    const queue: RemoteEvent[] = [];
     let bad: string | null = null;
     const parser = createParser({
       onEvent: (ev) => {
-        if (!ev.data || ev.data === '[DONE]') return;
+        if (!ev.data || ev.data === '[DONE]' || bad) return;
+        let data: unknown;
         try {
-          queue.push(JSON.parse(ev.data) as Record<string, unknown>);
+          data = JSON.parse(ev.data);
         } catch {
           bad = 'The remote platform sent an event that is not JSON.';
+          return;
         }
+        const r = RemoteEvent.safeParse(data);
+        if (r.success) queue.push(r.data);
+        else bad = 'The remote platform sent an event that is not an execution this Agent Desk can read.';
       },
     });
     const decoder = new TextDecoder();

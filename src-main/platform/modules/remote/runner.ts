@@ -56,13 +56,13 @@ export function remoteRunner(remote: RemoteService) {
     sink.running('remote');
     try {
       for await (const ev of client.executeStream(remoteId, body, plan.signal)) {
-        const status = String(ev.status ?? '');
-        if (status === 'running' && typeof ev.output === 'string' && ev.output) {
+        const status = ev.status;
+        if (status === 'running' && ev.output) {
           output += ev.output;
           sink.text(ev.output);
         } else if (status === 'failed' || status === 'canceled') {
-          const error = ev.error as { message?: string } | null | undefined;
-          throw new ProviderError(`The remote platform's execution ${status}: ${error?.message ?? 'no reason given'}.`, 'remote_error');
+          const reason = typeof ev.error === 'string' ? ev.error : ev.error?.message;
+          throw new ProviderError(`The remote platform's execution ${status}: ${reason?.replace(/\.$/, '') || 'no reason given'}.`, 'remote_error');
         }
       }
       remote.noteOutcome(null);

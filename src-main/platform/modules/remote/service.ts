@@ -4,7 +4,8 @@ import type { AgentsService } from '../agents/service.js';
 import type { SecretBox } from '../../kernel/secrets.js';
 import type { Agent } from '../../contract/agents.js';
 import type { RemoteSettings, RemoteTestResult } from '../../contract/remote.js';
-import { RemoteClient, RemoteError, type RemoteAgent } from './client.js';
+import { RemoteClient, RemoteError } from './client.js';
+import { RemoteAgentRow } from './rows.js';
 import { PlatformError, ValidationError } from '../../kernel/errors.js';
 import { slugify } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
@@ -27,7 +28,6 @@ interface Stored {
 
 const KEY = 'remote';
 const EMPTY: Stored = { base_url: null, api_key_sealed: null, status: null, last_sync_at: null, last_error: null };
-const TYPES = new Set(['chat', 'image', 'text', 'video']);
 
 /**
  * The optional remote platform: its connection settings (key sealed at rest, never shown),
@@ -85,6 +85,10 @@ export class RemoteService {
     const next: Stored = { ...cur };
     if (body.base_url !== undefined) next.base_url = body.base_url ? body.base_url.replace(/\/+$/, '') : null;
     if (body.api_key !== undefined) next.api_key_sealed = body.api_key ? this.secrets.seal(body.api_key) : null;
+    // A kept key goes only to the URL it was entered for.
+    if (body.api_key === undefined && cur.api_key_sealed && next.base_url && next.base_url !== cur.base_url) {
+      throw ValidationError.field('base_url', 'To change the remote platform\'s base URL, enter its API key again: a stored key is only sent to the address it was entered for.');
+    }
     if (next.base_url !== cur.base_url || next.api_key_sealed !== cur.api_key_sealed) {
       next.status = null;
       next.last_error = null;
@@ -139,7 +143,7 @@ export class RemoteService {
   /** Refreshes the cached remote agents. Offline, the cache stays as it was and the error is recorded. */
   async sync(): Promise<{ synced: number; removed: number; settings: RemoteSettings }> {
     const client = this.client();
-    let list: RemoteAgent[];
+    let list: unknown[];
     try {
       list = await client.allAgents();
     } catch (err) {
@@ -152,22 +156,30 @@ export class RemoteService {
     return { ...result, settings: this.view() };
   }
 
-  private upsert(list: RemoteAgent[]): { synced: number; removed: number } {
+  /** Caches the remote's agents, each parsed by RemoteAgentRow first; one it cannot read is left out (and logged). */
+  private upsert(list: unknown[]): { synced: number; removed: number } {
     const now = nowMicros();
     const seen = new Set<number>();
     let synced = 0;
-    for (const a of list) {
-      if (!Number.isSafeInteger(a?.id) || typeof a.title !== 'string' || !TYPES.has(a.type)) continue;
+    let unreadable = 0;
+    for (const raw of list) {
+      const parsed = RemoteAgentRow.safeParse(raw);
+      if (!parsed.success) {
+        unreadable++;
+        continue;
+      }
+      const a = parsed.data;
+      if (seen.has(a.id)) continue;
       seen.add(a.id);
       const row: CachedAgentRow = {
-        title: a.title.slice(0, 255),
-        description: typeof a.description === 'string' ? a.description : null,
-        long_description: typeof a.long_description === 'string' ? a.long_description : null,
-        visibility: typeof a.visibility === 'string' ? a.visibility : 'public',
-        active: a.active === 0 ? 0 : 1,
+        title: a.title,
+        description: a.description,
+        long_description: a.long_description,
+        visibility: a.visibility,
+        active: a.active,
         type: a.type,
-        questions: JSON.stringify(Array.isArray(a.questions) ? a.questions : []),
-        instructions: typeof a.instructions === 'string' ? a.instructions : '',
+        questions: JSON.stringify(a.questions),
+        instructions: a.instructions,
         now,
       };
       const existing = this.store.byRemoteId(a.id);
@@ -179,6 +191,7 @@ export class RemoteService {
       }
       synced++;
     }
+    if (unreadable) this.ctx.log.warn({ unreadable }, 'The remote platform listed agents this Agent Desk cannot read; they were left out.');
     const stale = this.store.cached().filter((r) => !seen.has(r.remote_id));
     for (const r of stale) this.store.delete(r.id);
     return { synced, removed: stale.length };
