@@ -324,6 +324,11 @@ export class RetrievalService {
     return this.view();
   }
 
+  /** The embedder in use and the model id it serves as (`/v1/embeddings`). */
+  current(): { embedder: Embedder; model: string; provider: EmbedderChoice['provider'] } {
+    return { embedder: this.embedder, model: this.choice.model, provider: this.choice.provider };
+  }
+
   /** For tests and benches: swap in an embedder object directly (same effect as a settings change). */
   useEmbedder(embedder: Embedder): void {
     const old = this.embedder;

@@ -7,6 +7,7 @@ import { agentAsModel, listModels, providerModelSource, resolveModel } from './m
 import { modelNotFound } from './errors.js';
 import { startChat } from './chat.js';
 import { completionResponse, streamResponse } from './respond.js';
+import { embeddingRoutes } from './embeddings.js';
 
 const tags = ['OpenAI-compatible'];
 const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -20,6 +21,7 @@ export const openAIErrors = {
 export function openaiRoutes(p: TransportDeps) {
   const r = createRouter();
   const providers = providerModelSource(p);
+  embeddingRoutes(r, p);
 
   r.openapi(
     createRoute({

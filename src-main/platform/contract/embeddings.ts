@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+
+/**
+ * ext `POST /v1/embeddings` (CONTRACT.md "Other tools' conventions on /v1"), in OpenAI's shapes:
+ * the configured embedder turns texts into vectors. Token arrays parse here so that the handler
+ * refuses them by name (this server embeds text).
+ */
+
+/** OpenAI's own limit on the number of inputs of one request. */
+export const MAX_EMBEDDING_INPUTS = 2048;
+
+export const EmbeddingRequest = z
+  .looseObject({
+    model: z.string().min(1).max(256),
+    input: z.union([
+      z.string().max(MAX_MESSAGE_CHARS),
+      z.array(z.string().max(MAX_MESSAGE_CHARS)).max(MAX_EMBEDDING_INPUTS),
+      z.array(z.number().int()).max(MAX_MESSAGE_CHARS),
+      z.array(z.array(z.number().int()).max(MAX_MESSAGE_CHARS)).max(MAX_EMBEDDING_INPUTS),
+    ]),
+    /** `float` (default): arrays of numbers; `base64`: little-endian float32 bytes, as OpenAI sends them. */
+    encoding_format: z.enum(['float', 'base64']).nullable().optional(),
+    /** Accepted only when it is the embedder's own size (vectors are not shortened). */
+    dimensions: z.number().int().min(1).nullable().optional(),
+    user: z.string().max(256).optional(),
+  })
+  .meta({ id: 'EmbeddingRequest' });
+export type EmbeddingRequest = z.infer<typeof EmbeddingRequest>;
+
+export const Embedding = z.object({ object: z.literal('embedding'), index: z.number().int(), embedding: z.union([z.array(z.number()), z.string()]) });
+
+export const EmbeddingList = z
+  .object({
+    object: z.literal('list'),
+    data: z.array(Embedding),
+    model: z.string(),
+    usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+  })
+  .meta({ id: 'EmbeddingList' });
+export type EmbeddingList = z.infer<typeof EmbeddingList>;

@@ -1,0 +1,126 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../http/env.js';
+import type { TransportDeps } from '../deps.js';
+import { EmbeddingList, EmbeddingRequest } from '../../contract/embeddings.js';
+import { OpenAIErrorBody, type OpenAIModel } from '../../contract/openai.js';
+import { EmbedderError } from '../../ingest/embed/types.js';
+import { tokenCounter } from '../../engine/tokens.js';
+import { nextTurn } from '../../kernel/turns.js';
+import { OpenAIError, modelNotFound } from './errors.js';
+
+const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
+
+/** `owned_by` of the embedding model in `/v1/models`: it embeds, it does not chat. */
+export const EMBEDDINGS_OWNER = 'agent-desk-embeddings';
+
+/** The configured embedder's model as `/v1/models` lists it. */
+export function embeddingModel(p: TransportDeps): OpenAIModel {
+  return { id: p.services.retrieval.current().model, object: 'model', created: 0, owned_by: EMBEDDINGS_OWNER };
+}
+
+/** OpenAI's base64 encoding: the vector's float32 values, little-endian, as bytes. */
+export function float32Base64(v: Float32Array): string {
+  const buf = Buffer.alloc(v.length * 4);
+  for (let i = 0; i < v.length; i++) buf.writeFloatLE(v[i], i * 4);
+  return buf.toString('base64');
+}
+
+const badInput = (message: string) => new OpenAIError(400, message, 'invalid_request_error', 'invalid_value', 'input');
+
+/** The texts of a request; token arrays (which this server cannot read back into text) are refused by name. */
+function textsOf(input: EmbeddingRequest['input']): string[] {
+  const list: unknown[] = Array.isArray(input) ? input : [input];
+  if (!list.length) throw badInput('`input` must hold at least one text.');
+  if (list.some((x) => typeof x !== 'string')) {
+    throw new OpenAIError(400, 'Token arrays are not supported as `input`: send the text itself (a string or an array of strings).', 'invalid_request_error', 'unsupported_value', 'input');
+  }
+  const texts = list as string[];
+  const empty = texts.findIndex((t) => t.length === 0);
+  if (empty >= 0) throw badInput(Array.isArray(input) ? `\`input[${empty}]\` is empty: every text must hold at least one character.` : '`input` is empty: send at least one character.');
+  return texts;
+}
+
+/** Tokens of the inputs (o200k, as executions count them), with a turn of the loop every few dozen texts. */
+async function countTokens(texts: string[]): Promise<number> {
+  const count = await tokenCounter();
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) {
+    if (i && i % 64 === 0) await nextTurn();
+    n += count(texts[i]);
+  }
+  return n;
+}
+
+/** An embedder that is down or failing is the upstream's fault (502/503), never a 500. */
+function upstream(err: unknown): never {
+  if (err instanceof EmbedderError) {
+    const status = err.code === 'embedder_unavailable' ? 503 : 502;
+    throw new OpenAIError(status, `The embedding model could not answer: ${err.message} Check Settings → Retrieval.`, 'server_error', err.code);
+  }
+  throw err;
+}
+
+/**
+ * `POST /v1/embeddings` with the embedder that retrieval uses (Settings → Retrieval: the built-in
+ * one by default, or a GGUF, Ollama or OpenAI-compatible model), and its model in `/v1/models`.
+ * Registered on the OpenAI router before its model routes, so the listing can name the model.
+ */
+export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void {
+  // The embedder's model joins the listing (once: a provider may list it too) and can be retrieved.
+  r.use('/v1/models', async (c, next) => {
+    await next();
+    if (c.req.method !== 'GET' || c.res.status !== 200) return;
+    const body = (await c.res.clone().json()) as { object: 'list'; data: OpenAIModel[] };
+    const model = embeddingModel(p);
+    if (body.data.some((m) => m.id === model.id)) return;
+    body.data.push(model);
+    c.res = new Response(JSON.stringify(body), { status: 200, headers: c.res.headers });
+  });
+  r.use('/v1/models/:model', async (c, next) => {
+    await next();
+    // Not an agent or a chat model (those win a name clash): the embedding model, if it is that.
+    if (c.req.method !== 'GET' || c.res.status !== 404) return;
+    const model = embeddingModel(p);
+    if (c.req.param('model') === model.id) c.res = new Response(JSON.stringify(model), { status: 200, headers: { 'content-type': 'application/json' } });
+  });
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/embeddings',
+      tags: ['OpenAI-compatible'],
+      summary: 'Embeddings with the configured embedder (its model id is listed by /v1/models); `encoding_format` float or base64 (little-endian float32)',
+      request: { body: { content: { 'application/json': { schema: EmbeddingRequest } }, required: true } },
+      responses: {
+        200: json(EmbeddingList, 'OK'),
+        400: json(OpenAIErrorBody, 'Invalid request (`param` names the field); token arrays are `unsupported_value`'),
+        401: json(OpenAIErrorBody, 'Missing or invalid key'),
+        404: json(OpenAIErrorBody, 'Not the embedding model (`model_not_found`)'),
+        502: json(OpenAIErrorBody, 'The embedder failed or could not be reached'),
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const { embedder, model } = p.services.retrieval.current();
+      if (body.model !== model) throw modelNotFound(body.model);
+      const texts = textsOf(body.input);
+      const vectors = await embedder.embed(texts).catch(upstream);
+      const size = vectors[0]?.length ?? 0;
+      if (body.dimensions != null && body.dimensions !== size) {
+        throw new OpenAIError(400, `This embedding model makes vectors of ${size} dimensions; \`dimensions\` ${body.dimensions} is not supported.`, 'invalid_request_error', 'unsupported_value', 'dimensions');
+      }
+      const base64 = body.encoding_format === 'base64';
+      const tokens = await countTokens(texts);
+      return c.json(
+        {
+          object: 'list' as const,
+          data: vectors.map((v, index) => ({ object: 'embedding' as const, index, embedding: base64 ? float32Base64(v) : Array.from(v) })),
+          model,
+          usage: { prompt_tokens: tokens, total_tokens: tokens },
+        },
+        200,
+      );
+    },
+  );
+}
