@@ -72,8 +72,11 @@ describe('sessions', () => {
     const d = SessionDetail.parse(r.json);
     expect(d).toMatchObject({ id: first.id, turns: 2 });
     expect(d.executions.map((e) => e.input)).toEqual([expect.stringContaining('Plan'), 'and then?']);
-    // Each is the agent-responses shape, plus the ext parent_id of branches.
-    for (const { parent_id: _parent, ...e } of r.json.executions) expect(e).toEqual((await call(env.p, 'GET', `/api/agent-responses/${e.id}`)).json);
+    // Each is the agent-responses shape, plus the ext parent_id of branches and the answers it ran with.
+    for (const { parent_id: _parent, answers, ...e } of r.json.executions) {
+      expect(e).toEqual((await call(env.p, 'GET', `/api/agent-responses/${e.id}`)).json);
+      expect(answers).toEqual({ model: 'gpt-4o-mini', temperature: '0.5', tools: 'no-tools' });
+    }
     expect(d.earlier).toEqual([]);
     // A session started from a given history (the app's regenerate) carries it in `earlier`.
     const messages = [{ role: 'user', content: 'Q1' }, { role: 'assistant', content: 'A1' }, { role: 'user', content: 'Q2' }];

@@ -54,12 +54,17 @@ describe('approvals over the API', () => {
   it('ask: the execution waits in awaiting_approval with the tool, its arguments and server; approve runs it', async () => {
     const w = await startWaiting();
     expect(w.steps[0]).toMatchObject({ id: 1, status: 'awaiting_approval', tool: 'echo', server: 'everything', server_id: server, arguments: { message: 'needs a yes' }, approved: null });
+    // ext: when it is denied unanswered (120 s after it began to wait), for a countdown.
+    const left = Date.parse(w.steps[0].approval_expires_at) - Date.now();
+    expect(left).toBeGreaterThan(60_000);
+    expect(left).toBeLessThanOrEqual(120_000);
     const r = await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/1/approve`);
     expect(r.status).toBe(200);
     const done = await poll(p(), w.id, (x) => x.status === 'succeeded' || x.status === 'failed');
     expect(done.status).toBe('succeeded');
     expect(done.output).toBe('Result: Echo: needs a yes');
     expect(done.steps[0]).toMatchObject({ status: 'succeeded', approved: 'user', result: 'Echo: needs a yes' });
+    expect(done.steps[0].approval_expires_at).toBeUndefined();
     // Answered already: a second answer is a 409, an unknown step too; another user's or unknown execution 404.
     expect((await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/1/approve`)).status).toBe(409);
     expect((await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/7/deny`)).status).toBe(409);

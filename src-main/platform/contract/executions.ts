@@ -138,6 +138,9 @@ export const ExecuteQuery = z.object({
 
 export const AgentResponsePath = z.object({ id: z.string() });
 
+/** ext GET /api/agent-responses/{id}/stream: `Last-Event-ID`, the last event a client holds (its `id:`). */
+export const ExecutionStreamHeaders = z.object({ 'last-event-id': z.string().optional() });
+
 /** ext GET /api/agent-responses: the caller's executions, newest first. */
 export const ExecutionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),

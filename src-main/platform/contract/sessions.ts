@@ -41,7 +41,13 @@ export type SessionListQuery = z.infer<typeof SessionListQuery>;
 export const SessionDetail = Session.extend({
   earlier: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
   /** `parent_id`: the execution each follows (null: the first turn); executions sharing one are alternatives. */
-  executions: z.array(Execution.extend({ parent_id: z.number().int().nullable() })),
+  executions: z.array(
+    Execution.extend({
+      parent_id: z.number().int().nullable(),
+      /** ext: the answers it ran with (model, temperature, tools…), so a client continues with the same */
+      answers: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 }).meta({ id: 'SessionDetail' });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 

@@ -115,6 +115,8 @@ export const ToolStep = z
     approved: z.enum(['auto', 'user']).nullable(),
     started_at: z.string(),
     duration_ms: z.number().int().nullable(),
+    /** ext: while it waits for approval, when it is denied unanswered (ISO time) */
+    approval_expires_at: z.string().optional(),
   })
   .meta({ id: 'ToolStep' });
 export type ToolStep = z.infer<typeof ToolStep>;

@@ -83,20 +83,30 @@ export class LiveExecution {
    * credits), `failed` or `canceled` (with `error`).
    */
   async *events(): AsyncGenerator<ExecutionEvent> {
-    let sent = 0;
-    let first = true;
+    for await (const f of this.frames(0, true)) yield f.data;
+  }
+
+  /**
+   * The events of `events()`, each with its sequence number: the length of the output a reader
+   * holds once it has that event. A reader that already holds `from` characters (a re-attached
+   * stream's Last-Event-ID) gets the text after them, so it never sees a character twice.
+   * `announce`: the first event comes at once, even without news.
+   */
+  async *frames(from: number, announce: boolean): AsyncGenerator<{ id: number; data: ExecutionEvent }> {
+    let sent = from;
+    let first = announce;
     let seenSteps = 0;
     for (;;) {
       const wait = this.terminal ? null : this.changed();
       const out = this.output;
       if (out.length > sent || first || (this.stepsVersion !== seenSteps && !this.terminal)) {
         seenSteps = this.stepsVersion;
-        yield this.event('running', out.slice(sent), false);
+        yield { id: out.length, data: this.event('running', out.slice(sent), false) };
         sent = out.length;
         first = false;
       }
       if (!wait) {
-        yield this.event(this.status === 'succeeded' ? 'completed' : this.status, '', true);
+        yield { id: sent, data: this.event(this.status === 'succeeded' ? 'completed' : this.status, '', true) };
         return;
       }
       await wait;

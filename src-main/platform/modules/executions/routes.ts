@@ -2,8 +2,8 @@ import { createRoute } from '@hono/zod-openapi';
 import type { ExecutionsService } from './service.js';
 import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { IdPath, ErrorBody } from '../../contract/common.js';
-import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage } from '../../contract/executions.js';
-import { sseResponse } from '../../transports/http/sse.js';
+import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage, ExecutionStreamHeaders } from '../../contract/executions.js';
+import { idFrame, sseResponse } from '../../transports/http/sse.js';
 import { shapeB } from '../../transports/http/pagination.js';
 import { Session, SessionDeleted, SessionDetail, SessionListQuery, SessionPage, SessionRename } from '../../contract/sessions.js';
 
@@ -76,6 +76,30 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       responses: { ...ok(Execution), ...notFound('Agent response'), ...errorResponses },
     }),
     (c) => c.json(executions.get(c.get('principal').userId, c.req.valid('param').id), 200),
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/agent-responses/{id}/stream',
+      tags,
+      summary: 'Re-attach to an execution: its events so far, then live, to the last (ext)',
+      description:
+        'Server-Sent Events framed as the execute stream, each with an `id:` line: the length of the output a client holds once it has that event. ' +
+        'Without `Last-Event-ID` the first event is `running` with the whole output so far; with it, the events after that one. Then live events, ' +
+        'ending with `completed` (or `failed`, `canceled` with `error`). A finished execution answers its final event at once.',
+      request: { params: AgentResponsePath, headers: ExecutionStreamHeaders },
+      responses: {
+        200: { description: 'The event stream', content: { 'text/event-stream': { schema: ExecutionEvent } } },
+        ...notFound('Agent response'),
+        ...errorResponses,
+      },
+    }),
+    (c) => {
+      const frames = executions.follow(c.get('principal').userId, c.req.valid('param').id, c.req.valid('header')['last-event-id']);
+      // An event stream is a plain Response, outside what the typed route describes.
+      return sseResponse(frames, 200, idFrame) as never;
+    },
   );
 
   r.openapi(

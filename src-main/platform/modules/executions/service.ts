@@ -16,6 +16,8 @@
  *   get(userId, id)                → Execution (404 `Agent response not found`)
  *   waitFor(userId, id, timeoutMs) → Execution once terminal, or the current state at the timeout
  *   cancel(userId, id)             → Execution (`canceled`); 409 when it had already finished
+ *   follow(userId, id, lastEventId?) → its stream events, each with its `id` (ext GET /api/agent-responses/{id}/stream):
+ *                                    the output so far (or after `lastEventId`), live events, the final event
  *   listSessions(userId, query)    → Page<Session>: ext GET /api/sessions, newest activity first
  *   session(userId, id)            → SessionDetail: the session and its executions in order (404 `Session not found`)
  *   deleteSession(userId, id)      → { id, deleted: true }; 409 while one of its executions runs
@@ -47,7 +49,7 @@ import type { Session, SessionDetail, SessionListQuery } from '../../contract/se
 import type { Page } from '../../kernel/context.js';
 import type { ExecutionListQuery } from '../../contract/executions.js';
 import { ExecutionList } from './list-store.js';
-import { LiveExecution } from './live.js';
+import { LiveExecution, TERMINAL } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
 import type { ToolboxSource } from '../../engine/tool-loop.js';
@@ -57,7 +59,7 @@ import type { ContextSources } from '../../engine/context.js';
 import { markCited } from '../../engine/passages.js';
 import type { ExecutionRetrieval } from '../retrieval/port.js';
 import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
-import { nowMicros } from '../../kernel/time.js';
+import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { nextIteration } from '../../kernel/turns.js';
 
 export type { ExecutionEvent, Execution };
@@ -91,6 +93,8 @@ export interface Started {
 
 /** How often streamed output is written to the database (batched so throughput holds). */
 const FLUSH_MS = 100;
+/** How often a re-attached stream re-reads an execution that another process runs. */
+const FOLLOW_POLL_MS = 500;
 const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
 
 /**
@@ -119,8 +123,8 @@ export class ExecutionsService {
       providers: ProvidersService;
       files?: ExecutionFiles | null;
       remoteRunner?: typeof runExecution;
-      /** the agents' own tools (MCP servers) */
-      tools?: ToolboxSource;
+      /** the agents' own tools (MCP servers); `approvals.timeoutMs`: how long a call waits for a person */
+      tools?: ToolboxSource & { readonly approvals?: { readonly timeoutMs: number } };
       /** hybrid retrieval, whole small files, a conversation's attachments (else bm25 through files) */
       retrieval?: ExecutionRetrieval;
     },
@@ -331,6 +335,10 @@ export class ExecutionsService {
           },
           step: (st) => {
             if (!live.steps.includes(st)) live.steps.push(st);
+            // ext: a client can count down to the automatic deny (the step itself does not know it).
+            const waitMs = this.deps.tools?.approvals?.timeoutMs;
+            if (st.status !== 'awaiting_approval') delete st.approval_expires_at;
+            else if (!st.approval_expires_at && waitMs) st.approval_expires_at = isoMicros(nowMicros() + waitMs * 1000);
             live.stepsVersion++;
             live.status = live.steps.some((s) => s.status === 'awaiting_approval') ? 'awaiting_approval' : 'running';
             live.notify();
@@ -442,7 +450,11 @@ export class ExecutionsService {
     const s = this.sessionOf(userId, rawId);
     const rows = this.sessions.executions(userId, s.id);
     const parents = this.sessions.parents(rows);
-    return { ...s, earlier: earlierTurns(rows[0]?.turns ?? '[]'), executions: rows.map((r) => ({ ...this.withLive(r), parent_id: parents.get(r.id) ?? null })) };
+    return {
+      ...s,
+      earlier: earlierTurns(rows[0]?.turns ?? '[]'),
+      executions: rows.map((r) => ({ ...this.withLive(r), parent_id: parents.get(r.id) ?? null, answers: parseAnswers(r.answers) })),
+    };
   }
 
   /** ext PATCH /api/sessions/{id}: the title the user gives a session. */
@@ -480,6 +492,54 @@ export class ExecutionsService {
     return this.get(userId, row.id);
   }
 
+  /**
+   * ext GET /api/agent-responses/{id}/stream: the execution's events as the execute stream sends
+   * them, each with its `id` (the output length a reader holds once it has it). Without
+   * `lastEventId` the first event holds the whole output so far; with it, the text after it. A
+   * bad `lastEventId` is a 422 here, before any event.
+   */
+  follow(userId: number, rawId: string | number, lastEventId?: string): AsyncIterable<{ id: number; data: ExecutionEvent }> {
+    const row = this.rowOf(userId, rawId);
+    const live = this.live.get(row.id);
+    const have = (live ? live.output : row.output).length;
+    let from = 0;
+    if (lastEventId !== undefined) {
+      const t = lastEventId.trim();
+      from = /^\d{1,15}$/.test(t) ? Number(t) : -1;
+      if (from < 0 || from > have) {
+        throw new ValidationError({ 'Last-Event-ID': [`The Last-Event-ID header must be the id of an event of this stream (a whole number from 0 to ${have}).`] });
+      }
+    }
+    const announce = lastEventId === undefined;
+    if (live) return { [Symbol.asyncIterator]: () => live.frames(from, announce) };
+    return { [Symbol.asyncIterator]: () => this.storedFrames(userId, row.id, from, announce) };
+  }
+
+  /** Events of an execution this process does not run: finished (its final event at once), or run by another process (re-read until it ends). */
+  private async *storedFrames(userId: number, id: number, from: number, announce: boolean): AsyncGenerator<{ id: number; data: ExecutionEvent }> {
+    let sent = from;
+    let first = announce;
+    for (;;) {
+      const row = this.store.row(id, userId);
+      if (!row) return;
+      const e = toExecution(row);
+      const event: ExecutionEvent = {
+        id: e.id, status: 'running', output: '', error: null, credits: null, root_id: e.root_id, created_at: e.created_at, updated_at: e.updated_at, template_id: e.template_id,
+        ...(e.steps ? { steps: e.steps } : {}),
+      };
+      if (row.output.length > sent || first) {
+        yield { id: row.output.length, data: { ...event, output: row.output.slice(sent) } };
+        sent = row.output.length;
+        first = false;
+      }
+      if (TERMINAL.has(row.status)) {
+        yield { id: sent, data: { ...event, status: row.status === 'succeeded' ? 'completed' : row.status, error: e.error, credits: e.credits } };
+        return;
+      }
+      await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
+    }
+  }
+
   async cancel(userId: number, rawId: string | number): Promise<Execution> {
     const row = this.rowOf(userId, rawId);
     const live = this.live.get(row.id);
@@ -491,5 +551,15 @@ export class ExecutionsService {
     live.abort.abort();
     await live.done;
     return this.get(userId, row.id);
+  }
+}
+
+/** An execution's stored answers (a JSON object), or nothing when unreadable. */
+function parseAnswers(raw: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }

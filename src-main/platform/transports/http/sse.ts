@@ -9,12 +9,19 @@ export const SSE_HEADERS = {
   'Transfer-Encoding': 'chunked',
 } as const;
 
+/** The default framing: one `data: <json>` line and a blank line. */
+const dataFrame = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+
+/** Framing with an `id:` line first, so a client can resume with `Last-Event-ID`. */
+export const idFrame = (f: { id: number | string; data: unknown }) => `id: ${f.id}\ndata: ${JSON.stringify(f.data)}\n\n`;
+
 /**
- * A Server-Sent Events response: each item becomes one `data: <json>` line and a blank line.
+ * A Server-Sent Events response: each item becomes one `data: <json>` line and a blank line
+ * (or what `frame` makes of it).
  * Pull-based: nothing is read from `events` faster than the client takes it, and a client that
  * goes away only ends this iteration (`return()`), never the work behind it.
  */
-export function sseResponse(events: AsyncIterable<unknown>, status = 200): Response {
+export function sseResponse<T>(events: AsyncIterable<T>, status = 200, frame: (item: T) => string = dataFrame): Response {
   const enc = new TextEncoder();
   const it = events[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array>(
@@ -23,7 +30,7 @@ export function sseResponse(events: AsyncIterable<unknown>, status = 200): Respo
         try {
           const { done, value } = await it.next();
           if (done) controller.close();
-          else controller.enqueue(enc.encode(`data: ${JSON.stringify(value)}\n\n`));
+          else controller.enqueue(enc.encode(frame(value)));
         } catch (err) {
           controller.error(err);
         }
