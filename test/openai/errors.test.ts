@@ -73,8 +73,11 @@ describe('OpenAI-compatible errors', () => {
       [{ model: 'chat', messages: [user('hi')], stream: 'yes' }, 'stream'],
       [{ model: 'chat', messages: [user('hi')], n: 2 }, 'n'],
       [{ model: 'chat', messages: [user('hi')], tool_choice: 'required' }, 'tool_choice'],
-      [{ model: 'chat', messages: [user('hi'), { role: 'tool', content: 'x', tool_call_id: 'c' }] }, 'messages[1].role'],
-      [{ model: 'chat', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x/y.png' } }] }] }, 'messages[0].content'],
+      [{ model: 'chat', messages: [user('hi'), { role: 'tool', content: 'x', tool_call_id: 'c' }] }, 'messages[1].tool_call_id'],
+      [{ model: 'chat', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }] }, 'messages[0].content[0].image_url'],
+      [{ model: 'chat', messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'messages[0].content'],
+      [{ model: 'chat', messages: [user('hi')], tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } }, 'tool_choice'],
+      [{ model: 'chat', messages: [user('hi')], tools: [{ type: 'code_interpreter' }] }, 'tools[0].type'],
       [{ model: 'chat', messages: [user('hi'), { role: 'assistant', content: 'prefill' }] }, 'messages'],
       [{ model: 'chat', messages: [{ role: 'system', content: 'only a system prompt' }] }, 'messages'],
       [{ model: 'chat', messages: [user('hi')], file_ids: [999999] }, 'file_ids.0'],
@@ -120,10 +123,10 @@ describe('OpenAI-compatible errors', () => {
     const bigJson = await big.json();
     expectShape(bigJson);
 
-    const unknown = await http(s, 'GET', '/v1/embeddings');
+    const unknown = await http(s, 'GET', '/v1/audio/voices');
     expect(unknown.status).toBe(404);
     expectShape(unknown.json);
-    expect(unknown.json.error.message).toBe('Invalid URL (GET /v1/embeddings).');
+    expect(unknown.json.error.message).toBe('Invalid URL (GET /v1/audio/voices).');
 
     const method = await http(s, 'GET', '/v1/chat/completions');
     expect(method.status).toBe(405);

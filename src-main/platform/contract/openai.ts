@@ -31,10 +31,29 @@ export const ChatContent = z.union([
     }),
 ]);
 
+/** A function call as OpenAI writes it (`arguments`: JSON text). */
+export const ToolCallShape = z.object({
+  id: z.string().min(1).max(256),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1).max(256), arguments: z.string().max(MAX_MESSAGE_CHARS) }),
+});
+
 export const ChatMessage = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
   content: ChatContent.nullable().optional(),
   name: z.string().max(256).optional(),
+  /** assistant messages: the calls the model made, sent back with the conversation */
+  tool_calls: z.array(ToolCallShape).max(128).optional(),
+  /** tool messages: the call this result answers */
+  tool_call_id: z.string().min(1).max(256).optional(),
+});
+
+/** A client function the model may call (`type: "function"`). */
+export const FunctionTool = z.looseObject({
+  type: z.string(),
+  function: z
+    .looseObject({ name: z.string().min(1).max(256), description: z.string().max(100_000).optional(), parameters: z.record(z.string(), z.unknown()).optional() })
+    .optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -54,7 +73,9 @@ export const AgentChatCompletionRequest = z
     max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
     stop: Stop.optional(),
     n: z.number().int().min(1).max(128).nullable().optional(),
+    tools: z.array(FunctionTool).max(128).nullable().optional(),
     tool_choice: z.unknown().optional(),
+    parallel_tool_calls: z.boolean().nullable().optional(),
     /** ext: answers to the agent's questions (e.g. `tools`), as `POST /api/agents/{id}/execute` takes them. */
     answers: z.record(z.string(), z.unknown()).optional(),
     /** ext: file ids to attach, as on execute. */
@@ -67,7 +88,7 @@ export type ChatCompletionRequest = z.infer<typeof AgentChatCompletionRequest>;
 /** `POST /v1/chat/completions`: `model` = an agent slug, or a raw provider model (run by the default chat agent). */
 export const ChatCompletionRequest = AgentChatCompletionRequest.extend({ model: z.string().min(1).max(256) }).meta({ id: 'ChatCompletionRequest' });
 
-export const FinishReason = z.enum(['stop', 'length', 'content_filter']);
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter']);
 export type FinishReason = z.infer<typeof FinishReason>;
 
 export const Usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
@@ -82,7 +103,7 @@ export const ChatCompletion = z
     choices: z.array(
       z.object({
         index: z.number().int(),
-        message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+        message: z.object({ role: z.literal('assistant'), content: z.string().nullable(), refusal: z.null(), tool_calls: z.array(ToolCallShape).optional() }),
         logprobs: z.null(),
         finish_reason: FinishReason,
       }),
@@ -101,7 +122,21 @@ export const ChatCompletionChunk = z
     choices: z.array(
       z.object({
         index: z.number().int(),
-        delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional(), refusal: z.null().optional() }),
+        delta: z.object({
+          role: z.literal('assistant').optional(),
+          content: z.string().optional(),
+          refusal: z.null().optional(),
+          tool_calls: z
+            .array(
+              z.object({
+                index: z.number().int(),
+                id: z.string().optional(),
+                type: z.literal('function').optional(),
+                function: z.object({ name: z.string().optional(), arguments: z.string() }),
+              }),
+            )
+            .optional(),
+        }),
         logprobs: z.null(),
         finish_reason: FinishReason.nullable(),
       }),

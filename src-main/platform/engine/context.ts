@@ -18,6 +18,11 @@ export interface ContextInput {
   instructions: string;
   developer: string | null;
   conversation: Turn[];
+  /**
+   * The conversation with tool calls, tool results and images (the /v1 gateways'), sent instead of
+   * `conversation` when given. It starts with a user turn and holds no system text.
+   */
+  messages?: ChatMessage[];
   /** retrieval query: the last user message (or a text agent's prompt) */
   query: string;
   fileIds: number[];
@@ -37,6 +42,10 @@ export interface BuiltContext {
 }
 
 const MESSAGE_OVERHEAD = 4;
+/** What an image is budgeted at (providers charge from ~85 to ~1,600 tokens by size and detail). */
+export const IMAGE_TOKENS = 1000;
+
+const messageChars = (m: ChatMessage) => m.content.length + (m.toolCalls ?? []).reduce((n, c) => n + c.name.length + c.arguments.length, 0);
 
 /**
  * The model's context: the agent's instructions (and the developer message), the caller's most
@@ -49,7 +58,8 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
   const passageBudget = Math.min(8000, Math.floor(available * 0.25));
   // A token covers at least one UTF-8 byte (at most 4 per char), so a prompt that small fits
   // whatever the tokenizer would say: no need to wait for it to load.
-  const totalChars = input.instructions.length + (input.developer?.length ?? 0) + input.conversation.reduce((n, t) => n + t.content.length, 0);
+  const turns: ChatMessage[] = input.messages ?? input.conversation.map((t) => ({ role: t.role, content: t.content }));
+  const totalChars = input.instructions.length + (input.developer?.length ?? 0) + turns.reduce((n, t) => n + messageChars(t), 0);
   const exact = tokenizerReady() || (totalChars + 2000) * 4 + memoryBudget + passageBudget > available;
   const count: Counter = exact ? await tokenCounter() : countTokensSync;
 
@@ -75,11 +85,13 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
   let budget = available - (systemText ? count(systemText) + MESSAGE_OVERHEAD : 0);
 
   // Newest turns first until the budget is spent; the last user message must fit.
-  const kept: Turn[] = [];
-  for (let i = input.conversation.length - 1; i >= 0; i--) {
-    const t = count(input.conversation[i].content) + MESSAGE_OVERHEAD;
+  const tokensOf = (m: ChatMessage) =>
+    count(m.content) + MESSAGE_OVERHEAD + (m.toolCalls ?? []).reduce((n, c) => n + count(c.name) + count(c.arguments) + MESSAGE_OVERHEAD, 0) + (m.images?.length ?? 0) * IMAGE_TOKENS;
+  const kept: ChatMessage[] = [];
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = tokensOf(turns[i]);
     if (t > budget) {
-      if (i === input.conversation.length - 1) {
+      if (i === turns.length - 1) {
         throw new ProviderError(
           `The message is too long for the context window of ${input.model} (${input.contextWindow} tokens, ${input.reserveOutput} kept for the answer). Shorten it or pick a model with a larger window.`,
           'context_too_long',
@@ -88,13 +100,16 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
       break;
     }
     budget -= t;
-    kept.unshift(input.conversation[i]);
+    kept.unshift(turns[i]);
   }
-  // A conversation sent to a model starts with a user turn.
+  // A conversation sent to a model starts with a user turn (a tool result never leads without its call).
   while (kept.length && kept[0].role !== 'user') kept.shift();
+  if (!kept.length && turns.length) {
+    throw new ProviderError(`The conversation's last turns do not fit the context window of ${input.model} (${input.contextWindow} tokens). Shorten them or pick a model with a larger window.`, 'context_too_long');
+  }
 
   const messages: ChatMessage[] = [];
   if (systemText) messages.push({ role: 'system', content: systemText });
-  for (const t of kept) messages.push({ role: t.role, content: t.content });
+  for (const t of kept) messages.push(t);
   return { messages, used, inputTokens: available - budget };
 }

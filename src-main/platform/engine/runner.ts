@@ -5,10 +5,11 @@ import { ProviderError } from './providers/types.js';
 import { buildContext, type ContextSources } from './context.js';
 import { countTokensSync, MAX_MESSAGE_CHARS, MAX_OUTPUT_CHARS } from './tokens.js';
 import { contextWindowOf } from './models.js';
-import { runWebTool, searchConfigured, toolSpecs, type SearchBackend } from './tools/web.js';
+import { searchConfigured, webTools, type SearchBackend } from './tools/web.js';
 import type { Turn } from './turn.js';
 import { ToolLoop, type Toolbox } from './tool-loop.js';
 import type { ToolStep } from '../contract/tools.js';
+import { clientChoice, clientMessages, clientToolSpecs, handBack, type ClientRequest } from './client-tools.js';
 
 /** Per-call generation settings (the OpenAI-compatible API passes a request's own through). */
 export interface Overrides {
@@ -17,6 +18,8 @@ export interface Overrides {
   maxTokens?: number;
   stop?: string[];
   temperature?: number;
+  /** The /v1 gateways: the client's own tools (handed back, never run here) and its rich conversation (client-tools.ts). */
+  client?: ClientRequest;
 }
 
 export interface RunPlan {
@@ -113,6 +116,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
       instructions: plan.agent.instructions,
       developer: plan.developer,
       conversation: plan.conversation,
+      messages: clientMessages(plan.overrides.client, plan.conversation, provider, model),
       query: plan.query,
       fileIds: plan.fileIds,
       memoryCollections: plan.memoryCollections ?? null,
@@ -128,10 +132,13 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   sink.running(provider.id);
 
   const messages: ChatMessage[] = [...built.messages];
-  const loop = plan.toolbox?.tools.length || plan.toolbox?.unavailable?.length ? new ToolLoop(plan.toolbox, { step: (st) => sink.step?.(st) }, plan.signal) : null;
-  const allTools = [...(plan.tool ? toolSpecs(plan.tool) : []), ...(loop?.specs() ?? [])];
+  // The tools this run may use, decided once: the web tools as the `tools` answer says and the
+  // agent's own (MCP). The loop runs only these; a call to any other name is refused, as a step.
+  const loop = new ToolLoop(plan.toolbox ?? null, { step: (st) => sink.step?.(st) }, plan.signal, plan.tool ? webTools(backend, plan.tool) : null);
+  const ownTools = loop.specs();
+  const allTools = [...ownTools, ...clientToolSpecs(plan.overrides.client, ownTools)];
   const tools = allTools.length ? allTools : undefined;
-  const maxRounds = loop ? Math.max(MAX_TOOL_ROUNDS, loop.maxSteps) : MAX_TOOL_ROUNDS;
+  const maxRounds = Math.max(MAX_TOOL_ROUNDS, loop.maxSteps);
   let inputTokens = 0;
   let outputTokens = 0;
   let reported = false;
@@ -140,7 +147,8 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     let calls = null as null | { id: string; name: string; arguments: string }[];
     let roundText = '';
     // Past the bound, the model is asked once more without tools, so that it answers.
-    const offered = round < maxRounds && !loop?.exhausted ? tools : undefined;
+    const pastBound = round >= maxRounds || loop.exhausted;
+    const offered = pastBound ? undefined : tools;
     for await (const ev of provider.stream({
       model,
       messages,
@@ -148,6 +156,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
       maxTokens: plan.overrides.maxTokens,
       stop: plan.overrides.stop,
       tools: offered,
+      ...clientChoice(plan.overrides.client, offered),
       signal: plan.signal,
     })) {
       if (ev.type === 'text') {
@@ -170,18 +179,13 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     }
     produced += roundText;
     if (!calls?.length) break;
-    if (!offered) {
-      throw new ProviderError(`The model kept calling tools after ${loop ? `${loop.maxSteps} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
+    // The client's own tools are handed back to it: the run ends with those calls (client-tools.ts).
+    if (handBack(plan.overrides.client, calls, loop.steps.length + 1, (st) => sink.step?.(st))) break;
+    if (pastBound) {
+      throw new ProviderError(`The model kept calling tools after ${loop.exhausted ? `${loop.maxSteps} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
     }
     messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
-    for (const c of calls) {
-      if (loop?.owns(c.name)) {
-        messages.push(await loop.run(c));
-        continue;
-      }
-      const result = await runWebTool(backend, plan.tool ?? 'internet', c.name, c.arguments, plan.signal);
-      messages.push({ role: 'tool', toolCallId: c.id, content: result });
-    }
+    for (const c of calls) messages.push(await loop.run(c));
   }
   if (!reported) {
     inputTokens = built.inputTokens;

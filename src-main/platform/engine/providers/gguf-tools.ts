@@ -5,7 +5,7 @@
  * the subset its grammar compiler takes.
  */
 import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, GbnfJsonSchema } from 'node-llama-cpp';
-import type { ChatMessage, ToolCall, ToolSpec } from './types.js';
+import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,6 +45,17 @@ export function toGbnfSchema(schema: unknown, depth = 0): GbnfJsonSchema {
       } as GbnfJsonSchema;
     }
   }
+}
+
+/**
+ * The functions a generation offers under a tool choice: `none` offers none, a named function only
+ * that one (the grammar then holds the model to it when it calls); node-llama-cpp cannot force a
+ * call, so `required` offers them all.
+ */
+export function offeredTools(tools: ToolSpec[] | undefined, choice: ToolChoice | undefined): ToolSpec[] {
+  if (!tools?.length || choice === 'none') return [];
+  if (choice && typeof choice === 'object') return tools.filter((t) => t.name === choice.name);
+  return tools;
 }
 
 export function ggufFunctions(tools: ToolSpec[]): ChatModelFunctions {

@@ -13,6 +13,16 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** An image a user turn carries: a `data:image/...;base64,` URL, or an http(s) URL where the provider fetches it. */
+export interface ImageInput {
+  url: string;
+  /** OpenAI's `detail` (`auto`, `low`, `high`), passed through where the provider has it. */
+  detail?: string;
+}
+
+/** What a provider's model takes as images: none, data URLs only, or data and http(s) URLs. */
+export type ImageSupport = 'none' | 'data' | 'url';
+
 export interface ChatMessage {
   role: ChatRole;
   content: string;
@@ -20,7 +30,12 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   /** tool turns: which call this answers */
   toolCallId?: string;
+  /** user turns (and tool results, where the provider has it): images after the text */
+  images?: ImageInput[];
 }
+
+/** Which tool the model must call: OpenAI's `tool_choice` with the function named by `name`. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 /** A function the model may call (OpenAI tools format). */
 export interface ToolSpec {
@@ -36,6 +51,10 @@ export interface GenerateRequest {
   maxTokens?: number;
   stop?: string[];
   tools?: ToolSpec[];
+  /** with `tools`: whether and which tool the model must call (default `auto`) */
+  toolChoice?: ToolChoice;
+  /** with `tools`: false asks for at most one call per turn */
+  parallelToolCalls?: boolean;
   signal: AbortSignal;
 }
 
@@ -68,6 +87,8 @@ export interface ModelProvider {
   generateImage?(req: ImageRequest): Promise<ImageResult>;
   /** Context window in tokens for a model, when known. */
   contextWindow?(model: string): number | undefined;
+  /** Which images the model reads in user turns (none when not implemented). */
+  imageSupport?(model: string): ImageSupport;
 }
 
 /** A provider failure with a stable code, shown to the user as the execution's error. */

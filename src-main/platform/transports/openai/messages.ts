@@ -1,53 +1,78 @@
-import type { ChatMessage } from '../../contract/openai.js';
+import type { ChatMessage as OpenAIMessage } from '../../contract/openai.js';
+import type { ChatMessage, ImageInput } from '../../engine/providers/types.js';
 import { unsupported } from './errors.js';
 
-/** A conversation as the execution engine takes it (CONTRACT.md "Execution"). */
-export interface EngineMessage {
-  role: 'developer' | 'user' | 'assistant';
-  content: string;
+/** A client's conversation, read: its system text apart, then the engine's messages. */
+export interface ReadConversation {
+  system: string[];
+  messages: ChatMessage[];
+  /** the request path of each message (`messages[3]`) */
+  params: string[];
 }
 
-function textOf(m: ChatMessage, index: number): string {
-  const c = m.content;
-  if (c === null || c === undefined) return '';
-  if (typeof c === 'string') return c;
-  const parts: string[] = [];
-  for (const part of c) {
-    if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
-    else throw unsupported(`messages[${index}].content`, `Content parts of type \`${part.type}\` are not supported; send text (a string or \`{"type":"text"}\` parts).`);
+const IMAGE_DATA_URL = /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$/i;
+
+/** An image by URL as a client sent it: a base64 data URL of a common format, or an http(s) address. */
+export function imageInput(url: unknown, detail: unknown, param: string): ImageInput {
+  if (typeof url !== 'string' || !(IMAGE_DATA_URL.test(url) || /^https?:\/\/\S+$/i.test(url))) {
+    throw unsupported(param, 'An image must be a data URL (data:image/png;base64,... for png, jpeg, gif or webp) or an http(s) URL.');
   }
-  return parts.join('\n');
+  return typeof detail === 'string' ? { url, detail } : { url };
+}
+
+/** A message's text and images; other part kinds (audio, files) are refused by name. */
+function contentOf(m: OpenAIMessage, at: string, allowImages: boolean): { text: string; images: ImageInput[] } {
+  const c = m.content;
+  if (c === null || c === undefined) return { text: '', images: [] };
+  if (typeof c === 'string') return { text: c, images: [] };
+  const parts: string[] = [];
+  const images: ImageInput[] = [];
+  c.forEach((part, j) => {
+    if (part.type === 'text' && typeof part.text === 'string') parts.push(part.text);
+    else if (part.type === 'refusal' && m.role === 'assistant' && typeof part.refusal === 'string') parts.push(part.refusal);
+    else if (part.type === 'image_url' && allowImages) {
+      const img = part.image_url as { url?: unknown; detail?: unknown } | string | undefined;
+      images.push(imageInput(typeof img === 'string' ? img : img?.url, typeof img === 'object' ? img?.detail : undefined, `${at}.content[${j}].image_url`));
+    } else {
+      const what = allowImages ? 'text (a string or `{"type":"text"}` parts) and `image_url` parts' : 'text (a string or `{"type":"text"}` parts)';
+      throw unsupported(`${at}.content`, `Content parts of type \`${part.type}\` are not supported here; send ${what}.`);
+    }
+  });
+  return { text: parts.join('\n'), images };
 }
 
 /**
- * OpenAI messages → the engine's conversation.
- *
- * System and developer messages, wherever they stand, are joined in order into ONE developer
- * message placed first: the engine puts it after the agent's own instructions, so a client's
- * system prompt adds to an agent's instructions and never replaces them. The engine takes
- * alternating user/assistant turns ending on a user turn: consecutive turns of one role are
- * joined (OpenAI accepts them; a model sees the same text), and empty assistant turns are dropped.
- * Tool and function turns are refused: agents run their own tools inside the engine.
+ * OpenAI chat messages → the gateway's conversation. System and developer messages, wherever
+ * they stand, go apart in order (the agent's instructions come first, they are added after);
+ * assistant messages keep their `tool_calls`, `tool` messages answer them; user messages may hold
+ * `image_url` parts. Empty assistant turns are dropped. The legacy `function` role is refused.
  */
-export function toEngineMessages(messages: ChatMessage[]): EngineMessage[] {
-  const instructions: string[] = [];
-  const turns: EngineMessage[] = [];
-  messages.forEach((m, i) => {
-    if (m.role === 'tool' || m.role === 'function') {
-      throw unsupported(`messages[${i}].role`, `Messages with role \`${m.role}\` are not supported: Agent Desk agents run their own tools. Send system, developer, user and assistant messages.`);
+export function readChatMessages(list: OpenAIMessage[]): ReadConversation {
+  const out: ReadConversation = { system: [], messages: [], params: [] };
+  list.forEach((m, i) => {
+    const at = `messages[${i}]`;
+    if (m.role === 'function') {
+      throw unsupported(`${at}.role`, 'Messages with role `function` (the legacy function-calling API) are not supported: send `tool` messages with a `tool_call_id`.');
     }
-    const text = textOf(m, i);
+    const { text, images } = contentOf(m, at, m.role === 'user');
     if (m.role === 'system' || m.role === 'developer') {
-      if (text.trim()) instructions.push(text);
+      if (text.trim()) out.system.push(text);
       return;
     }
-    if (m.role === 'assistant' && !text) return;
-    const last = turns[turns.length - 1];
-    if (last && last.role === m.role) last.content += `\n\n${text}`;
-    else turns.push({ role: m.role, content: text });
+    const push = (msg: ChatMessage) => {
+      out.messages.push(msg);
+      out.params.push(at);
+    };
+    if (m.role === 'tool') {
+      if (!m.tool_call_id) throw unsupported(`${at}.tool_call_id`, 'A `tool` message needs the `tool_call_id` of the call it answers.');
+      return push({ role: 'tool', toolCallId: m.tool_call_id, content: text });
+    }
+    if (m.role === 'assistant') {
+      const calls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+      if (!text && !calls.length) return;
+      return push(calls.length ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text });
+    }
+    push(images.length ? { role: 'user', content: text, images } : { role: 'user', content: text });
   });
-  if (!turns.length || turns[turns.length - 1].role !== 'user') {
-    throw unsupported('messages', 'The messages must end with a user message.');
-  }
-  return instructions.length ? [{ role: 'developer', content: instructions.join('\n\n') }, ...turns] : turns;
+  return out;
 }

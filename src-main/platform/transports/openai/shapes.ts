@@ -18,15 +18,41 @@ export const usageOf = (inputTokens: number, outputTokens: number): Usage => ({
   total_tokens: inputTokens + outputTokens,
 });
 
-export function completion(meta: CompletionMeta, content: string, finish: FinishReason, usage: Usage): ChatCompletion {
+/** A call to one of the client's functions as OpenAI writes it. */
+export interface FunctionCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export const toolCallOf = (c: FunctionCall) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } });
+
+/** With calls to the client's tools, `content` is null when there is no text, as OpenAI answers. */
+export function completion(meta: CompletionMeta, content: string, finish: FinishReason, usage: Usage, calls: FunctionCall[] = []): ChatCompletion {
+  const message: ChatCompletion['choices'][number]['message'] = calls.length
+    ? { role: 'assistant', content: content || null, refusal: null, tool_calls: calls.map(toolCallOf) }
+    : { role: 'assistant', content, refusal: null };
   return {
     id: completionId(meta.executionId),
     object: 'chat.completion',
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finish }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
     usage,
   };
+}
+
+/**
+ * The deltas of one call as OpenAI streams them: the first with index, id, type and the name (and
+ * empty arguments), then the arguments in fragments.
+ */
+export function toolCallDeltas(calls: FunctionCall[], fragment = 256): Delta[] {
+  const out: Delta[] = [];
+  calls.forEach((c, index) => {
+    out.push({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+    for (let i = 0; i < c.arguments.length; i += fragment) out.push({ tool_calls: [{ index, function: { arguments: c.arguments.slice(i, i + fragment) } }] });
+  });
+  return out;
 }
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];

@@ -1,0 +1,52 @@
+import type { ToolChoice, ToolSpec } from '../../engine/providers/types.js';
+import { unsupported } from './errors.js';
+
+/** Function names every provider accepts (OpenAI's and Anthropic's rule). */
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const EMPTY_SCHEMA = { type: 'object', properties: {} };
+
+/** One client function, checked: a valid unique name and an object schema (an empty one when omitted). */
+export function functionSpec(name: unknown, description: unknown, parameters: unknown, param: string, seen: Set<string>): ToolSpec {
+  if (typeof name !== 'string' || !FUNCTION_NAME.test(name)) {
+    throw unsupported(`${param}.name`, 'A function name must be 1 to 64 letters, digits, underscores or dashes.');
+  }
+  if (seen.has(name)) throw unsupported(`${param}.name`, `The function \`${name}\` is declared twice.`);
+  seen.add(name);
+  if (parameters !== undefined && parameters !== null && (typeof parameters !== 'object' || Array.isArray(parameters))) {
+    throw unsupported(`${param}.parameters`, 'A function\'s parameters must be a JSON Schema object.');
+  }
+  const schema = (parameters ?? EMPTY_SCHEMA) as Record<string, unknown>;
+  return { name, description: typeof description === 'string' ? description : '', parameters: schema.type === undefined ? { ...schema, type: 'object' } : schema };
+}
+
+/** Chat Completions `tools`: functions only (`{type: "function", function: {name, description, parameters}}`). */
+export function readChatTools(tools: { type: string; function?: Record<string, unknown> }[] | null | undefined): ToolSpec[] {
+  const seen = new Set<string>();
+  return (tools ?? []).map((t, i) => {
+    if (t.type !== 'function' || !t.function) throw unsupported(`tools[${i}].type`, `Only tools of type \`function\` are supported (got \`${t.type}\`).`);
+    return functionSpec(t.function.name, t.function.description, t.function.parameters, `tools[${i}].function`, seen);
+  });
+}
+
+/**
+ * `tool_choice`: `auto`, `none`, `required` or one named function (OpenAI's `{type: "function",
+ * function: {name}}`, or the Responses API's `{type: "function", name}`), which must be among
+ * the request's tools. `required` and a named function need tools.
+ */
+export function readToolChoice(raw: unknown, tools: ToolSpec[]): ToolChoice | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (raw === 'auto' || raw === 'none' || raw === 'required') {
+    if (raw === 'required' && !tools.length) throw unsupported('tool_choice', '`tool_choice: "required"` needs `tools`.');
+    return raw;
+  }
+  if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'function') {
+    const r = raw as { name?: unknown; function?: { name?: unknown } };
+    const name = r.function?.name ?? r.name;
+    if (typeof name !== 'string' || !tools.some((t) => t.name === name)) {
+      throw unsupported('tool_choice', `\`tool_choice\` names the function \`${String(name)}\`, which is not among the request's tools.`);
+    }
+    return { name };
+  }
+  throw unsupported('tool_choice', '`tool_choice` must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}.');
+}
