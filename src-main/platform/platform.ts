@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type DB } from './db/connection.js';
 import { acquireDataDirLock } from './db/data-dir-lock.js';
-import { startCheckpointer } from './db/checkpointer.js';
+import { startCheckpointer, START_AT_PAGES } from './db/checkpointer.js';
 import { migrateSteps, latestVersion } from './db/migrate.js';
 import { snapshotBeforeMigrate } from './modules/archive/backup.js';
 import { resolveConfig, type PlatformConfig } from './kernel/config.js';
@@ -173,8 +173,9 @@ function* platformSteps(opts: PlatformOptions): Steps<Platform> {
     db.close();
     throw err;
   }
-  // WAL checkpoints (page copies and a sync) run in a thread, not inside a request's commit.
-  const checkpointer = startCheckpointer(db, log);
+  // WAL checkpoints (page copies and a sync) run in a thread, not inside a request's commit; the
+  // thread starts once writes fill the WAL past a threshold (an idle server does without it).
+  const checkpointer = startCheckpointer(db, log, { startAtPages: START_AT_PAGES });
   const events = new PlatformEvents();
   events.setMaxListeners(100);
   const ctx: ServiceContext = { db, config, log, events };

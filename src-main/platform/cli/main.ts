@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPlatform, startPlatform } from '../platform.js';
 import { listen } from '../transports/http/server.js';
@@ -7,6 +8,7 @@ import { StartupError } from '../db/sqlite-binding.js';
 import { parseId } from '../kernel/context.js';
 import { createBrowserSessions } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
+import { projectRoot } from './project-root.js';
 
 const USAGE = `Usage:
   npm run serve -- [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
@@ -30,7 +32,9 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
   const platform = await startPlatform({ dataDir: values['data-dir'], app: { resolvers: [browser.resolver] } });
   browser.mount(platform.app);
   let ui: RendererBuild | undefined;
-  mountStatic(platform.app, { pending: () => (ui ? ui.pending() : 'The web app is not built. Run `npx vite build -c src-renderer/vite.config.ts`, then reload.') });
+  // Found from here rather than from static.ts's own place, which differs in the bundle.
+  const root = projectRoot();
+  mountStatic(platform.app, { root: path.join(root, 'out', 'renderer'), pending: () => (ui ? ui.pending() : 'The web app is not built. Run `npx vite build -c src-renderer/vite.config.ts`, then reload.') });
   try {
     running = await listen(platform, { host, port: Number(portRaw) });
   } catch (err) {
@@ -40,7 +44,7 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
   process.stdout.write(`Agent Desk API listening on ${running.url}\n`);
   process.stdout.write(`Open Agent Desk in your browser: ${browser.loginUrl(running.url)}\n`);
   // Tests that spawn serve must not each start a renderer build on the shared cores.
-  if (process.env.AGENT_DESK_NO_UI_BUILD !== '1' && !process.env.VITEST) ui = ensureRendererBuilt({ note: (line) => process.stderr.write(`${line}\n`) });
+  if (process.env.AGENT_DESK_NO_UI_BUILD !== '1' && !process.env.VITEST) ui = ensureRendererBuilt({ root, note: (line) => process.stderr.write(`${line}\n`) });
   platform.log.info({ dataDir: platform.config.dataDir }, 'data dir');
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { DB } from './connection.js';
@@ -14,6 +15,10 @@ import type { Logger } from '../kernel/log.js';
  * a PASSIVE checkpoint (which never waits for readers or writers, nor blocks them) every
  * `everyMs`. If the thread cannot start or dies, the automatic checkpoint comes back, so the WAL
  * never grows without bound.
+ *
+ * With `startAtPages`, the thread (its isolate and connection) starts only once the WAL holds that
+ * many pages, well below the automatic checkpoint's 1,000, which stays on meanwhile: a server that
+ * only reads, or writes little, never needs it.
  */
 
 // Plain CommonJS evaluated in the thread (no build step; works from the sources and a bundle).
@@ -41,58 +46,117 @@ parentPort.postMessage('ready');
 export const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's default automatic checkpoint (pages), restored when the thread is not running. */
 const AUTO_PAGES = 1000;
+/** When the platform starts the thread: past ~1 MB of WAL, which a start's own writes stay under. */
+export const START_AT_PAGES = 256;
+/** How often the WAL's size is looked at while the thread waits for it to grow (one stat). */
+const WATCH_EVERY_MS = 500;
+
+export interface CheckpointerOptions {
+  everyMs?: number;
+  /** Start the thread once the WAL holds this many pages (0, the default: at once). */
+  startAtPages?: number;
+  /** How often the WAL's size is looked at until then. */
+  watchEveryMs?: number;
+}
 
 export interface Checkpointer {
-  /** `active`: checkpoints run in the thread; `failed`: they are back on the main connection. */
-  readonly state: 'starting' | 'active' | 'failed' | 'stopped';
+  /**
+   * `waiting`: no thread yet, the WAL is small (automatic checkpoint on); `active`: checkpoints run
+   * in the thread; `failed`: they are back on the main connection.
+   */
+  readonly state: 'waiting' | 'starting' | 'active' | 'failed' | 'stopped';
   /** Stops the thread; the automatic checkpoint is back on the main connection before it resolves. */
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(db: DB, log: Logger, opts: { everyMs?: number } = {}): Checkpointer {
-  let state: Checkpointer['state'] = 'starting';
+export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions = {}): Checkpointer {
+  let state: Checkpointer['state'] = 'waiting';
   const fallBack = (why: string, err?: unknown) => {
     if (db.open) db.pragma(`wal_autocheckpoint = ${AUTO_PAGES}`);
     if (state === 'stopped') return;
     state = 'failed';
     log.warn({ err }, `WAL checkpoints are back on the main thread: ${why}`);
   };
-  let worker: Worker;
-  try {
-    const options = { fileMustExist: true };
-    worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, options, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
-      stdout: false,
-      stderr: false,
+  let worker: Worker | null = null;
+  let exited: Promise<void> = Promise.resolve();
+
+  const start = () => {
+    state = 'starting';
+    let w: Worker;
+    try {
+      const options = { fileMustExist: true };
+      w = new Worker(WORKER_SOURCE, {
+        eval: true,
+        // Named: the thread shows as `checkpointer` in /proc and debuggers.
+        name: 'checkpointer',
+        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, options, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
+        stdout: false,
+        stderr: false,
+      });
+    } catch (err) {
+      fallBack('the checkpoint thread could not start', err);
+      return;
+    }
+    worker = w;
+    // A thread that only checkpoints must not keep a CLI or a test process alive.
+    w.unref();
+    exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    w.on('message', (m) => {
+      if (m !== 'ready' || state !== 'starting' || !db.open) return;
+      db.pragma('wal_autocheckpoint = 0');
+      state = 'active';
     });
-  } catch (err) {
-    fallBack('the checkpoint thread could not start', err);
-    return { state, stop: async () => {} };
+    w.once('error', (err) => fallBack('the checkpoint thread failed', err));
+    w.once('exit', () => {
+      if (state === 'active' || state === 'starting') fallBack('the checkpoint thread exited');
+    });
+  };
+
+  let watch: NodeJS.Timeout | null = null;
+  const startAt = opts.startAtPages ?? 0;
+  if (startAt <= 0) start();
+  else {
+    // A WAL frame is a page and a 24-byte header, after the file's own 32-byte header.
+    const frame = (db.pragma('page_size', { simple: true }) as number) + 24;
+    const walFile = `${db.name}-wal`;
+    const grown = () => {
+      try {
+        return (fs.statSync(walFile).size - 32) / frame >= startAt;
+      } catch {
+        return false;
+      }
+    };
+    if (grown()) start();
+    else {
+      watch = setInterval(() => {
+        if (state !== 'waiting' || !grown()) return;
+        clearInterval(watch!);
+        watch = null;
+        start();
+      }, opts.watchEveryMs ?? WATCH_EVERY_MS);
+      watch.unref();
+    }
   }
-  // A thread that only checkpoints must not keep a CLI or a test process alive.
-  worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('message', (m) => {
-    if (m !== 'ready' || state !== 'starting' || !db.open) return;
-    db.pragma('wal_autocheckpoint = 0');
-    state = 'active';
-  });
-  worker.once('error', (err) => fallBack('the checkpoint thread failed', err));
-  worker.once('exit', () => {
-    if (state === 'active' || state === 'starting') fallBack('the checkpoint thread exited');
-  });
+
   return {
     get state() {
       return state;
     },
     async stop() {
       if (state === 'stopped') return;
+      if (watch) clearInterval(watch);
+      watch = null;
+      const w = worker;
+      if (!w) {
+        // Never started: the automatic checkpoint is on as it always was.
+        state = 'stopped';
+        return;
+      }
       state = 'stopped';
       fallBack('stopping');
-      worker.postMessage('stop');
+      w.postMessage('stop');
       // Its connection closes before the main one runs its final checkpoint; a thread stuck past a second is ended.
-      const timer = setTimeout(() => void worker.terminate(), 1000);
+      const timer = setTimeout(() => void w.terminate(), 1000);
       await exited;
       clearTimeout(timer);
     },

@@ -5,8 +5,9 @@ import { Worker } from 'node:worker_threads';
  * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
  *
  * - The tokenizer lives in a worker thread: importing it costs ~0.4 s of parsing that would
- *   otherwise stop HTTP, SSE and IPC. `preloadTokenizer()` starts it at start-up; until it is
- *   ready, counts are a safe over-estimate.
+ *   otherwise stop HTTP, SSE and IPC. It starts when first needed (`tokenCounter()`, which an
+ *   execution calls as it starts), not with the server: its thread and tables take ~40 MB that an
+ *   idle server does without. Until it is ready, counts are a safe over-estimate.
  * - Callers need a synchronous count (context building sums many small texts), so a count is a
  *   synchronous round trip through shared memory (Atomics.wait), not a message.
  * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
@@ -102,7 +103,8 @@ function startWorker(): Promise<Counter> {
     const data = new Uint8Array(dataBuf);
     const encoder = new TextEncoder();
     const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf }, stdout: false, stderr: false });
+    // Named: the thread is `tokenizer` in /proc and debuggers (a test checks it starts only when needed).
+    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf }, stdout: false, stderr: false });
     // An idle tokenizer must not keep a CLI or a test process alive.
     worker.unref();
     let broken = false;
@@ -132,7 +134,7 @@ function startWorker(): Promise<Counter> {
   });
 }
 
-/** Starts loading the tokenizer in its worker (start-up calls it; later calls share the load). */
+/** Starts loading the tokenizer in its worker (the first call does; later calls share the load). */
 export function tokenCounter(): Promise<Counter> {
   if (counter) return Promise.resolve(counter);
   loading ??= startWorker().then((c) => (counter = c));
@@ -144,11 +146,6 @@ export function tokenCounter(): Promise<Counter> {
 /** Whether exact counts are available without waiting. */
 export function tokenizerReady(): boolean {
   return counter !== null;
-}
-
-/** Loads the tokenizer in the background; never throws. */
-export function preloadTokenizer(): void {
-  void tokenCounter();
 }
 
 /** Tokens of a text: exact (bounded) once the tokenizer is loaded, else a safe over-estimate. */

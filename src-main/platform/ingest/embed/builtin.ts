@@ -27,7 +27,8 @@ export class BuiltinEmbedder implements Embedder {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(workerUrl, { stdout: false, stderr: false });
+    // Named: the thread shows as `embedder` in /proc and debuggers (a test checks it starts only when needed).
+    const w = new Worker(workerUrl, { name: 'embedder', stdout: false, stderr: false });
     w.unref();
     w.on('message', (m: Reply) => {
       const p = this.waiting.get(m.id);

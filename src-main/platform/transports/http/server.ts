@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../../platform.js';
 import { applyConnectionLimits, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
-import { preloadTokenizer } from '../../engine/tokens.js';
 import { warmRequestPath } from './warm.js';
 import { lingerThenClose } from './linger.js';
 import { PlatformError } from '../../kernel/errors.js';
@@ -23,8 +22,6 @@ export interface RunningServer {
 export function listen(platform: Platform, opts: { host?: string; port?: number; limits?: Partial<ConnectionLimits> } = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.limits };
-  // The tokenizer loads in its worker now, not when the first execution needs it.
-  preloadTokenizer();
   return new Promise((resolve, reject) => {
     const listener = getRequestListener(platform.app.fetch, {
       hostname: host,
