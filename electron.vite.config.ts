@@ -21,7 +21,9 @@ export default defineConfig({
       rolldownOptions: {
         input: {
           index: resolve('src-main/desktop/main.ts'),
-          // ingest/run.ts forks its extraction process from worker.js next to the main bundle.
+          // desktop/lifecycle.ts starts the platform in a utility process from platform.js.
+          platform: resolve('src-main/platform/host/platform-host.ts'),
+          // Reading processes start from worker.js next to the main bundle (launched by the main process in the app).
           worker: resolve('src-main/platform/ingest/worker.ts'),
           // ingest/spawned.ts starts the process that forks those from spawner.js.
           spawner: resolve('src-main/platform/ingest/spawner.ts'),

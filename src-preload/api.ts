@@ -1,7 +1,7 @@
 /**
  * The one narrow API the preload exposes to the renderer as `window.agentDesk`.
- * Types only: shared by src-preload (implements it), src-main/desktop (serves it) and
- * src-renderer (its desktop transport).
+ * Types only: shared by src-preload (implements it), the platform process (serves it over a
+ * MessagePort), src-main/desktop (hands the port over) and src-renderer (its desktop transport).
  */
 export interface BridgeRequest {
   method: string;
@@ -17,6 +17,22 @@ export interface BridgeResponse {
   headers: Record<string, string>;
   body: string;
 }
+
+/**
+ * The renderer's one MessagePort to the platform process carries every call, multiplexed by id:
+ * whole requests, streams (chunks in order, then one end) and cancels. The preload is the client side,
+ * platform/transports/port the server side.
+ */
+export type ToPlatform =
+  | { t: 'request'; id: number; req: BridgeRequest }
+  | { t: 'stream'; id: number; req: BridgeRequest }
+  /** The renderer stopped reading a stream: the read ends, the execution goes on (CONTRACT). */
+  | { t: 'cancel'; id: number };
+
+export type FromPlatform =
+  | { t: 'response'; id: number; res: BridgeResponse }
+  | { t: 'chunk'; id: number; text: string }
+  | { t: 'end'; id: number; status: number; error?: string };
 
 export interface PickedFile {
   name: string;
@@ -41,6 +57,18 @@ export interface AgentDeskBridge {
   stream(req: BridgeRequest, onChunk: (text: string) => void, onEnd: (status: number, error?: string) => void): () => void;
   openFiles(): Promise<PickedFile[]>;
   appInfo(): Promise<AppInfo>;
+  /**
+   * Hears when the platform process (the engine) stops and when it runs again; told at once if it
+   * is down now. Calls under way when it stops fail with a sentence; calls made meanwhile wait.
+   * Returns a function that stops listening.
+   */
+  onEngine?(listener: (state: EngineState) => void): () => void;
+}
+
+export interface EngineState {
+  running: boolean;
+  /** What to tell the person while it does not run. */
+  message?: string;
 }
 
 declare global {

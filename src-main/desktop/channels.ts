@@ -1,16 +1,22 @@
 /**
- * IPC channel names and stream messages shared by the preload and the main-process bridge
- * (one place, so the two sides cannot drift apart).
+ * IPC channel names shared by the preload and the main process (one place, so the two sides
+ * cannot drift apart). Requests and streams do not use IPC: they go over the MessagePort the
+ * main process hands the page, straight to the platform process.
  */
 export const CHANNELS = {
-  request: 'agent-desk:request',
-  stream: 'agent-desk:stream',
+  /** Page → main: give me a port to the platform (sent when the preload starts). */
+  connect: 'agent-desk:connect',
+  /** Main → page: a port to the platform (at start, and again after the platform restarted). */
+  port: 'agent-desk:port',
+  /** Main → page: the platform process stopped (and is restarting), or runs again. */
+  engine: 'agent-desk:engine',
   openFiles: 'agent-desk:open-files',
   appInfo: 'agent-desk:app-info',
 } as const;
 
-/** Main → renderer over the stream's MessagePort. */
-export type StreamMessage = { type: 'chunk'; text: string } | { type: 'end'; status: number; error?: string };
+export type { EngineState } from '../../src-preload/api';
 
-/** Renderer → main over the stream's MessagePort. */
-export type StreamControl = { type: 'cancel' };
+export const ENGINE_RESTARTING = "Agent Desk's engine stopped and is restarting…";
+export const ENGINE_GAVE_UP = "Agent Desk's engine keeps stopping. Quit and reopen Agent Desk; if it happens again, the log has the details.";
+/** What a request or a stream that was under way when the engine stopped ends with. */
+export const ENGINE_STOPPED_ERROR = "Agent Desk's engine stopped before answering. Try again in a moment.";

@@ -1,15 +1,18 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type App } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, session, shell, utilityProcess, type App } from 'electron';
 import path from 'node:path';
-import { startPlatform, checkSqliteBinding, type Platform } from '../platform/platform.js';
+import { resolveConfig } from '../platform/kernel/config.js';
+import { createLogger } from '../platform/kernel/log.js';
+import { workerEntry } from '../platform/kernel/worker-entry.js';
 import { reportStartupFailure } from './startup-failure.js';
 import { resolveDesktopPaths } from './paths.js';
-import { safeStorageBox } from './secrets.js';
+import { loadDataKey, openLegacySecrets } from './secrets.js';
 import { createMainWindow } from './window.js';
 import { appCsp, guardWebContents, installCsp, installPermissionHandlers, isExternalWebUrl } from './security.js';
 import { APP_URL, isAppUrl, registerAppScheme, serveAppScheme } from './app-protocol.js';
 import { registerBridge } from './bridge.js';
 import { buildMenuTemplate } from './menu.js';
-import { ApiServer } from './api-server.js';
+import { PlatformProcess, type PlatformChild, type MainPort } from './platform-process.js';
+import { serveReaderLauncher, type ReaderProcess } from './reader-launcher.js';
 
 /**
  * Quit waits for the platform: the first `before-quit` is held back while `shutdown` runs
@@ -42,8 +45,7 @@ export function claimSingleInstance(target: Pick<App, 'requestSingleInstanceLock
 }
 
 export interface Running {
-  platform: Platform;
-  api: ApiServer;
+  platform: PlatformProcess;
   window: () => BrowserWindow | null;
 }
 
@@ -69,38 +71,57 @@ export async function startDesktop(): Promise<Running | null> {
   installPermissionHandlers(session.defaultSession);
   serveAppScheme(paths.rendererDir, csp);
 
-  let platform: Platform;
-  try {
-    // SQLite's addon (N-API: one binary for Node and every Electron), checked before anything opens.
-    checkSqliteBinding({ fix: app.isPackaged ? 'reinstall Agent Desk (its package lacks a working SQLite)' : undefined });
-    platform = await startPlatform({ dataDir: paths.dataDir, resourcesDir: paths.resourcesDir, secrets: safeStorageBox() });
-  } catch (err) {
-    // A binding that cannot load, a damaged database, one from a newer Agent Desk: one sentence, not a silent exit.
-    reportStartupFailure(err, { showErrorBox: (t, c) => dialog.showErrorBox(t, c), logFile: path.join(app.getPath('logs'), 'main.log'), ready: app.isReady() });
+  const log = createLogger();
+  const logFile = path.join(app.getPath('logs'), 'main.log');
+  const fail = (err: unknown) => {
+    // A damaged database, one from a newer Agent Desk, an addon that cannot load: one sentence, not a silent exit.
+    reportStartupFailure(err, { showErrorBox: (t, c) => dialog.showErrorBox(t, c), logFile, ready: app.isReady() });
     app.exit(1);
     return null;
+  };
+  let platform: PlatformProcess;
+  try {
+    // Built, platform.js sits next to this bundle (electron.vite.config.ts input `platform`).
+    const entry = await workerEntry(import.meta.url, '../platform/host/platform-host.ts', './platform.js');
+    // The keychain is the main process's: the platform gets the key its secrets are sealed with.
+    const dataKey = loadDataKey(paths.dataDir);
+    platform = new PlatformProcess({
+      fork: () => utilityProcess.fork(entry, [], { serviceName: 'Agent Desk engine', stdio: 'inherit' }) as unknown as PlatformChild,
+      channel: () => new MessageChannelMain() as unknown as { port1: MainPort; port2: MainPort },
+      options: () => ({
+        dataDir: paths.dataDir,
+        resourcesDir: paths.resourcesDir,
+        dataKey: dataKey?.toString('base64') ?? null,
+        bindingFix: app.isPackaged ? 'reinstall Agent Desk (its package lacks a working SQLite)' : undefined,
+      }),
+      openLegacy: (sealed) => openLegacySecrets(sealed),
+      serveReaders: (port) =>
+        serveReaderLauncher(port, {
+          fork: (file, execArgv) => utilityProcess.fork(file, [], { serviceName: 'Agent Desk reader', execArgv, stdio: ['ignore', 'ignore', 'pipe'] }) as unknown as ReaderProcess,
+        }),
+      log: (message, extra) => log.warn(extra ?? {}, message),
+    });
+    await platform.start();
+  } catch (err) {
+    return fail(err);
   }
-  const api = new ApiServer(platform);
-  installGracefulQuit(
-    app,
-    // Refuse new API connections, let running work finish (platform.close), then drop the rest.
-    () => api.stop(() => platform.close()),
-    (err) => platform.log.error({ err }, 'shutdown failed'),
-  );
-  await api.start();
+  platform.on('gave-up', (message: string) => log.error({ message }, 'the platform process keeps stopping; not restarting it'));
+  // Quit: the platform refuses new API connections, lets running work finish, closes the database.
+  installGracefulQuit(app, () => platform.stop(), (err) => log.error({ err }, 'shutdown failed'));
 
+  const maxUploadBytes = resolveConfig({ dataDir: paths.dataDir }).maxUploadBytes;
   registerBridge({
     ipcMain,
     dialog,
-    platform,
+    connect: (page) => platform.connect(page),
+    maxUploadBytes,
     isAppUrl: isOurs,
-    baseUrl: () => api.url ?? 'http://localhost',
-    appInfo: () => ({ version: app.getVersion(), platform: process.platform, apiUrl: api.url, dataDir: paths.dataDir }),
+    appInfo: async () => ({ version: app.getVersion(), platform: process.platform, apiUrl: await platform.apiUrl(), dataDir: paths.dataDir }),
     windowOf: (event) => BrowserWindow.fromWebContents(event.sender),
   });
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      buildMenuTemplate({ isMac: process.platform === 'darwin', dev: !app.isPackaged, apiUrl: () => api.url, openExternal, openDataDir: () => shell.openPath(paths.dataDir) }),
+      buildMenuTemplate({ isMac: process.platform === 'darwin', dev: !app.isPackaged, apiUrl: () => platform.apiUrl(), openExternal, openDataDir: () => shell.openPath(paths.dataDir) }),
     ),
   );
 
@@ -117,5 +138,5 @@ export async function startDesktop(): Promise<Running | null> {
   });
   // Started from a terminal (npm start): Ctrl+C quits gracefully too.
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => app.quit());
-  return { platform, api, window: () => win };
+  return { platform, window: () => win };
 }

@@ -3,8 +3,8 @@ import type { MenuItemConstructorOptions } from 'electron';
 export interface MenuContext {
   isMac: boolean;
   dev: boolean;
-  /** The localhost API's URL when it is on. */
-  apiUrl: () => string | null;
+  /** The localhost API's URL when it is on (asked of the platform process). */
+  apiUrl: () => Promise<string | null>;
   openExternal: (url: string) => unknown;
   openDataDir: () => unknown;
 }
@@ -13,10 +13,10 @@ export interface MenuContext {
 export function buildMenuTemplate(ctx: MenuContext): MenuItemConstructorOptions[] {
   const apiDocs: MenuItemConstructorOptions = {
     label: 'Open API Docs in Browser',
-    click: () => {
-      const url = ctx.apiUrl();
-      if (url) void ctx.openExternal(`${url}/api/docs`);
-    },
+    click: () =>
+      void ctx.apiUrl().then((url) => {
+        if (url) void ctx.openExternal(`${url}/api/docs`);
+      }),
   };
   const view: MenuItemConstructorOptions[] = [
     { role: 'reload' },

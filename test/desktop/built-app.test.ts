@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
 import { expectIsolated } from './isolation.js';
@@ -10,27 +10,34 @@ import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 
 /**
  * `npm run build`, then the built out/main run by plain Node with a stand-in `electron`
- * (support/fake-electron-node.mjs): every module the bundle leaves external must resolve from
- * out/main, the sandboxed preload must work with only `electron` to require, and the app must
- * do real work (a memory, a streamed execution against a fake provider, a file through the
- * extraction worker). Built once per run, here.
+ * (support/fake-electron-node.mjs) whose utilityProcess forks real child processes: the platform
+ * (out/main/platform.js) and its readers (out/main/worker.js). Every module the bundle leaves
+ * external must resolve from out/main, the sandboxed preload must work with only `electron` to
+ * require, and the app must do real work over the page's port to the platform process (a memory,
+ * a streamed execution against a fake provider, a file read by a reader the main process
+ * launched) and survive the platform process being killed mid-stream. Built once per run, here.
  */
-const require = createRequire(import.meta.url);
-const nodeBuild = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
 
 /** The test's own build folder (beside out/, so bare imports resolve from the repo's node_modules). */
 const BUILT_OUT = 'out-test';
 
 let work: string;
 let fake: FakeServer;
+/** Holds every token after the first of an answer to "hold this answer" (the stream the test kills). */
+let releaseHeld!: () => void;
+const held = new Promise<void>((r) => (releaseHeld = r));
 beforeAll(async () => {
   // Built into its own folder: rebuilding out/ would swap the renderer under the e2e tests' servers.
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, AGENT_DESK_BUILD_OUT: BUILT_OUT } });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
   work = tempDir('agent-desk-built-');
-  fake = await startFakeOpenAI({ reply: 'Hello from the built app.' });
+  fake = await startFakeOpenAI({
+    reply: 'Hello from the built app.',
+    gate: (i, body) => (i > 0 && JSON.stringify(body?.messages ?? []).includes('hold this answer') ? held : undefined),
+  });
 }, 320_000);
 afterAll(async () => {
+  releaseHeld();
   await fake?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
@@ -65,23 +72,22 @@ function runBuiltApp(env: Record<string, string>): Promise<Run> {
 }
 
 describe('the built app (out/main) under Node with a fake electron', () => {
-  it('opens its data dir through the Electron binding, bridges a memory and a streamed execution, processes a file, with secure window options', async () => {
+  it('runs the platform in its own process: the page bridges a memory and a streamed execution over its port, a reader the main process launched processes a file; the platform killed mid-stream leaves the window, comes back, and the killed execution ends failed', async () => {
     const dataDir = path.join(work, 'data');
-    const binding = path.join(work, 'native', 'electron-38.8.6-linux-x64', 'better_sqlite3.node');
-    fs.mkdirSync(path.dirname(binding), { recursive: true });
-    fs.copyFileSync(nodeBuild, binding);
-    const run = await runBuiltApp({ FAKE_ELECTRON_VERSION: '38.8.6', AGENT_DESK_SQLITE_BINDING: binding, AGENT_DESK_DATA_DIR: dataDir, FAKE_ELECTRON_LOGS: path.join(work, 'logs') });
+    const run = await runBuiltApp({ FAKE_ELECTRON_VERSION: '45.5.0', AGENT_DESK_DATA_DIR: dataDir, FAKE_ELECTRON_LOGS: path.join(work, 'logs') });
     const r = run.result;
     expect(r, run.stderr).not.toBeNull();
     expect(r.errorBoxes).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'agent-desk.sqlite'))).toBe(true);
-    expect(r.app).toMatchObject({ status: 200, body: { data_dir: dataDir, electron: '38.8.6' } });
+    // The platform answered from its own process, started from the built platform.js.
+    expect(r.platformEntry).toBe(path.join(BUILT_OUT, 'main', 'platform.js'));
+    expect(r.app).toMatchObject({ status: 200, body: { data_dir: dataDir, electron: '45.5.0', secrets_encrypted: true } });
 
     // The window: isolated, sandboxed, no Node, the app's own origin, the built CommonJS preload.
     expect(r.window.url).toBe('agent-desk://app/index.html');
     expectIsolated(r.window.options.webPreferences, path.join(ROOT, BUILT_OUT, 'preload', 'index.cjs'));
-    expect(r.bridgeMethods).toEqual(['appInfo', 'openFiles', 'request', 'stream']);
-    expect(r.appInfo).toMatchObject({ dataDir });
+    expect(r.bridgeMethods).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'stream']);
+    expect(r.appInfo).toMatchObject({ dataDir, apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
 
     expect(r.memory).toMatchObject({ status: 200, body: { memory: { memory: 'The built app remembers this.' } } });
     expect(r.memories.body.memories.map((m: { memory: string }) => m.memory)).toEqual(['The built app remembers this.']);
@@ -91,9 +97,26 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     expect(events.at(-1)!.status).toBe('completed');
     expect(events.filter((e) => e.status === 'running').map((e) => e.output).join('')).toBe('Hello from the built app.');
 
-    // out/main/worker.js, forked by the bundle, read the file (and opened SQLite with the same binding).
+    // out/main/worker.js, launched by the main process as a utility process at nice 5, read the file.
     expect(r.file).toMatchObject({ status: 'completed', passages: 1 });
+    expect(r.readers.count).toBeGreaterThan(0);
+    expect(r.readers.execArgv).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
+    if (process.platform !== 'win32') expect(r.readers.nice.filter((n: number | null) => n !== null)).toEqual(r.readers.nice.filter((n: number | null) => n !== null).map(() => 5));
+
+    // Killed mid-stream: the stream ends with a sentence, the page hears it, the window stays.
+    const c = r.crash;
+    expect(c.end).toEqual({ status: 0, error: "Agent Desk's engine stopped before answering. Try again in a moment." });
+    expect(c.engine).toEqual([{ running: false, message: "Agent Desk's engine stopped and is restarting…" }, { running: true }]);
+    expect(c.windows).toBe(1);
+    expect(c.exitCode).toBeNull();
+    expect(c.newPid).toBeGreaterThan(0);
+    // The restarted platform failed what the crash cut off, kept what was acknowledged, and works.
+    expect(c.execution).toMatchObject({ status: 200, body: { status: 'failed' } });
+    expect(c.memories.body.memories.map((m: { memory: string }) => m.memory)).toEqual(['The built app remembers this.']);
+    expect(c.created).toMatchObject({ status: 200, body: { memory: { memory: 'After the restart.' } } });
+
     expect(r.quitted).toBe(true);
+    expect(r.platformExited).toBe(true);
   });
 
   it('every package the bundle leaves external, and every lazily loaded chunk, imports from out/main (ESM/CJS included)', () => {
@@ -111,27 +134,28 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     expect(res.chunks.length).toBeGreaterThan(3);
   });
 
-  it('packaged layout: the binding and the seed catalog come from process.resourcesPath', async () => {
+  it('packaged layout: the seed catalog comes from process.resourcesPath', async () => {
     const resources = path.join(work, 'pkg-resources');
-    fs.mkdirSync(path.join(resources, 'native'), { recursive: true });
-    fs.copyFileSync(nodeBuild, path.join(resources, 'native', 'better_sqlite3.node'));
     fs.cpSync(path.join(ROOT, 'resources'), path.join(resources, 'resources'), { recursive: true });
-    const run = await runBuiltApp({ FAKE_ELECTRON_VERSION: '38.8.6', FAKE_ELECTRON_PACKAGED: '1', FAKE_RESOURCES_PATH: resources, AGENT_DESK_DATA_DIR: path.join(work, 'pkg-data') });
+    const run = await runBuiltApp({ FAKE_ELECTRON_VERSION: '45.5.0', FAKE_ELECTRON_PACKAGED: '1', FAKE_RESOURCES_PATH: resources, AGENT_DESK_DATA_DIR: path.join(work, 'pkg-data') });
     expect(run.result, run.stderr).not.toBeNull();
     expect(run.result.errorBoxes).toEqual([]);
     expect(run.result.stream.end).toEqual({ status: 200 }); // the seeded chat agent exists: the catalog was found
   });
 
-  it('a binding that cannot load: one sentence in a dialog and in the log, exit 1, no window', async () => {
+  it('a platform that cannot start (a database from a newer Agent Desk): its sentence in a dialog and in the log, exit 1, no window', async () => {
     const logs = path.join(work, 'bad-logs');
-    const missing = path.join(work, 'nowhere', 'better_sqlite3.node');
-    const run = await runBuiltApp({ FAKE_ELECTRON_VERSION: '38.8.6', AGENT_DESK_SQLITE_BINDING: missing, AGENT_DESK_DATA_DIR: path.join(work, 'bad-data'), FAKE_ELECTRON_LOGS: logs });
-    expect(run.result).toMatchObject({ exitCode: 1 });
+    const dataDir = path.join(work, 'future-data');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const db = new Database(path.join(dataDir, 'agent-desk.sqlite'));
+    db.pragma('user_version = 9999');
+    db.close();
+    const run = await runBuiltApp({ AGENT_DESK_DATA_DIR: dataDir, FAKE_ELECTRON_LOGS: logs });
+    expect(run.result, run.stderr).toMatchObject({ exitCode: 1 });
     const [box] = run.result.errorBoxes as { title: string; content: string }[];
     expect(box.title).toBe('Agent Desk could not start');
-    expect(box.content).toMatch(/^SQLite cannot start in Electron 38\.8\.6, which needs ABI \d+ \(NODE_MODULE_VERSION \d+\): the better-sqlite3 binding .* is missing \(ABI found: none\); to fix it, run `npm start` again/);
+    expect(box.content).toMatch(/schema version 9999, but this Agent Desk only knows up to \d+\. Update Agent Desk/);
     expect(box.content).not.toMatch(/\n\s+at /);
     expect(fs.readFileSync(path.join(logs, 'main.log'), 'utf8')).toContain(box.content);
-    expect(fs.existsSync(path.join(work, 'bad-data', 'agent-desk.sqlite'))).toBe(false);
   });
 });

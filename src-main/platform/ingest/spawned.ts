@@ -10,11 +10,36 @@ import { workerEntry } from '../kernel/worker-entry.js';
  * a new one.
  */
 
-type FromSpawner =
+export type FromSpawner =
   | { op: 'message'; id: number; msg: unknown }
   | { op: 'error'; id: number; message: string }
   | { op: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null; stderr: string }
   | { op: 'gone' };
+
+export type ToSpawner = { op: 'spawn'; id: number; entry: string; execArgv: string[] } | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
+
+/**
+ * What starts and relays to the reading processes: by default a worker thread that forks the
+ * spawner (below); in the desktop app, the Electron main process, which launches each reader as a
+ * utility process (its packaged executable cannot run as plain Node, so nothing here can fork it).
+ * It speaks the spawner's protocol; 'exit' means it is gone, with every reader.
+ */
+export interface ReaderLauncher {
+  postMessage(m: ToSpawner): void;
+  on(event: 'message', listener: (m: FromSpawner) => void): unknown;
+  on(event: 'exit' | 'error', listener: () => void): unknown;
+  /** Whether a reader at work keeps this process running. */
+  ref(): void;
+  unref(): void;
+}
+
+let launcherFactory: (() => ReaderLauncher) | null = null;
+
+/** Launches readers through `start()` from now on (null: back to the spawner process). */
+export function useReaderLauncher(start: (() => ReaderLauncher) | null): void {
+  launcherFactory = start;
+  spawner = null;
+}
 
 /** The worker thread that forks the spawner and relays between it and the app. */
 const LAUNCHER = `
@@ -80,7 +105,7 @@ class Spawner {
   private nextId = 1;
 
   constructor(
-    private readonly launcher: Worker,
+    private readonly launcher: ReaderLauncher,
     private readonly gone: () => void,
   ) {
     let ended = false;
@@ -119,7 +144,7 @@ class Spawner {
     return c;
   }
 
-  post(m: object): void {
+  post(m: ToSpawner): void {
     this.launcher.postMessage(m);
   }
 
@@ -140,9 +165,11 @@ let spawner: Promise<Spawner> | null = null;
 
 function startSpawner(): Promise<Spawner> {
   // Built, spawner.js sits next to the main bundle (electron.vite.config.ts input `spawner`).
-  const started = workerEntry(import.meta.url, './spawner.ts', './spawner.js').then(
-    (entry) =>
-      new Spawner(new Worker(LAUNCHER, { eval: true, workerData: { entry }, stdout: false, stderr: false }), () => {
+  const launch = launcherFactory ?? ((entry: string) => new Worker(LAUNCHER, { eval: true, workerData: { entry }, stdout: false, stderr: false }) as ReaderLauncher);
+  const entry = launcherFactory ? Promise.resolve('') : workerEntry(import.meta.url, './spawner.ts', './spawner.js');
+  const started = entry.then(
+    (e) =>
+      new Spawner(launch(e), () => {
         if (spawner === started) spawner = null;
       }),
   );

@@ -80,12 +80,20 @@ function reason(err: unknown, input: ExtractionInput): ExtractionResult {
  * memory so the parent can retire a reader that grew. The parent kills us if we overstay.
  */
 let watchdog: ReturnType<typeof startRssWatchdog> | null = null;
-process.on('message', (input: ExtractionInput) => {
+function read(input: ExtractionInput, reply: (m: unknown) => void): void {
   const limit = limitsOf(input).maxRssMb;
   if (watchdog) watchdog.postMessage(limit);
   else watchdog = startRssWatchdog(limit);
-  const answer = (result: ExtractionResult) => process.send!({ result, rss: process.memoryUsage.rss() });
+  const answer = (result: ExtractionResult) => reply({ result, rss: process.memoryUsage.rss() });
   main(input).then(answer, (err) => answer(reason(err, input)));
-});
-// The app went away (even by kill -9): nothing left to read for.
-process.on('disconnect', () => process.exit(0));
+}
+
+// Launched by Electron's main process as a utility process, the parent is `process.parentPort`
+// (whose owner ends us with the app); forked by the spawner, it is the IPC channel.
+const parentPort = (process as NodeJS.Process & { parentPort?: { on(e: 'message', l: (ev: { data: unknown }) => void): unknown; postMessage(m: unknown): void } }).parentPort;
+if (parentPort) parentPort.on('message', (e) => read(e.data as ExtractionInput, (m) => parentPort.postMessage(m)));
+else {
+  process.on('message', (input: ExtractionInput) => read(input, (m) => process.send!(m)));
+  // The app went away (even by kill -9): nothing left to read for.
+  process.on('disconnect', () => process.exit(0));
+}

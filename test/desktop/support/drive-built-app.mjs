@@ -1,10 +1,13 @@
 // Runs the *built* desktop main (out/main/index.js) in plain Node with the fake `electron`
-// (node --import ./register-fake-electron.mjs), loads the built preload the way a sandboxed
-// preload runs (CommonJS, `require` gives only electron), then uses the bridge it exposes as
-// the page would. Prints one line: RESULT <json>.
+// (node --import ./register-fake-electron.mjs), whose utilityProcess forks the built platform
+// (out/main/platform.js) and its readers (out/main/worker.js) as real child processes; loads the
+// built preload the way a sandboxed preload runs (CommonJS, `require` gives only electron), then
+// uses the bridge it exposes as the page would, kills the platform process mid-stream and uses
+// the bridge again once it is back. Prints one line: RESULT <json>.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import os from 'node:os';
 import electron, { app, state } from 'electron';
 
 const root = process.env.FAKE_ELECTRON_APP_PATH;
@@ -42,6 +45,10 @@ const module = { exports: {} };
 new Function('require', 'module', 'exports', code)(sandboxRequire, module, module.exports);
 const api = state.exposed.agentDesk;
 result.bridgeMethods = Object.keys(api).sort();
+const engine = [];
+api.onEngine((s) => engine.push(s));
+const platformProcess = () => state.utilityProcesses.filter((p) => p.modulePath.endsWith('platform.js') && !p.exited);
+result.platformEntry = path.relative(root, state.utilityProcesses[0].modulePath);
 
 const json = async (method, p, body) => {
   const r = await api.request({ method, path: p, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -86,9 +93,44 @@ if (fileId) {
   }
   result.file = file;
 }
+// The readers were launched by the main process (utilityProcess), at background priority.
+const readers = state.utilityProcesses.filter((p) => p.modulePath.endsWith('worker.js'));
+result.readers = { count: readers.length, execArgv: readers[0]?.options.execArgv, nice: readers.map((r) => (r.exited ? null : os.getPriority(r.pid))) };
+
+// A measurement, not a check: resident memory of the two processes after a quiet spell.
+if (process.env.MEASURE_IDLE_MS) {
+  await new Promise((r) => setTimeout(r, Number(process.env.MEASURE_IDLE_MS)));
+  const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  result.idleRss = { platform: rssOf(platformProcess()[0].pid), main: process.memoryUsage.rss() };
+}
+
+// The platform process dies (as a native crash in a model would) while a stream runs: the window
+// stays, the stream ends with a sentence, the page hears the engine stopped, then gets a new port.
+const firstPid = platformProcess()[0].pid;
+const crash = { chunks: [] };
+const ended = new Promise((resolve) => {
+  api.stream(
+    { method: 'POST', path: `/api/agents/${chat.id}/execute`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, answers: { temperature: '0', model, tools: 'no-tools' }, messages: [{ role: 'user', content: 'hold this answer' }] }) },
+    (t) => crash.chunks.push(t),
+    (status, error) => resolve({ status, error }),
+  );
+});
+await until(() => /^data: /m.test(crash.chunks.join('')), 'the held stream to start');
+crash.executionId = JSON.parse(/^data: (.*)$/m.exec(crash.chunks.join(''))[1]).id;
+process.kill(firstPid, 'SIGKILL');
+crash.end = await ended;
+await until(() => engine.some((e) => e.running), 'the engine to run again');
+crash.engine = engine;
+crash.newPid = platformProcess()[0]?.pid;
+crash.windows = state.windows.length;
+crash.exitCode = state.exitCode;
+crash.execution = await json('GET', `/api/agent-responses/${crash.executionId}`);
+crash.memories = await json('GET', '/api/memories');
+crash.created = await json('POST', '/api/memories', { memory: 'After the restart.', collection_id: collectionId });
+result.crash = crash;
 
 // Quit as the user would: the platform closes before the app goes.
 const quitted = new Promise((r) => app.once('fake-quitted', r));
 app.quit();
 await quitted;
-done({ quitted: true, errorBoxes: state.errorBoxes });
+done({ quitted: true, platformExited: platformProcess().length === 0, errorBoxes: state.errorBoxes });

@@ -1,12 +1,15 @@
 // A stand-in for the `electron` module in a plain Node process (no Electron binary can be
 // downloaded here), for loading the *built* out/main: just enough of app, BrowserWindow,
-// ipcMain, session, protocol, Menu, shell, dialog, safeStorage, contextBridge and ipcRenderer.
+// ipcMain, session, protocol, Menu, shell, dialog, safeStorage, contextBridge and ipcRenderer, and
+// utilityProcess / MessageChannelMain (support/fake-utility.mjs: real child processes, relayed ports).
 // Everything the shell does is recorded on `state` for the driver to check.
 import { EventEmitter } from 'node:events';
+import { MessageChannelMain, utilityProcess, utilityProcesses, webPort } from './fake-utility.mjs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const state = { windows: [], errorBoxes: [], exposed: {}, menus: 0, schemes: [], protocolHandlers: new Map(), exitCode: null };
+export const state = { windows: [], errorBoxes: [], exposed: {}, menus: 0, schemes: [], protocolHandlers: new Map(), exitCode: null, utilityProcesses };
+export { MessageChannelMain, utilityProcess };
 
 class App extends EventEmitter {
   isPackaged = process.env.FAKE_ELECTRON_PACKAGED === '1';
@@ -31,7 +34,12 @@ class App extends EventEmitter {
 }
 export const app = new App();
 
+/** What the page's preload hears (ipcRenderer.on): webContents.send and webContents.postMessage. */
+const toRenderer = new EventEmitter();
 class WebContents extends EventEmitter {
+  send(channel, ...args) { toRenderer.emit(channel, { sender: null, ports: [] }, ...args); }
+  postMessage(channel, message, transfer = []) { toRenderer.emit(channel, { sender: null, ports: transfer.map(webPort) }, message); }
+  isDestroyed() { return false; }
   setWindowOpenHandler(h) { this.openHandler = h; }
 }
 export class BrowserWindow extends EventEmitter {
@@ -82,27 +90,15 @@ export const safeStorage = {
 const frame = { url: 'agent-desk://app/index.html', parent: null };
 const senderOf = () => ({ sender: state.windows[0]?.webContents, senderFrame: frame });
 
-/** MessagePortMain wraps payloads as {data}; a Node port passes them bare. */
-function mainPort(port) {
-  return {
-    postMessage: (m) => port.postMessage(m),
-    start: () => port.start(),
-    close: () => port.close(),
-    on(event, fn) {
-      if (event === 'message') port.on('message', (data) => fn({ data }));
-      else port.on(event, fn);
-      return this;
-    },
-  };
-}
 export const ipcRenderer = {
   invoke: async (ch, ...args) => {
     const h = ipcMain.handlers.get(ch);
     if (!h) throw new Error(`No handler registered for '${ch}'`);
     return h(senderOf(), ...args);
   },
-  postMessage: (ch, message, transfer = []) => ipcMain.emit(ch, { ...senderOf(), ports: transfer.map(mainPort) }, message),
+  send: (ch, ...args) => ipcMain.emit(ch, senderOf(), ...args),
+  on: (ch, listener) => toRenderer.on(ch, listener),
 };
 export const contextBridge = { exposeInMainWorld: (key, api) => { state.exposed[key] = api; } };
 
-export default { app, BrowserWindow, ipcMain, session, protocol, Menu, shell, dialog, safeStorage, ipcRenderer, contextBridge };
+export default { app, BrowserWindow, ipcMain, session, protocol, Menu, shell, dialog, safeStorage, ipcRenderer, contextBridge, utilityProcess, MessageChannelMain };

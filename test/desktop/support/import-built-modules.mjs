@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 const outMain = path.join(process.env.FAKE_ELECTRON_APP_PATH ?? process.cwd(), process.env.BUILT_OUT ?? 'out', 'main');
 // Imported inside optional code paths of dependencies, never at run time here.
 const OPTIONAL = new Set(['pnpapi']);
-const files = [path.join(outMain, 'index.js'), path.join(outMain, 'worker.js'), ...fs.readdirSync(path.join(outMain, 'chunks')).map((f) => path.join(outMain, 'chunks', f))];
+const files = [path.join(outMain, 'index.js'), path.join(outMain, 'platform.js'), path.join(outMain, 'worker.js'), ...fs.readdirSync(path.join(outMain, 'chunks')).map((f) => path.join(outMain, 'chunks', f))];
 const specifiers = new Set();
 for (const f of files) {
   const src = fs.readFileSync(f, 'utf8');

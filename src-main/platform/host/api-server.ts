@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { listen, LOCALHOST_SETTINGS_EVENT, type Platform, type RunningServer } from '../platform/platform.js';
+import { listen, LOCALHOST_SETTINGS_EVENT, type Platform, type RunningServer } from '../platform.js';
 
 export const API_HOST = '127.0.0.1';
 
