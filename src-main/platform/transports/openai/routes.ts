@@ -8,6 +8,7 @@ import { modelNotFound } from './errors.js';
 import { startChat } from './chat.js';
 import { completionResponse, streamResponse } from './respond.js';
 import { embeddingRoutes } from './embeddings.js';
+import { responsesRoutes } from './responses.js';
 
 const tags = ['OpenAI-compatible'];
 const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -22,6 +23,7 @@ export function openaiRoutes(p: TransportDeps) {
   const r = createRouter();
   const providers = providerModelSource(p);
   embeddingRoutes(r, p);
+  responsesRoutes(r, p, providers);
 
   r.openapi(
     createRoute({
