@@ -109,7 +109,7 @@ const files = z
   })
   .refine((f) => (FILE_KINDS[f.kind] as readonly string[]).includes(f.ext), { message: 'does not match the file extension', path: ['kind'] });
 
-/** `fkey` is a generated column that `SELECT *` returns: accepted, never written. */
+/** `fkey` is a generated column: exports made by reading every column hold it; accepted, never written. */
 const file_passages = z.strictObject({ id: opt(id), file_id: id, ordinal: count, text: z.string().max(100_000), fkey: opt(z.string().max(40)) });
 
 const agent_files = z.strictObject({ agent_id: id, file_id: id, created_at: opt(micros) });

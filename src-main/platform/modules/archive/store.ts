@@ -98,7 +98,10 @@ export class ImportStore {
     return !!this.templateStmt.get(id);
   }
 
-  /** Inserts a row with the target table's own columns (new id), the overrides winning; the new id. */
+  /**
+   * Inserts a row (new id), the overrides winning; the new id. `row` is one that rows.ts parsed, so
+   * it holds only columns its schema lists; of those, only the target table's own are written.
+   */
   insert(table: string, row: Row, overrides: Row): number {
     let known = this.cols.get(table);
     if (!known) this.cols.set(table, (known = columnsOf(this.db, table)));
