@@ -15,8 +15,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Where the bundle goes; tests build beside it (two levels down too) so they never replace the one in use. */
-export const SERVE_OUT = path.join(ROOT, 'out', 'serve');
+/**
+ * Where the bundle goes. AGENT_DESK_SERVE_OUT moves it (tests build beside it, so they never replace
+ * the one in use): two levels below the project too, for the paths above.
+ */
+export const SERVE_OUT = (() => {
+  const out = path.resolve(ROOT, process.env.AGENT_DESK_SERVE_OUT || 'out/serve');
+  const rel = path.relative(ROOT, out).split(path.sep);
+  if (rel.length !== 2 || rel[0] === '..') throw new Error(`AGENT_DESK_SERVE_OUT must name a folder two levels below ${ROOT} (like out/serve): ${out}`);
+  return out;
+})();
 
 /** The command-line entries: their npm dependencies are bundled in, which halves the start's CPU time. */
 export const ENTRIES = {
@@ -97,7 +105,7 @@ const BANNER = "import { createRequire as __agentDeskRequire } from 'node:module
 
 /** Builds into a fresh folder, then swaps it in: a process that is starting never sees half a bundle. */
 export async function buildServe(out = SERVE_OUT) {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const startedAt = Date.now();
   const tmp = `${out}.${process.pid}.tmp`;
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -117,6 +125,8 @@ export async function buildServe(out = SERVE_OUT) {
     fs.rmSync(old, { recursive: true, force: true });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
+    // esbuild's service process would otherwise live on beside the server it built.
+    await stop();
   }
 }
 

@@ -1,6 +1,8 @@
 /**
- * The headless server as a real child process (`cli.ts serve`), for tests where the process
- * matters: signals, kill -9, another process writing the same database.
+ * The headless server as a real child process (`serve`), for tests where the process matters:
+ * signals, kill -9, another process writing the same database. It runs as `npm run serve` does,
+ * from the built bundle (scripts/cli.mjs, which builds out/serve first when a source is newer:
+ * the first start of a test run builds it, the others wait for that build and find it fresh).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +11,8 @@ import { limit } from '../fixtures/until.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = 'src-main/platform/cli/main.ts';
+/** What `npm run serve` / `npm run keys` run (package.json "scripts"). */
+export const BUILT_CLI = 'scripts/cli.mjs';
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 
 /** Env for spawned servers: none of the caller's AGENT_DESK_* settings, no renderer build on the shared cores, quiet logs. */
@@ -42,14 +46,18 @@ export interface StartOptions {
   dataDir: string;
   env?: Record<string, string>;
   /**
-   * 'node' (default) runs node with the tsx loader, so the spawned pid is the server itself (signals
-   * and kill -9 reach it, nothing outlives it); 'tsx' runs the tsx CLI, as `npx tsx` would.
+   * 'node' (default) runs the built bundle as `npm run serve` does, in one node process, so the
+   * spawned pid is the server itself (signals and kill -9 reach it, nothing outlives it); 'dev'
+   * runs the sources with the tsx loader, as `npm run serve:dev` does (one process too); 'tsx'
+   * runs the tsx CLI, as `npx tsx` would.
    */
-  runner?: 'tsx' | 'node';
+  runner?: 'tsx' | 'node' | 'dev';
   /** Also wait for the browser login line. */
   login?: boolean;
-  /** Safety net for the start, before scaling by TEST_TIME_SCALE (test/fixtures/until.ts). */
+  /** Safety net for the start (a build of the bundle included), before scaling by TEST_TIME_SCALE (test/fixtures/until.ts). */
   timeoutMs?: number;
+  /** Extra node options for the server process (e.g. a module to preload). */
+  execArgv?: string[];
 }
 
 /**
@@ -59,10 +67,13 @@ export interface StartOptions {
 export function startServer(opts: StartOptions): Promise<ServerProcess> {
   const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
   const env = childEnv({ AGENT_DESK_OLLAMA_AUTODETECT: '0', ...opts.env });
+  const execArgv = opts.execArgv ?? [];
   const child =
     opts.runner === 'tsx'
       ? spawn(TSX, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      : opts.runner === 'dev'
+        ? spawn(process.execPath, [...execArgv, '--import', 'tsx', CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(process.execPath, [...execArgv, BUILT_CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (b) => (out = (out + b).slice(-200_000)));
   child.stderr!.on('data', (b) => (out = (out + b).slice(-200_000)));
@@ -133,14 +144,13 @@ export function startServer(opts: StartOptions): Promise<ServerProcess> {
 }
 
 /**
- * Runs `cli.ts ...args` to the end, as `npm run keys` does: one node process with the tsx loader
- * (the tsx CLI would add a second process; on loaded cores every process start counts).
- * `timeoutMs` is a safety net, scaled by TEST_TIME_SCALE.
+ * Runs `serve|keys ...args` to the end, as `npm run keys` does: one node process running the built
+ * bundle. `timeoutMs` is a safety net, scaled by TEST_TIME_SCALE.
  */
 export function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const timeoutMs = limit(opts.timeoutMs ?? 60_000);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], { cwd: ROOT, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
