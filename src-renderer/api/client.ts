@@ -4,7 +4,7 @@ import { CollectionList, CollectionSaved, MemoryCreated, MemoryList, MemoryUpdat
 import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../../src-main/platform/contract/webhooks';
 import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
 import { z as zod } from 'zod';
-import { Execution, ExecutionEvent, ExecuteResponse } from '../../src-main/platform/contract/executions';
+import { Execution, ExecuteResponse, type ExecutionEvent } from '../../src-main/platform/contract/executions';
 import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
@@ -17,7 +17,7 @@ import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
 import { McpImportResult, McpServer, McpServerDeleted, McpServerList, McpToolList, type McpImport, type McpServerCreate, type McpServerUpdate } from '../../src-main/platform/contract/tools';
 import { ApiError, errorFrom } from './errors';
-import { createSseParser } from './sse';
+import { readExecutionEvents } from './sse';
 import type { RawResponse, Transport } from './transport';
 
 type Query = Record<string, string | number | undefined | null>;
@@ -79,29 +79,25 @@ export function createClient(t: Transport) {
        * Streams an execution: `onEvent` sees each event (a `running` event's output is the new
        * text only). Resolves with the last event; a `failed` one is returned, not thrown.
        */
-      async stream(agentId: number, body: ExecuteBody, onEvent: (e: ExecutionEvent) => void, signal?: AbortSignal): Promise<ExecutionEvent | null> {
-        let last: ExecutionEvent | null = null;
-        let bad: Error | null = null;
-        const parser = createSseParser((ev) => {
-          if (bad) return;
-          try {
-            const parsed = ExecutionEvent.safeParse(JSON.parse(ev.data));
-            if (!parsed.success) throw new Error('An event of the stream has an unexpected shape.');
-            last = parsed.data;
-            onEvent(parsed.data);
-          } catch (err) {
-            bad = err as Error;
-          }
-        });
-        const res = await t.stream(
+      stream: (agentId: number, body: ExecuteBody, onEvent: (e: ExecutionEvent) => void, signal?: AbortSignal): Promise<ExecutionEvent | null> =>
+        readExecutionEvents(
+          t,
           { method: 'POST', path: `/api/agents/${agentId}/execute`, headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ ...body, stream: true }) },
-          { onChunk: (c) => parser.feed(c), signal },
-        );
-        parser.feed('\n\n');
-        if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text ?? '');
-        if (bad) throw bad;
-        return last;
-      },
+          onEvent,
+          signal,
+        ),
+      /**
+       * ext: re-attaches to an execution's events (its output so far, then live, to the last).
+       * `onEvent` also gets each event's id: the characters held once it is applied, which
+       * `lastEventId` takes to resume after them.
+       */
+      attach: (id: number, onEvent: (e: ExecutionEvent, eventId?: string) => void, opts: { lastEventId?: string; signal?: AbortSignal } = {}): Promise<ExecutionEvent | null> =>
+        readExecutionEvents(
+          t,
+          { method: 'GET', path: `/api/agent-responses/${id}/stream`, headers: { accept: 'text/event-stream', ...(opts.lastEventId !== undefined ? { 'last-event-id': opts.lastEventId } : {}) } },
+          onEvent,
+          opts.signal,
+        ),
       start: (agentId: number, body: ExecuteBody) => call(ExecuteResponse, 'POST', `/api/agents/${agentId}/execute`, body),
       get: (id: number) => get(Execution, `/api/agent-responses/${id}`),
       cancel: (id: number) => call(Execution, 'POST', `/api/agent-responses/${id}/cancel`),

@@ -1,13 +1,15 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
-import { api, isAbort, messageOf, type ExecutionEvent } from '../api';
+import { api, messageOf, type ExecutionEvent } from '../api';
 import type { ExecuteBody } from '../api/client';
 import { ApiError } from '../api/errors';
 import { noteAuth } from './note-auth';
 import { useAgents } from './agents';
 import { dropLegacyIndex, SESSIONS_SHOWN, turnStatus, type Session } from './sessions';
-import { defaultAnswers, mainTextQuestion, type Answers } from '../features/chat/answers';
+import { mainTextQuestion, type Answers } from '../features/chat/answers';
 import { ROOT, pathOf, type Turn } from '../features/chat/tree';
+import { conversationAnswers, draftAnswers, saveAnswers, savedAnswers } from './chat-answers';
+import { drop, dropAll, follow, isTerminal, track, untrack } from './chat-streams';
 
 export type { Turn };
 
@@ -26,22 +28,25 @@ interface ChatState {
   agentId: number | null;
   /** for agents that are not chats: the question the composer's text answers */
   mainQuestion: string | null;
+  /** the open conversation's model and options */
   answers: Answers;
   rootId: number | null;
+  /** bumped whenever another conversation (or a new chat) opens: late events of the last one are dropped */
+  conv: number;
   /** every turn of the open session, all branches */
   tree: Turn[];
   /** per parent key, the alternative shown */
   chosen: Record<string, string>;
   /** the branch shown: from the first turn to the newest, following `chosen` */
   turns: Turn[];
+  /** derived from the tree: an answer of the open conversation is being written */
+  busy: boolean;
   sessions: Session[];
   sessionsTotal: number;
   sessionsQuery: string;
   sessionsError: unknown;
   attachments: Attachment[];
-  busy: boolean;
   loadingSession: boolean;
-  controller: AbortController | null;
   /** bumped on each send: the conversation scrolls the new message into view */
   sentSeq: number;
   /** the turn whose message is being edited in place */
@@ -63,25 +68,11 @@ interface ChatState {
   detach(key: string): void;
 }
 
-const ANSWERS_KEY = 'agent-desk.answers.';
 let seq = 0;
 const key = () => `t${Date.now().toString(36)}${seq++}`;
 const execKey = (id: number) => `e${id}`;
 const POLL_MS = 500;
-
-function savedAnswers(agent: Agent): Answers {
-  const base = defaultAnswers(agent.questions);
-  try {
-    const saved = JSON.parse(localStorage.getItem(ANSWERS_KEY + agent.id) ?? '{}') as Answers;
-    for (const q of agent.questions) {
-      const v = saved[q.name];
-      if (v === undefined) continue;
-      if (q.type === 'select' && !(q.options ?? []).includes(String(v))) continue;
-      base[q.name] = v;
-    }
-  } catch {}
-  return base;
-}
+const isLive = (t: Turn) => t.status === 'pending' || t.status === 'running';
 
 const blank = (user: string, parent: string, attachments: Turn['attachments'] = []): Turn => ({
   key: key(),
@@ -95,21 +86,95 @@ const blank = (user: string, parent: string, attachments: Turn['attachments'] = 
   credits: null,
   model: null,
   at: null,
+  lastTextAt: null,
 });
 
 export const useChat = create<ChatState>((set, get) => {
-  /** Sets the tree (and what is chosen), and the shown branch derived from them. */
-  const setTree = (tree: Turn[], chosen = get().chosen) => set({ tree, chosen, turns: pathOf(tree, chosen) });
+  /** Sets the tree (and what is chosen), and what derives from them: the shown branch, busy. */
+  const setTree = (tree: Turn[], chosen = get().chosen) => set({ tree, chosen, turns: pathOf(tree, chosen), busy: tree.some(isLive) });
+  const turnOf = (k: string) => get().tree.find((t) => t.key === k);
   const patchTurn = (k: string, patch: Partial<Turn> | ((t: Turn) => Partial<Turn>)) =>
     setTree(get().tree.map((t) => (t.key === k ? { ...t, ...(typeof patch === 'function' ? patch(t) : patch) } : t)));
 
+  /** Leaves the open conversation: its answers keep running in the platform, only reading them here stops. */
+  const leave = () => {
+    dropAll();
+    set({ conv: get().conv + 1, editing: null });
+  };
+
+  /**
+   * One event of turn `k`'s answer, from the execute stream or a re-attached one. `replace`: the
+   * event holds the whole text so far (the first event of a re-attached stream).
+   */
+  const apply = (k: string, conv: number, e: ExecutionEvent, replace: boolean) => {
+    if (get().conv !== conv) return;
+    const t = turnOf(k);
+    if (!t) return;
+    const status = e.status === 'completed' || e.status === 'succeeded' ? 'succeeded' : e.status === 'failed' ? 'failed' : e.status === 'canceled' ? 'canceled' : 'running';
+    const text = e.status === 'running' ? e.output : '';
+    patchTurn(k, {
+      responseId: e.id,
+      status,
+      output: replace ? text : t.output + text,
+      credits: e.credits ?? t.credits,
+      // Stopped by the person is not an error (UX.md): the partial text stays, without a red box.
+      error: status === 'canceled' ? null : (e.error ?? null),
+      at: t.at ?? e.created_at,
+      lastTextAt: text || replace || !t.lastTextAt ? e.updated_at : t.lastTextAt,
+      waiting: !!e.steps?.some((s) => s.status === 'awaiting_approval'),
+    });
+    // Stop was pressed before the platform named the answer: tell it now.
+    if (t.stopWanted && t.responseId === null && !isTerminal(e)) void api.executions.cancel(e.id).catch(noteAuth);
+    // The first event names the session (a new root starts one): show it in the list at once.
+    if (t.responseId === null && get().rootId === null) {
+      set({ rootId: e.root_id ?? e.id });
+      void get().loadSessions();
+    }
+  };
+
+  /** The end of turn `k`'s answer: its last event (or why none came), then the stored record (model, final text). */
+  const finish = async (k: string, conv: number, last: ExecutionEvent | null, failure: unknown) => {
+    if (get().conv !== conv || !turnOf(k)) return;
+    if (failure) {
+      noteAuth(failure);
+      const missing = failure instanceof ApiError && failure.notAvailable;
+      const message = missing ? 'Running agents is not available on this version of the platform.' : messageOf(failure);
+      patchTurn(k, { status: 'failed', error: { message, code: failure instanceof ApiError ? failure.code : undefined } });
+    } else if (!last) {
+      patchTurn(k, { status: 'failed', error: { message: 'The answer could not be followed: the platform stopped answering. Reload to see where it is.' } });
+    } else if (!isTerminal(last)) {
+      patchTurn(k, { status: 'failed', error: { message: 'The stream ended before the answer was complete.' } });
+    }
+    void get().loadSessions();
+    const id = turnOf(k)?.responseId;
+    if (!id) return;
+    try {
+      const stored = await api.executions.get(id);
+      if (get().conv !== conv) return;
+      if (stored.status !== 'running' && stored.status !== 'starting' && stored.status !== 'awaiting_approval') patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at });
+    } catch {}
+  };
+
+  /** Reads turn `k`'s answer from its execution (after a reload, or reopening its conversation). */
+  const reattach = async (k: string, id: number) => {
+    const conv = get().conv;
+    const signal = track(k);
+    try {
+      const last = await follow(id, null, (e, replace) => apply(k, conv, e, replace), signal);
+      await finish(k, conv, last, null);
+    } catch (err) {
+      if (!signal.aborted) await finish(k, conv, null, err);
+    } finally {
+      untrack(k, signal);
+    }
+  };
+
   /** Streams the answer of `turn` (already in the tree). `where`: the branch fields of the request. */
   const run = async (turn: Turn, fileIds: number[], where: Pick<ExecuteBody, 'parent_id' | 'alternative_of'>) => {
-    const { agentId, answers, rootId, mainQuestion } = get();
+    const { agentId, answers, rootId, mainQuestion, conv } = get();
     if (agentId === null) return;
-    const agent = agentId;
-    const controller = new AbortController();
-    set({ busy: true, controller, sentSeq: get().sentSeq + 1 });
+    const signal = track(turn.key);
+    set({ sentSeq: get().sentSeq + 1 });
     // A chat gets the text as its message; another agent as the answer to its main question.
     const body: ExecuteBody = {
       answers: { ...answers, ...(mainQuestion ? { [mainQuestion]: turn.user } : {}), ...(rootId ? { root_id: rootId } : {}) },
@@ -117,48 +182,30 @@ export const useChat = create<ChatState>((set, get) => {
       ...(fileIds.length ? { file_ids: fileIds } : {}),
       ...where,
     };
-    const onEvent = (e: ExecutionEvent) => {
-      const t = get().tree.find((x) => x.key === turn.key);
-      if (!t) return;
-      const status = e.status === 'completed' || e.status === 'succeeded' ? 'succeeded' : e.status === 'failed' ? 'failed' : e.status === 'canceled' ? 'canceled' : 'running';
-      patchTurn(turn.key, {
-        responseId: e.id,
-        status,
-        output: e.status === 'running' ? t.output + (e.output ?? '') : t.output,
-        credits: e.credits ?? t.credits,
-        error: e.error ?? null,
-        at: t.at ?? e.created_at,
-      });
-      // The first event names the session (a new root starts one): show it in the list at once.
-      if (t.responseId === null && get().rootId === null) {
-        set({ rootId: e.root_id ?? e.id });
-        void get().loadSessions();
-      }
-    };
+    let last: ExecutionEvent | null = null;
+    let failure: unknown = null;
     try {
-      const last = await api.executions.stream(agent, body, onEvent, controller.signal);
-      const t = get().tree.find((x) => x.key === turn.key);
-      if (!last && t) patchTurn(turn.key, { status: 'failed', error: { message: 'The stream ended without an answer.' } });
-      else if (t && t.status === 'running') patchTurn(turn.key, { status: 'failed', error: { message: 'The stream ended before the answer was complete.' } });
+      last = await api.executions.stream(agentId, body, (e) => apply(turn.key, conv, e, false), signal);
     } catch (err) {
-      if (isAbort(err)) patchTurn(turn.key, { status: 'canceled' });
-      else {
-        noteAuth(err);
-        const missing = err instanceof ApiError && err.notAvailable;
-        const message = missing ? 'Running agents is not available on this version of the platform.' : messageOf(err);
-        patchTurn(turn.key, { status: 'failed', error: { message, code: err instanceof ApiError ? err.code : undefined } });
-      }
-    } finally {
-      set({ busy: false, controller: null });
-      void get().loadSessions();
+      failure = err;
     }
-    // The stored record is what a reload shows: take its text (a stopped answer reads the same) and model.
-    const id = get().tree.find((x) => x.key === turn.key)?.responseId;
-    if (id) {
-      try {
-        const stored = await api.executions.get(id);
-        if (stored.status !== 'running' && stored.status !== 'starting') patchTurn(turn.key, { output: stored.output, model: stored.model ?? null, at: stored.created_at });
-      } catch {}
+    try {
+      if (signal.aborted) return;
+      // The stream broke before its last event (the answer goes on in the platform): follow it
+      // again after the text already shown.
+      const t = turnOf(turn.key);
+      if (!isTerminal(last) && t?.responseId && get().conv === conv) {
+        try {
+          last = await follow(t.responseId, t.output.length, (e, replace) => apply(turn.key, conv, e, replace), signal);
+          failure = null;
+        } catch (err) {
+          if (signal.aborted) return;
+          failure = err;
+        }
+      }
+      await finish(turn.key, conv, last, failure);
+    } finally {
+      untrack(turn.key, signal);
     }
   };
 
@@ -170,7 +217,7 @@ export const useChat = create<ChatState>((set, get) => {
     if (of.responseId !== null) await run(fresh, fresh.attachments.map((a) => a.id), { alternative_of: of.responseId });
     else {
       // Never stored (it failed before the platform took it): continue from its parent instead.
-      const parent = get().tree.find((t) => t.key === of.parent);
+      const parent = turnOf(of.parent);
       await run(fresh, fresh.attachments.map((a) => a.id), parent?.responseId ? { parent_id: parent.responseId } : {});
     }
   };
@@ -180,31 +227,34 @@ export const useChat = create<ChatState>((set, get) => {
     mainQuestion: null,
     answers: {},
     rootId: null,
+    conv: 0,
     tree: [],
     chosen: {},
     turns: [],
+    busy: false,
     sessions: [],
     sessionsTotal: 0,
     sessionsQuery: '',
     sessionsError: null,
     attachments: [],
-    busy: false,
     loadingSession: false,
-    controller: null,
     sentSeq: 0,
     editing: null,
 
     selectAgent(agent) {
       if (get().agentId === agent.id) return;
-      set({ agentId: agent.id, mainQuestion: composerQuestion(agent), answers: savedAnswers(agent), rootId: null, editing: null, loadingSession: false });
+      leave();
+      set({ agentId: agent.id, mainQuestion: composerQuestion(agent), answers: savedAnswers(agent), rootId: null, loadingSession: false });
       setTree([], {});
     },
 
     setAnswer(name, value) {
       const answers = { ...get().answers, [name]: value };
       set({ answers });
-      const id = get().agentId;
-      if (id !== null) localStorage.setItem(ANSWERS_KEY + id, JSON.stringify(answers));
+      const { agentId, rootId } = get();
+      // The last choice is what a new chat starts with; an open conversation also keeps its own.
+      if (agentId !== null) saveAnswers(agentId, answers);
+      if (rootId !== null) draftAnswers.set(rootId, answers);
     },
 
     async send(text) {
@@ -227,14 +277,14 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     async resend(turnKey, text) {
-      const of = get().tree.find((t) => t.key === turnKey);
+      const of = turnOf(turnKey);
       const trimmed = text.trim();
       if (!of || !trimmed || get().busy) return;
       await alternative(of, trimmed);
     },
 
     choose(turnKey) {
-      const t = get().tree.find((x) => x.key === turnKey);
+      const t = turnOf(turnKey);
       if (t) setTree(get().tree, { ...get().chosen, [t.parent]: t.key });
     },
 
@@ -243,24 +293,29 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     async stop() {
-      const { controller, turns } = get();
-      const running = [...turns].reverse().find((t) => t.status === 'running' || t.status === 'pending');
-      // Cancel first and let the stream end on its own last event, so the text shown is the
-      // text stored; abort our stream only when the platform cannot be told.
-      if (running?.responseId) {
-        try {
-          await api.executions.cancel(running.responseId);
-          return;
-        } catch (err) {
-          noteAuth(err);
-        }
+      const running = [...get().turns].reverse().find(isLive);
+      if (!running) return;
+      // Cancel, and let the stream end on its own last event (`canceled`), so the text shown is
+      // the text stored; before the platform has named the answer, cancel once it does.
+      if (running.responseId === null) return patchTurn(running.key, { stopWanted: true });
+      try {
+        await api.executions.cancel(running.responseId);
+        return;
+      } catch (err) {
+        noteAuth(err);
+        // Already finished: its stream brings the end.
+        if (err instanceof ApiError && err.status === 409) return;
       }
-      controller?.abort();
+      // The platform could not be told: stop reading here, and say so.
+      drop(running.key);
+      patchTurn(running.key, { status: 'failed', error: { message: 'The answer could not be stopped: the platform did not answer. Reload to see where it is.' } });
     },
 
     newSession() {
-      get().controller?.abort();
-      set({ rootId: null, editing: null, loadingSession: false });
+      leave();
+      set({ rootId: null, loadingSession: false });
+      const agent = useAgents.getState().agents.find((a) => a.id === get().agentId);
+      if (agent) set({ answers: savedAnswers(agent) });
       setTree([], {});
     },
 
@@ -291,8 +346,9 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     async openSession(rootId, agent) {
-      get().controller?.abort();
-      set({ loadingSession: true, rootId, editing: null });
+      leave();
+      const conv = get().conv;
+      set({ loadingSession: true, rootId });
       setTree([], {});
       try {
         const s = await api.sessions.get(rootId);
@@ -307,6 +363,7 @@ export const useChat = create<ChatState>((set, get) => {
         const own = agent?.id === s.agent_id ? agent : useAgents.getState().agents.find((a) => a.id === s.agent_id);
         const main = own ? composerQuestion(own) : get().agentId === s.agent_id ? get().mainQuestion : null;
         for (const e of s.executions) {
+          const status = turnStatus(e.status);
           tree.push({
             key: execKey(e.id),
             parent: e.parent_id ? execKey(e.parent_id) : start,
@@ -314,19 +371,27 @@ export const useChat = create<ChatState>((set, get) => {
             attachments: [],
             responseId: e.id,
             output: e.output,
-            status: turnStatus(e.status),
-            error: e.error,
+            status,
+            // Stopped by the person is not an error (UX.md).
+            error: status === 'canceled' ? null : e.error,
             credits: e.credits,
             model: e.model ?? null,
             at: e.created_at,
+            lastTextAt: e.updated_at,
           });
         }
-        if (get().rootId !== rootId) return;
-        const fresh = own && (own.id !== get().agentId || !Object.keys(get().answers).length);
-        set({ loadingSession: false, agentId: s.agent_id, ...(own && fresh ? { answers: savedAnswers(own), mainQuestion: composerQuestion(own) } : {}) });
+        if (get().rootId !== rootId || get().conv !== conv) return;
+        // The conversation continues with the model and options its latest turn ran with.
+        const shown = pathOf(tree, {});
+        const latest = [...shown].reverse().find((t) => t.responseId !== null);
+        const stored = s.executions.find((e) => e.id === latest?.responseId)?.answers;
+        set({ loadingSession: false, agentId: s.agent_id, ...(own ? { answers: conversationAnswers(own, rootId, stored), mainQuestion: composerQuestion(own) } : {}) });
         setTree(tree, {});
+        // Answers still being written: follow them from where they are.
+        for (const t of tree) if (t.responseId !== null && t.status === 'running') void reattach(t.key, t.responseId);
       } catch (err) {
         noteAuth(err);
+        if (get().conv !== conv) return;
         set({ loadingSession: false, rootId: null, sessionsError: err });
         setTree([], {});
         void get().loadSessions();

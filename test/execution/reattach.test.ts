@@ -12,26 +12,10 @@ import { until } from '../fixtures/until.js';
 import { listen, type Platform, type RunningServer } from '../../src-main/platform/platform.js';
 import { createSseParser } from '../../src-renderer/api/sse.js';
 import { CHAT, chatBody } from './helpers.js';
+import { tokenGate } from '../fixtures/token-gate.js';
 
 const TOKENS = Array.from({ length: 12 }, (_, i) => `w${i} `);
 const WHOLE = TOKENS.join('');
-
-/** Lets the fake write tokens up to a count the test raises. */
-function tokenGate() {
-  let allowed = 0;
-  let wake: (() => void)[] = [];
-  return {
-    gate: async (i: number) => {
-      while (i >= allowed) await new Promise<void>((r) => wake.push(r));
-    },
-    allow(n: number) {
-      allowed = n;
-      const w = wake;
-      wake = [];
-      for (const f of w) f();
-    },
-  };
-}
 
 interface Event {
   id: string | undefined;

@@ -10,7 +10,6 @@ const option = (a: Agent) => (
 
 export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent | null }) {
   const selectAgent = useChat((s) => s.selectAgent);
-  const busy = useChat((s) => s.busy);
   const remote = agents.filter((a) => a.source === 'remote');
   const local = agents.filter((a) => a.source !== 'remote');
   return (
@@ -18,7 +17,7 @@ export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent |
       <span>Agent</span>
       <select
         value={agent?.id ?? ''}
-        disabled={busy || !agents.length}
+        disabled={!agents.length}
         data-testid="agent-picker"
         onChange={(e) => {
           const next = agents.find((a) => a.id === Number(e.target.value));

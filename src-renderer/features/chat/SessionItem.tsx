@@ -5,11 +5,13 @@ import type { Session } from '../../stores/sessions';
 
 /** One session in the list: open it, rename it in place, or delete it. */
 export function SessionItem({ session: s, onDelete }: { session: Session; onDelete(): void }) {
-  const { rootId, openSession, renameSession, busy } = useChat();
+  const { rootId, openSession, renameSession } = useChat();
+  const busy = useChat((st) => st.busy);
   const agent = useAgents((st) => st.agents.find((a) => a.id === s.agent_id));
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(s.title);
   const active = s.id === rootId;
+  const writing = isWriting(s) || (active && busy);
   return (
     <li className={active ? 'active' : undefined} data-testid="session" data-session-id={s.id}>
       {renaming ? (
@@ -35,10 +37,18 @@ export function SessionItem({ session: s, onDelete }: { session: Session; onDele
           />
         </form>
       ) : (
-        <button type="button" className="session-open" disabled={busy} aria-current={active ? 'true' : undefined} onClick={() => void openSession(s.id, agent)}>
+        <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={() => void openSession(s.id, agent)}>
           <span className="session-title">{s.title || 'Untitled'}</span>
           <span className="muted small">
             {agent?.title ?? `Agent ${s.agent_id}`} · {s.turns} turn{s.turns === 1 ? '' : 's'}
+            {writing ? (
+              <>
+                {' · '}
+                <strong className="session-writing" data-testid="session-writing">
+                  writing…
+                </strong>
+              </>
+            ) : null}
           </span>
         </button>
       )}
@@ -54,9 +64,21 @@ export function SessionItem({ session: s, onDelete }: { session: Session; onDele
       >
         ✎
       </button>
-      <button type="button" className="btn-icon" disabled={busy && active} aria-label={`Delete session ${s.title}`} title="Delete this session and its answers" onClick={onDelete}>
+      <button
+        type="button"
+        className="btn-icon"
+        disabled={writing}
+        aria-label={`Delete session ${s.title}`}
+        title={writing ? 'An answer is being written; stop it or let it finish first' : 'Delete this session and its answers'}
+        onClick={onDelete}
+      >
         ×
       </button>
     </li>
   );
+}
+
+/** An answer of the session is still being written (per the platform's list). */
+export function isWriting(s: Session): boolean {
+  return s.last_status === 'running' || s.last_status === 'starting' || s.last_status === 'awaiting_approval';
 }

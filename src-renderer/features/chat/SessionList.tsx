@@ -3,11 +3,13 @@ import { useChat } from '../../stores/chat';
 import { ErrorNote } from '../../components/ErrorNote';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { Session } from '../../stores/sessions';
-import { SessionItem } from './SessionItem';
+import { SessionItem, isWriting } from './SessionItem';
+
+const WRITING_POLL_MS = 3000;
 
 /** The platform's session list (GET /api/sessions): the same wherever the user signs in; searchable, paged. */
 export function SessionList() {
-  const { sessions, sessionsTotal, sessionsError, newSession, deleteSession, loadSessions, busy } = useChat();
+  const { sessions, sessionsTotal, sessionsError, newSession, deleteSession, loadSessions } = useChat();
   const [query, setQuery] = useState('');
   const [doomed, setDoomed] = useState<Session | null>(null);
   useEffect(() => {
@@ -15,9 +17,16 @@ export function SessionList() {
     const t = setTimeout(() => void loadSessions({ query }), query ? 250 : 0);
     return () => clearTimeout(t);
   }, [query, loadSessions]);
+  const writing = sessions.some(isWriting);
+  useEffect(() => {
+    // Answers run on in sessions not open here: re-read the list until they have ended.
+    if (!writing) return;
+    const t = setTimeout(() => void loadSessions(), WRITING_POLL_MS);
+    return () => clearTimeout(t);
+  }, [writing, sessions, loadSessions]);
   return (
     <aside className="sessions" aria-label="Sessions">
-      <button type="button" className="btn btn-primary wide" onClick={newSession} disabled={busy}>
+      <button type="button" className="btn btn-primary wide" onClick={newSession}>
         New chat
       </button>
       <h2 className="section-title">Sessions</h2>

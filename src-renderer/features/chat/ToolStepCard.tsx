@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { ToolStep } from '../../../src-main/platform/contract/tools';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
+import { countdown } from './elapsed';
+import { useNow } from './use-now';
 
 const LABEL: Record<ToolStep['status'], string> = {
   awaiting_approval: 'Waiting for you',
@@ -66,6 +68,7 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
           <div className="row" role="group" aria-label="Allow this tool call?">
             <span className="small grow">
               The agent wants to run <strong>{step.tool}</strong> on <strong>{step.server}</strong>.
+              {step.approval_expires_at ? <DenyCountdown until={step.approval_expires_at} /> : null}
             </span>
             <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => void answer('once')}>
               Allow once
@@ -81,5 +84,16 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
         <ErrorNote error={error} />
       </div>
     </details>
+  );
+}
+
+/** The time left before an unanswered call is denied (the platform's deadline), updating every second. */
+function DenyCountdown({ until }: { until: string }) {
+  const now = useNow(true);
+  return (
+    <span className="deny-countdown" data-testid="deny-countdown">
+      {' '}
+      Denied automatically in <span className="tabular">{countdown(until, now)}</span> if you don't answer.
+    </span>
   );
 }

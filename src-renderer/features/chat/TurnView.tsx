@@ -13,6 +13,8 @@ import { isRemoteErrorCode } from '../settings/remote-api';
 import { AltSwitcher } from './AltSwitcher';
 import { MessageEditor } from './MessageEditor';
 import { ToolSteps } from './ToolSteps';
+import { runningText, stalledSeconds } from './elapsed';
+import { useNow } from './use-now';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
   const { regenerate, busy, editing, setEditing } = useChat();
@@ -65,7 +67,12 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         ) : null}
         {!live ? <CitationLinks cited={cites.cited} onOpen={cites.citations.open} /> : null}
         {cites.viewer}
-        {turn.error ? (
+        {turn.status === 'canceled' && !turn.output ? (
+          <p className="muted small" data-testid="turn-stopped">
+            Stopped before any text came.
+          </p>
+        ) : null}
+        {turn.error && turn.status !== 'canceled' ? (
           <div className="note note-error" role="alert" data-testid="turn-error">
             {turn.error.message}
             {turn.error.code === 'model_unavailable' ? (
@@ -91,7 +98,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
           </div>
         ) : null}
         <footer className="turn-meta">
-          <span data-testid="turn-status">{statusText(turn)}</span>
+          <TurnStatus turn={turn} />
           {turn.model ? <span data-testid="turn-model">{turn.model}</span> : null}
           {turn.at ? (
             <time dateTime={turn.at} data-testid="turn-time">
@@ -117,12 +124,24 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
   );
 }
 
+/** "Writing…" while text flows; during a pause, for how long (it updates every second). */
+function TurnStatus({ turn }: { turn: Turn }) {
+  const running = turn.status === 'running' && !turn.waiting;
+  const now = useNow(running);
+  const text = running ? runningText(turn.lastTextAt, !!turn.output, now) : statusText(turn);
+  return (
+    <span data-testid="turn-status" data-stalled={running && stalledSeconds(turn.lastTextAt, now) !== null ? 'true' : undefined}>
+      {text}
+    </span>
+  );
+}
+
 function statusText(t: Turn): string {
   switch (t.status) {
     case 'pending':
       return 'Sending…';
     case 'running':
-      return 'Writing…';
+      return t.waiting ? 'Waiting for you' : 'Writing…';
     case 'succeeded':
       return 'Done';
     case 'canceled':

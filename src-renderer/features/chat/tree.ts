@@ -19,6 +19,12 @@ export interface Turn {
   model: string | null;
   /** when it was asked (ISO) */
   at: string | null;
+  /** while it runs: the platform's time of its latest text (ISO), for "No new text for 42 s" */
+  lastTextAt?: string | null;
+  /** a tool call of it waits for the person's answer */
+  waiting?: boolean;
+  /** Stop was pressed before the platform named the answer: cancel it as soon as it does */
+  stopWanted?: boolean;
   /** on the shown branch: which alternative this is (1-based) and how many there are */
   alt?: number;
   alts?: number;

@@ -16,8 +16,8 @@ export function useSessionUrl(agents: Agent[], agentsLoaded: boolean) {
   useEffect(() => {
     if (!agentsLoaded) return;
     const wanted = /^\d+$/.test(sub) ? Number(sub) : null;
-    const { rootId: open, openSession, newSession, busy } = useChat.getState();
-    if (wanted === open || busy) return;
+    const { rootId: open, openSession, newSession } = useChat.getState();
+    if (wanted === open) return;
     if (wanted === null) newSession();
     else {
       const s = useChat.getState().sessions.find((x) => x.id === wanted);
