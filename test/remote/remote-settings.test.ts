@@ -101,8 +101,9 @@ describe('remote platform: connection, agent list, import', () => {
     const s2 = await listen(down, { port: 0 });
     const url = s2.url;
     await s2.close();
-    const put = await call(local, 'PUT', '/api/settings/remote', { body: { base_url: url } });
-    expect(put.json.status).toBe('offline');
+    // A new address takes its key again (a stored key goes only where it was entered for).
+    const put = await call(local, 'PUT', '/api/settings/remote', { body: { base_url: url, api_key: REMOTE_KEY } });
+    expect(put.json.status, put.text).toBe('offline');
     expect(put.json.last_error).toMatch(/unreachable/);
     const list = await call(local, 'GET', '/api/agents?per_page=100');
     expect(list.json.data.filter((a: any) => a.source === 'remote')).toHaveLength(5);
