@@ -6,17 +6,23 @@ function headersOf(h: Headers): Record<string, string> {
   return out;
 }
 
+/**
+ * The app's own request header: the platform refuses a session cookie without it, so that a page
+ * on another local port (or an image in a model's answer) cannot ride the cookie.
+ */
+const APP_HEADER = { 'X-Agent-Desk': '1' };
+
 /** Browser mode: same-origin fetch with the HttpOnly session cookie; no key ever lives in page script. */
 export function httpTransport(base = ''): Transport {
   return {
     kind: 'http',
     async request(req: RequestInit): Promise<RawResponse> {
-      const res = await fetch(base + req.path, { method: req.method, headers: req.headers, body: req.body, credentials: 'same-origin' });
+      const res = await fetch(base + req.path, { method: req.method, headers: { ...req.headers, ...APP_HEADER }, body: req.body, credentials: 'same-origin' });
       return { status: res.status, headers: headersOf(res.headers), text: await res.text() };
     },
 
     async stream(req: RequestInit, h: StreamHandlers) {
-      const res = await fetch(base + req.path, { method: req.method, headers: req.headers, body: req.body, credentials: 'same-origin', signal: h.signal });
+      const res = await fetch(base + req.path, { method: req.method, headers: { ...req.headers, ...APP_HEADER }, body: req.body, credentials: 'same-origin', signal: h.signal });
       const type = res.headers.get('content-type') ?? '';
       // An error answer is JSON, not a stream: hand it back whole for the client to read.
       if (!res.ok || !type.includes('text/event-stream') || !res.body) return { status: res.status, text: await res.text() };
@@ -38,6 +44,7 @@ export function httpTransport(base = ''): Transport {
       return new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest();
         xhr.open('POST', base + path);
+        for (const [k, v] of Object.entries(APP_HEADER)) xhr.setRequestHeader(k, v);
         xhr.upload.onprogress = (e) => h.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
         xhr.onload = () => {
           const headers: Record<string, string> = {};

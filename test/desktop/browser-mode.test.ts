@@ -38,7 +38,8 @@ describe('browser mode (in-process)', () => {
     for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  const get = (url: string, headers: Record<string, string> = {}) => p.app.request(`${BASE}${url}`, { headers: { host: '127.0.0.1:8787', ...headers } });
+  // What the app's page sends: its own header beside the cookie.
+  const get = (url: string, headers: Record<string, string> = {}) => p.app.request(`${BASE}${url}`, { headers: { host: '127.0.0.1:8787', 'x-agent-desk': '1', ...headers } });
   const login = async () => {
     const token = new URL(browser.loginUrl(BASE)).searchParams.get('token')!;
     const res = await get(`/login?token=${token}`);
@@ -93,7 +94,7 @@ describe('browser mode (in-process)', () => {
     const post = (headers: Record<string, string>) =>
       p.app.request(`${BASE}/api/memory-collections`, {
         method: 'POST',
-        headers: { host: '127.0.0.1:8787', 'content-type': 'application/json', cookie, ...headers },
+        headers: { host: '127.0.0.1:8787', 'content-type': 'application/json', 'x-agent-desk': '1', cookie, ...headers },
         body: JSON.stringify({ name: 'from the browser' }),
       });
     const evil = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
@@ -235,7 +236,7 @@ describe('npm run serve (real HTTP)', () => {
     expect(first.status).toBe(302);
     const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
     expect(cookie).toMatch(new RegExp(`^agent_desk_session_${new URL(base).port}=`));
-    const agents = await fetch(`${base}/api/agents`, { headers: { cookie } });
+    const agents = await fetch(`${base}/api/agents`, { headers: { cookie, 'x-agent-desk': '1' } });
     expect(agents.status).toBe(200);
     expect((await fetch(m![1], { redirect: 'manual' })).status).toBe(403);
     const evil = await fetch(`${base}/api/memories`, {

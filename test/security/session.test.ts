@@ -45,16 +45,17 @@ describe('browser-mode session', () => {
   it('the cookie reads the API from our own page; another site cannot change data with it', async () => {
     const r = await login(p.browser.loginUrl(s.url));
     const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0];
-    const read = await fetch(`${s.url}/api/memories`, { headers: { cookie } });
+    const read = await fetch(`${s.url}/api/memories`, { headers: { cookie, 'x-agent-desk': '1' } });
     expect(read.status).toBe(200);
     await read.arrayBuffer();
     const body = JSON.stringify({ memory: 'csrf' });
-    const own = await fetch(`${s.url}/api/memories`, { method: 'POST', headers: { cookie, origin: s.url, 'content-type': 'application/json' }, body });
+    const own = await fetch(`${s.url}/api/memories`, { method: 'POST', headers: { cookie, 'x-agent-desk': '1', origin: s.url, 'content-type': 'application/json' }, body });
     expect(own.status).toBe(200);
     await own.arrayBuffer();
     for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, {}] as Record<string, string>[]) {
       const before = p.db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number };
-      const x = await fetch(`${s.url}/api/memories`, { method: 'POST', headers: { cookie, 'content-type': 'text/plain', ...headers }, body });
+      // With the app's header: what is refused here is the origin.
+      const x = await fetch(`${s.url}/api/memories`, { method: 'POST', headers: { cookie, 'x-agent-desk': '1', 'content-type': 'text/plain', ...headers }, body });
       expect(x.status, JSON.stringify(headers)).toBe(403);
       expect(await x.json()).toHaveProperty('message');
       expect(p.db.prepare('SELECT count(*) AS n FROM memories').get()).toEqual(before);

@@ -17,9 +17,9 @@ afterAll(async () => {
 });
 
 describe('MCP servers API', () => {
-  it('adds a stdio server, keeps env secrets write-only, and lists its tools from the real server (started on first use)', async () => {
+  it('adds a stdio server, keeps env secrets write-only, and lists its tools from the real server (started on save)', async () => {
     const s = await addServer(p, everythingStdio({ name: 'ev-secret', env: { EVERYTHING_SECRET_TOKEN: 'tok-123' } }));
-    expect(s).toMatchObject({ name: 'ev-secret', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], has_env: true, env_keys: ['EVERYTHING_SECRET_TOKEN'], status: 'stopped', approval: 'auto', enabled: true });
+    expect(s).toMatchObject({ name: 'ev-secret', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], has_env: true, env_keys: ['EVERYTHING_SECRET_TOKEN'], status: 'starting', approval: 'auto', enabled: true });
     expect(JSON.stringify(s)).not.toContain('tok-123');
     const listed = await call(p, 'GET', '/api/mcp-servers');
     expect(JSON.stringify(listed.json)).not.toContain('tok-123');

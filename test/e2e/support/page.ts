@@ -23,7 +23,9 @@ export async function openScreen(page: Page, label: string, heading: string): Pr
 export async function pageFetch(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
   return page.evaluate(
     async ({ method, url, body }) => {
-      const res = await fetch(url, { method, credentials: 'same-origin', headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      // The app's own header, as its HTTP client sends it (a cookie request without it is refused).
+      const headers: Record<string, string> = { 'x-agent-desk': '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const res = await fetch(url, { method, credentials: 'same-origin', headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
       return { status: res.status, json: text ? JSON.parse(text) : null };
     },

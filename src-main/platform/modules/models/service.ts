@@ -126,7 +126,7 @@ export class ModelsService {
     const provider = this.providerInput(input);
     if (provider.base_url && !/^https?:\/\//i.test(provider.base_url)) throw ValidationError.field('base_url', 'The base url field must be an http or https URL.');
     // Asked before it is saved: a server that does not answer leaves the settings as they were.
-    const probe = await this.providers.test({ provider });
+    const probe = await this.providers.test({ provider }, '');
     if (!probe.ok) return { provider: provider.id, ok: false, error: probe.error, models: [], default: this.providers.defaultModelOf() };
     this.providers.add(provider);
     const listings = await this.providers.listings({ fresh: true });

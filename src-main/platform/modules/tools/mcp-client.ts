@@ -69,19 +69,9 @@ export class McpConnection {
   private closed = false;
 
   constructor(
-    private spec: ServerSpec,
+    private readonly spec: ServerSpec,
     private readonly log: Logger,
   ) {}
-
-  /** New settings: the next use connects with them. */
-  async reconfigure(spec: ServerSpec): Promise<void> {
-    this.spec = spec;
-    await this.stop();
-    this.closed = false;
-    this.failures = 0;
-    this.nextStartAt = 0;
-    this.error = null;
-  }
 
   private appendStderr(chunk: Buffer | string): void {
     this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);

@@ -49,10 +49,17 @@ export function mcpServerRoutes({ tools }: { tools: ToolsService }) {
   );
   r.openapi(
     createRoute({
-      method: 'get', path: '/mcp-servers/{id}/tools', tags, summary: "List an MCP server's tools (ext); starts the server when needed",
+      method: 'get', path: '/mcp-servers/{id}/tools', tags, summary: "An MCP server's tools as last fetched (on save, refresh or a run) (ext); never starts the server",
       request: { params: IdPath }, responses: { ...ok(McpToolList), ...notFound('MCP server'), ...conflict, ...errorResponses },
     }),
     async (c) => c.json(await tools.tools(user(c), c.req.valid('param').id), 200),
+  );
+  r.openapi(
+    createRoute({
+      method: 'post', path: '/mcp-servers/{id}/refresh', tags, summary: "Start an MCP server when needed and fetch its tools again (ext)",
+      request: { params: IdPath }, responses: { ...ok(McpToolList), ...notFound('MCP server'), ...conflict, ...errorResponses },
+    }),
+    async (c) => c.json(await tools.refresh(user(c), c.req.valid('param').id), 200),
   );
   return r;
 }

@@ -3,11 +3,15 @@
  * connections, the tools each agent may use, and approvals of tool calls.
  *
  *   list/get/create/update/delete/import(userId, ...)  the servers (secrets write-only in answers)
- *   tools(userId, id)                                  the server's tools (starts it on first use)
+ *   tools(userId, id)                                  the server's tools as last fetched (never starts it)
+ *   refresh(userId, id)                                starts the server when needed and fetches its tools
  *   toolboxFor(userId, agentId, executionId, signal)   the engine's Toolbox for one run
  *   decide(userId, executionId, step, decision)        answers a call waiting for approval
  *
  * Settings key `tools.limits` `{max_steps, call_timeout_ms, max_result_chars}` bounds each run.
+ * A server starts, and its tool list is fetched, only on save, on an explicit refresh, or for a
+ * run (never on a GET); `tools.listed` keeps the last list fetched. Stored env values and headers
+ * go only to the command or URL they were entered for.
  */
 import type { ServiceContext } from '../../kernel/context.js';
 import { parseId } from '../../kernel/context.js';
@@ -26,7 +30,32 @@ import { Approvals, type Decision } from './approvals.js';
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
     'tools.limits': ToolLimits;
+    /** by server id: the tools it listed when last started or refreshed */
+    'tools.listed': Record<string, { version: string; tools: ListedTool[]; fetched_at: number }>;
   }
+}
+
+/** What a server's connection is made of (a new "Always" tool does not restart it). */
+const versionOf = (r: McpServerRow) => JSON.stringify([r.name, r.transport, r.command, r.args, r.env, r.cwd, r.url, r.headers]);
+
+/** A shared promise, given up on (for this caller only) when its signal aborts. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** Secrets shorter than this are left in stderr (masking "1" or "dev" would garble every line). */
+const MASK_MIN = 4;
+
+/** `text` with every known secret value replaced. */
+export function maskSecrets(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of [...new Set(secrets)].filter((x) => x.length >= MASK_MIN).sort((a, b) => b.length - a.length)) out = out.split(s).join('••••••');
+  return out;
 }
 
 
@@ -39,6 +68,8 @@ export interface ToolLimits {
 export class ToolsService implements ToolboxSource {
   private readonly store: McpServersStore;
   private readonly connections = new Map<number, { version: string; conn: McpConnection }>();
+  /** Tool-list fetches under way, by server id (a GET waits for one rather than starting anything). */
+  private readonly fetching = new Map<number, { version: string; list: Promise<ListedTool[]> }>();
   readonly approvals = new Approvals();
   private closed = false;
 
@@ -71,17 +102,15 @@ export class ToolsService implements ToolboxSource {
     };
   }
 
-  /** The live connection of a server, rebuilt when its settings changed. */
+  /**
+   * The live connection of a server, replaced when its settings changed: the old one is closed
+   * (once a start under way has ended), and nothing started with the old settings is reused.
+   */
   private connection(r: McpServerRow): McpConnection {
     const cur = this.connections.get(r.id);
-    // Only what the connection is made of counts (a new "Always" tool does not restart it).
-    const version = JSON.stringify([r.name, r.transport, r.command, r.args, r.env, r.cwd, r.url, r.headers]);
+    const version = versionOf(r);
     if (cur && cur.version === version) return cur.conn;
-    if (cur) {
-      cur.version = version;
-      void cur.conn.reconfigure(this.spec(r));
-      return cur.conn;
-    }
+    if (cur) void cur.conn.close();
     const conn = new McpConnection(this.spec(r), this.ctx.log);
     this.connections.set(r.id, { version, conn });
     return conn;
@@ -90,6 +119,9 @@ export class ToolsService implements ToolboxSource {
   private view(r: McpServerRow): McpServer {
     const conn = this.connections.get(r.id)?.conn;
     const env = this.openMap(r.env);
+    const headers = this.openMap(r.headers);
+    // A server may print its own env or headers: what it wrote is shown with their values masked.
+    const secrets = [...Object.values(env), ...Object.values(headers), ...Object.values(headers).map((v) => v.replace(/^\S+\s+/, ''))];
     return {
       id: r.id,
       name: r.name,
@@ -100,13 +132,13 @@ export class ToolsService implements ToolboxSource {
       url: r.url,
       has_env: Object.keys(env).length > 0,
       env_keys: Object.keys(env),
-      header_names: Object.keys(this.openMap(r.headers)),
+      header_names: Object.keys(headers),
       approval: r.approval,
       always_tools: JSON.parse(r.always_tools) as string[],
       enabled: r.enabled === 1,
       status: conn?.status ?? 'stopped',
-      error: conn?.error ?? null,
-      stderr: conn?.stderr ?? '',
+      error: conn?.error ? maskSecrets(conn.error, secrets) : null,
+      stderr: maskSecrets(conn?.stderr ?? '', secrets),
       pid: conn?.pid ?? null,
       restarts: conn?.restarts ?? 0,
       created_at: isoMicros(r.created_at),
@@ -149,7 +181,33 @@ export class ToolsService implements ToolboxSource {
       enabled: body.enabled === false ? 0 : 1, updated_at: nowMicros(),
     };
     this.validate(userId, w, null);
-    return this.get(userId, this.store.insert(w));
+    const id = this.store.insert(w);
+    this.fetchInBackground(this.row(userId, id));
+    return this.get(userId, id);
+  }
+
+  /**
+   * A stored secret goes only where it was entered for: a patch that changes the command, args or
+   * working folder of a stdio server keeping env values, or the URL of an HTTP server keeping
+   * headers, is refused unless every kept value is given again.
+   */
+  private checkDestination(r: McpServerRow, w: McpServerWrite, body: McpServerUpdate): void {
+    const kept = (sealed: string | null, patch: Record<string, string | null> | undefined, also: string[] = []) =>
+      Object.keys(this.openMap(sealed)).filter((k) => !(patch && k in patch) && !also.includes(k));
+    const moved = (fields: [keyof McpServerWrite, string][]) => fields.find(([k]) => w[k] !== r[k])?.[1] ?? null;
+    if (w.transport === 'stdio') {
+      const env = kept(r.env, body.env);
+      const field = moved([['transport', 'transport'], ['command', 'command'], ['args', 'args'], ['cwd', 'cwd']]);
+      if (env.length && field) {
+        throw ValidationError.field(field, `To change the ${field} of "${r.name}", enter its env values again (${env.join(', ')}): stored secrets are only sent to the command they were entered for.`);
+      }
+    } else {
+      const headers = kept(r.headers, body.headers, body.bearer !== undefined ? ['Authorization'] : []);
+      const field = moved([['transport', 'transport'], ['url', 'url']]);
+      if (headers.length && field) {
+        throw ValidationError.field(field, `To change the ${field} of "${r.name}", enter its headers again (${headers.join(', ')}): stored secrets are only sent to the URL they were entered for.`);
+      }
+    }
   }
 
   update(userId: number, rawId: string | number, body: McpServerUpdate): McpServer {
@@ -183,12 +241,15 @@ export class ToolsService implements ToolboxSource {
       updated_at: nowMicros(),
     };
     this.validate(userId, w, r.id);
+    this.checkDestination(r, w, body);
     this.store.update(r.id, w);
     const next = this.row(userId, r.id);
-    // Connection settings changed: the next use starts it with the new ones; disabled: stop now.
-    if (this.connections.has(r.id)) {
-      const conn = this.connection(next);
-      if (next.enabled !== 1) void conn.stop();
+    // Disabled: stop now. Connection settings changed or switched on: start with the new ones and list its tools.
+    if (next.enabled !== 1) {
+      if (this.connections.has(r.id)) void this.connection(next).stop();
+    } else if (versionOf(next) !== versionOf(r) || r.enabled !== 1) {
+      this.forgetListed(r.id);
+      this.fetchInBackground(next);
     }
     return this.view(next);
   }
@@ -198,6 +259,7 @@ export class ToolsService implements ToolboxSource {
     this.store.delete(userId, r.id);
     const cur = this.connections.get(r.id);
     this.connections.delete(r.id);
+    this.forgetListed(r.id);
     await cur?.conn.close();
     return { id: r.id, deleted: true };
   }
@@ -236,13 +298,80 @@ export class ToolsService implements ToolboxSource {
     return { imported, skipped };
   }
 
+  /** Starts the server when needed and lists its tools, keeping the list for GETs and the next runs. */
+  private fetchTools(r: McpServerRow, signal: AbortSignal): Promise<ListedTool[]> {
+    const version = versionOf(r);
+    const running = this.fetching.get(r.id);
+    if (running?.version === version) return running.list;
+    const p = this.connection(r)
+      .listTools(signal)
+      .then((tools) => {
+        const now = this.store.one(r.user_id, r.id);
+        const listed = this.deps.settings.get('tools.listed', {});
+        const had = listed[String(r.id)];
+        // A list of what the server was before a change is not its list now; an unchanged one is not written again.
+        if (now && versionOf(now) === version && !(had?.version === version && JSON.stringify(had.tools) === JSON.stringify(tools))) {
+          this.deps.settings.set('tools.listed', { ...listed, [String(r.id)]: { version, tools, fetched_at: Date.now() } });
+        }
+        return tools;
+      })
+      .finally(() => {
+        if (this.fetching.get(r.id)?.list === p) this.fetching.delete(r.id);
+      });
+    this.fetching.set(r.id, { version, list: p });
+    return p;
+  }
+
+  /** On save: start it and list its tools without holding the answer up (its status tells how it went). */
+  private fetchInBackground(r: McpServerRow): void {
+    if (this.closed || r.enabled !== 1) return;
+    this.fetchTools(r, AbortSignal.timeout(45_000)).catch((err) => this.ctx.log.info({ server: r.name, err: (err as Error)?.message }, 'an MCP server did not list its tools on save'));
+  }
+
+  private forgetListed(id: number): void {
+    const listed = this.deps.settings.get('tools.listed', {});
+    if (!(String(id) in listed)) return;
+    delete listed[String(id)];
+    this.deps.settings.set('tools.listed', listed);
+  }
+
+  private listFailed(r: McpServerRow, err: unknown): ConflictError {
+    return new ConflictError(`The MCP server "${r.name}" did not list its tools: ${(err as Error)?.message ?? String(err)}`);
+  }
+
+  /**
+   * GET: the tools as last fetched (on save, on refresh or for a run). Never starts the server nor
+   * connects to it; a fetch already under way is waited for.
+   */
   async tools(userId: number, rawId: string | number): Promise<{ data: ListedTool[] }> {
     const r = this.row(userId, rawId);
     if (r.enabled !== 1) throw new ConflictError('This MCP server is disabled; enable it to list its tools.');
+    const running = this.fetching.get(r.id);
+    if (running?.version === versionOf(r)) {
+      try {
+        return { data: await running.list };
+      } catch (err) {
+        throw this.listFailed(r, err);
+      }
+    }
+    const listed = this.deps.settings.get('tools.listed', {})[String(r.id)];
+    if (listed && listed.version === versionOf(r)) return { data: listed.tools };
+    const error = this.connections.get(r.id)?.conn.error;
+    throw new ConflictError(
+      error
+        ? `The MCP server "${r.name}" did not list its tools: ${maskSecrets(error, [...Object.values(this.openMap(r.env)), ...Object.values(this.openMap(r.headers))])}`
+        : `The tools of the MCP server "${r.name}" have not been fetched yet: refresh it to start it and list them.`,
+    );
+  }
+
+  /** POST refresh: starts the server when needed and fetches its tools again. */
+  async refresh(userId: number, rawId: string | number): Promise<{ data: ListedTool[] }> {
+    const r = this.row(userId, rawId);
+    if (r.enabled !== 1) throw new ConflictError('This MCP server is disabled; enable it to list its tools.');
     try {
-      return { data: await this.connection(r).listTools(AbortSignal.timeout(45_000)) };
+      return { data: await this.fetchTools(r, AbortSignal.timeout(45_000)) };
     } catch (err) {
-      throw new ConflictError(`The MCP server "${r.name}" did not list its tools: ${(err as Error)?.message ?? String(err)}`);
+      throw this.listFailed(r, err);
     }
   }
 
@@ -269,7 +398,7 @@ export class ToolsService implements ToolboxSource {
       const row = this.store.one(userId, ref.server_id);
       if (!row || row.enabled !== 1) continue;
       try {
-        const listed = await this.connection(row).listTools(signal);
+        const listed = await untilAborted(this.fetchTools(row, signal), signal);
         for (const t of listed) if (!ref.tools || ref.tools.includes(t.name)) found.push({ row, tool: t });
       } catch (err) {
         signal.throwIfAborted();

@@ -8,7 +8,10 @@ import { PlatformError } from '../../kernel/errors.js';
  * Browser mode (`npm run serve`): a one-time login link printed on the terminal is exchanged
  * for an HttpOnly, SameSite=Strict session cookie, as Jupyter does. Only the terminal's user
  * sees the link, so only they get a session; a web page elsewhere cannot, and cannot ride the
- * cookie either (SameSite plus the same-origin check on state-changing requests).
+ * cookie either: SameSite does not tell ports apart (a page on another local port, or an image in
+ * a model's answer, is "same site"), so every cookie request must also carry the app's own
+ * header, which only a script of our own origin can set without a CORS preflight we never allow;
+ * state-changing ones must come from our origin too.
  * Sessions live in memory: restarting serve signs every browser out and prints a new link.
  */
 export interface BrowserSessionOptions {
@@ -33,11 +36,19 @@ export interface BrowserSessions {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The header the app's own page sends on every API request (`X-Agent-Desk: 1`). */
+export const APP_HEADER = 'x-agent-desk';
 const hash = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 export class CrossSiteRequestError extends PlatformError {
   constructor() {
     super(403, 'Cross-site request refused: a browser session can only change data from the Agent Desk page itself.', 'cross_site');
+  }
+}
+
+export class MissingAppHeaderError extends PlatformError {
+  constructor() {
+    super(403, 'Request refused: a browser session is used only by the Agent Desk page itself (its requests carry the X-Agent-Desk header).', 'cross_site');
   }
 }
 
@@ -109,6 +120,7 @@ export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessi
   const resolver: PrincipalResolver = (c) => {
     const s = lookup(c.req.header('cookie'));
     if (!s) return null;
+    if (c.req.header(APP_HEADER) !== '1') throw new MissingAppHeaderError();
     if (!isSameOriginRequest(c.req.method, c.req.url, c.req.raw.headers)) throw new CrossSiteRequestError();
     return { userId: s.userId, via: 'session' };
   };
