@@ -1,6 +1,7 @@
 import type { ChatMessage, GenerateRequest, ModelProvider, ProviderEvent, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 
 export interface AnthropicOptions {
@@ -9,6 +10,8 @@ export interface AnthropicOptions {
   /** Default https://api.anthropic.com (without /v1). */
   baseUrl?: string;
   idleTimeoutMs?: number;
+  /** deadline, idle and byte caps of each stream (stream-limits.ts) */
+  limits?: StreamLimits;
   /** Anthropic requires max_tokens; used when the call sets none. */
   defaultMaxTokens?: number;
 }
@@ -61,7 +64,12 @@ export class AnthropicProvider implements ModelProvider {
     return 200_000;
   }
 
-  async *stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+  stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+    const guard = new StreamGuard(this.label, req.signal, this.opts.limits, { fallbackIdleMs: this.opts.idleTimeoutMs });
+    return guard.watch(this.read({ ...req, signal: guard.signal }, guard));
+  }
+
+  private async *read(req: GenerateRequest, guard: StreamGuard): AsyncIterable<ProviderEvent> {
     const { system, messages } = toAnthropic(req.messages);
     const body: Record<string, unknown> = { model: req.model, messages, max_tokens: req.maxTokens ?? this.opts.defaultMaxTokens ?? 8192, stream: true };
     if (system) body.system = system;
@@ -75,7 +83,7 @@ export class AnthropicProvider implements ModelProvider {
     let output = 0;
     let stopped = false;
     const tools = new Map<number, ToolCall>();
-    for await (const batch of sseBatches(res, req.signal, this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.label)) {
+    for await (const batch of sseBatches(res, guard)) {
       let text = '';
       for (const ev of batch) {
         let j: AnthropicStreamEvent;
@@ -90,13 +98,16 @@ export class AnthropicProvider implements ModelProvider {
             output = Number(j.message?.usage?.output_tokens ?? 0);
             break;
           case 'content_block_start':
-            if (j.content_block?.type === 'tool_use') tools.set(j.index ?? 0, { id: j.content_block.id ?? '', name: j.content_block.name ?? '', arguments: '' });
+            if (j.content_block?.type === 'tool_use') {
+              tools.set(j.index ?? 0, { id: guard.tool(j.content_block.id ?? ''), name: guard.tool(j.content_block.name ?? ''), arguments: '' });
+              guard.toolCalls(tools.size);
+            }
             break;
           case 'content_block_delta':
             if (j.delta?.type === 'text_delta') text += j.delta.text ?? '';
             else if (j.delta?.type === 'input_json_delta') {
               const t = tools.get(j.index ?? 0);
-              if (t) t.arguments += j.delta.partial_json ?? '';
+              if (t) t.arguments += guard.tool(j.delta.partial_json ?? '');
             }
             break;
           case 'message_delta':

@@ -5,6 +5,7 @@ import type { Logger } from '../../kernel/log.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
 import { ProviderError } from './types.js';
 import { AsyncQueue } from '../async-queue.js';
+import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { gpuLayersFor, loadLlama } from './gguf-engine.js';
 import { ggufCalls, ggufFunctions, ggufHistory } from './gguf-tools.js';
 
@@ -16,6 +17,8 @@ export interface GgufOptions {
   /** CPU threads per generation; ggml's threads spin while waiting, so more than the idle cores slows everything down. */
   threads?: number;
   log?: Logger;
+  /** deadline and text cap of each generation (stream-limits.ts); in-process there is no idle limit */
+  limits?: StreamLimits;
 }
 
 const defaultThreads = () => Math.max(1, Math.min(8, os.availableParallelism() - 1));
@@ -75,10 +78,15 @@ export class GgufProvider implements ModelProvider {
   stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
     const q = new AsyncQueue<ProviderEvent>();
     // One generation at a time per provider: a CPU engine gains nothing from interleaving.
-    const run = this.chain.then(() => this.generate(req, q));
+    // The deadline starts with the generation, not while it waits its turn behind another.
+    const guard = new StreamGuard(`the local model ${req.model}`, req.signal, { ...this.opts.limits, idleMs: Infinity }, { start: false });
+    const run = this.chain.then(() => {
+      guard.start();
+      return this.generate({ ...req, signal: guard.signal }, q);
+    });
     this.chain = run.catch(() => {});
     run.catch((err) => q.fail(err));
-    return q;
+    return guard.watch(q);
   }
 
   private async generate(req: GenerateRequest, q: AsyncQueue<ProviderEvent>): Promise<void> {

@@ -2,9 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError, isAbort } from './types.js';
+import { DEFAULT_STREAM_LIMITS, type StreamGuard } from './stream-limits.js';
 
 /** Default silence after which a streaming provider is given up on. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = DEFAULT_STREAM_LIMITS.idleMs;
 
 /** What error mapping needs of a response (fetch's Response and StreamResponse both fit). */
 interface Failed {
@@ -57,6 +58,8 @@ export interface StreamResponse extends Failed {
   close(): void;
 }
 
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
 // Keep-alive pools: a streaming call reuses its connection like fetch does.
 const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
 
@@ -88,9 +91,18 @@ export function streamRequest(
             statusText: res.statusMessage ?? '',
             body: res,
             close: () => res.destroy(),
+            // An error body is read for its message only: a provider that sends an endless one is cut off.
             async text() {
               const chunks: Buffer[] = [];
-              for await (const c of res) chunks.push(c as Buffer);
+              let size = 0;
+              for await (const c of res) {
+                chunks.push(c as Buffer);
+                size += (c as Buffer).length;
+                if (size >= MAX_ERROR_BODY_BYTES) {
+                  res.destroy();
+                  break;
+                }
+              }
               return Buffer.concat(chunks).toString('utf8');
             },
           });
@@ -117,47 +129,55 @@ const isConnectionDrop = (err: unknown) => ['ECONNRESET', 'EPIPE'].includes((err
 
 /**
  * Reads an SSE body and yields the events of each network chunk together, so a consumer can
- * coalesce the text of one read into one delta. Silence longer than `idleMs` fails the stream.
+ * coalesce the text of one read into one delta. The guard's limits hold it: its signal ending
+ * (deadline, idle, cap, cancel) closes the connection; a chunk counts only as activity (the
+ * provider counts text and tool bytes as progress), so comments and pings never keep it alive;
+ * one event, or a line that never ends, is capped.
  */
-export async function* sseBatches(res: StreamResponse, signal: AbortSignal, idleMs: number, what: string): AsyncGenerator<EventSourceMessage[]> {
+export async function* sseBatches(res: StreamResponse, guard: StreamGuard): AsyncGenerator<EventSourceMessage[]> {
   const decoder = new TextDecoder();
   let pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (e) => pending.push(e) });
-  let idle: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const arm = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      timedOut = true;
-      res.close();
-    }, idleMs);
-  };
+  let tooLarge = false;
+  const parser = createParser({
+    onEvent: (e) => pending.push(e),
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded') tooLarge = true;
+    },
+    maxBufferSize: guard.limits.maxEventBytes,
+  });
+  guard.answer();
+  const signal = guard.signal;
+  const onEnd = () => res.close();
+  signal.addEventListener('abort', onEnd, { once: true });
+  if (signal.aborted) res.close();
   const iterator = res.body[Symbol.asyncIterator]();
   try {
     for (;;) {
-      arm();
       let chunk: IteratorResult<Uint8Array>;
       try {
         chunk = await iterator.next();
       } catch (err) {
-        if (timedOut) break;
+        guard.check();
         if (signal.aborted || isAbort(err)) throw err;
-        throw new ProviderError(`The connection to ${what} broke off mid-answer (${(err as Error).message}).`, 'provider_error');
+        throw new ProviderError(`The connection to ${guard.what} broke off mid-answer (${(err as Error).message}).`, 'provider_error');
       }
-      if (timedOut || chunk.done) break;
+      guard.check();
+      if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
+      if (tooLarge) throw guard.eventTooLarge();
+      // Only what the provider reads as text or tool bytes is progress; a chunk by itself is not.
+      guard.activity();
       if (pending.length) {
         const batch = pending;
         pending = [];
         yield batch;
       }
     }
-    if (timedOut) throw new ProviderError(`${what} sent nothing for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}; gave up.`, 'provider_timeout');
     if (signal.aborted) throw signal.reason ?? new DOMException('aborted', 'AbortError');
     parser.feed('\n\n');
     if (pending.length) yield pending;
   } finally {
-    clearTimeout(idle);
+    signal.removeEventListener('abort', onEnd);
     // An early return (consumer stopped, cancel) must close the upstream connection.
     res.close();
   }

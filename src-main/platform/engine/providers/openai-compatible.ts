@@ -1,6 +1,7 @@
 import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ModelProvider, ProviderEvent, ToolCall } from './types.js';
 import { ProviderError } from './types.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { StreamGuard, type StreamLimits } from './stream-limits.js';
 
 export interface OpenAICompatibleOptions {
   id: string;
@@ -10,6 +11,8 @@ export interface OpenAICompatibleOptions {
   /** Human name for messages ("OpenAI", "Ollama"...). */
   label?: string;
   idleTimeoutMs?: number;
+  /** deadline, idle and byte caps of each stream (stream-limits.ts) */
+  limits?: StreamLimits;
   /** Ask for a usage chunk at the end of a stream (`stream_options.include_usage`). */
   streamUsage?: boolean;
   contextWindows?: Record<string, number>;
@@ -54,7 +57,12 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return this.opts.contextWindows?.[model] ?? this.opts.defaultContextWindow;
   }
 
-  async *stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+  stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
+    const guard = new StreamGuard(this.label, req.signal, this.opts.limits, { fallbackIdleMs: this.opts.idleTimeoutMs });
+    return guard.watch(this.read({ ...req, signal: guard.signal }, guard));
+  }
+
+  private async *read(req: GenerateRequest, guard: StreamGuard): AsyncIterable<ProviderEvent> {
     const body: Record<string, unknown> = { model: req.model, messages: toOpenAIMessages(req.messages), stream: true };
     if (this.opts.streamUsage !== false) body.stream_options = { include_usage: true };
     if (req.temperature !== undefined) body.temperature = req.temperature;
@@ -66,7 +74,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
     const calls = new Map<number, ToolCall>();
     let finished = false;
-    for await (const batch of sseBatches(res, req.signal, this.opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.label)) {
+    for await (const batch of sseBatches(res, guard)) {
       let text = '';
       for (const ev of batch) {
         if (ev.data === '[DONE]') {
@@ -89,10 +97,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
         for (const tc of delta?.tool_calls ?? []) {
           const idx = Number(tc.index ?? 0);
           const cur = calls.get(idx) ?? { id: tc.id ?? `call_${idx}`, name: '', arguments: '' };
-          if (tc.id) cur.id = tc.id;
-          if (tc.function?.name) cur.name += tc.function.name;
-          if (tc.function?.arguments) cur.arguments += tc.function.arguments;
+          if (tc.id) cur.id = guard.tool(tc.id);
+          if (tc.function?.name) cur.name += guard.tool(tc.function.name);
+          if (tc.function?.arguments) cur.arguments += guard.tool(tc.function.arguments);
           calls.set(idx, cur);
+          guard.toolCalls(calls.size);
         }
         if (choice?.finish_reason) finished = true;
         if (j.usage) {

@@ -4,6 +4,10 @@ import net from 'node:net';
 import { AddressRefused, checkHost, guardedLookup, isBlockedAddress, type GuardOptions } from './address-guard.js';
 import type { ToolSpec } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
+import type { ToolCallResult, WebTools } from '../tool-loop.js';
+
+/** The web tools' function names (no MCP tool takes one). */
+export const WEB_TOOL_NAMES = ['web_search', 'fetch_page'] as const;
 
 export interface SearchBackend {
   searxngUrl: string | null;
@@ -60,7 +64,7 @@ export async function webSearch(b: SearchBackend, query: string, tool: string, s
     url.searchParams.set('format', 'json');
     const res = await fetch(url, { signal: timeout, headers: { accept: 'application/json' } });
     if (!res.ok) throw new ProviderError(`The SearXNG search answered ${res.status} (is its JSON format enabled?).`, 'tool_error');
-    const j = (await res.json()) as { results?: { title?: string; url?: string; content?: string }[] };
+    const j = (await jsonCapped(res, 'The SearXNG search')) as { results?: { title?: string; url?: string; content?: string }[] };
     return (j.results ?? []).slice(0, 8).map((r) => ({ title: r.title ?? '', url: r.url ?? '', snippet: r.content ?? '' }));
   }
   if (b.braveApiKey) {
@@ -69,10 +73,34 @@ export async function webSearch(b: SearchBackend, query: string, tool: string, s
     url.searchParams.set('count', '8');
     const res = await fetch(url, { signal: timeout, headers: { accept: 'application/json', 'x-subscription-token': b.braveApiKey } });
     if (!res.ok) throw new ProviderError(`The Brave search API answered ${res.status}.`, 'tool_error');
-    const j = (await res.json()) as { web?: { results?: { title?: string; url?: string; description?: string }[] } };
+    const j = (await jsonCapped(res, 'The Brave search API')) as { web?: { results?: { title?: string; url?: string; description?: string }[] } };
     return (j.web?.results ?? []).slice(0, 8).map((r) => ({ title: r.title ?? '', url: r.url ?? '', snippet: stripTags(r.description ?? '') }));
   }
   throw new ProviderError('No web search backend is configured.', 'tool_unavailable');
+}
+
+const MAX_SEARCH_BYTES = 2_000_000;
+
+/** A search answer's JSON, read up to a cap: a backend that sends more is cut off, not buffered. */
+async function jsonCapped(res: Response, what: string): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const r = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (r.done) break;
+    size += r.value.byteLength;
+    if (size > MAX_SEARCH_BYTES) {
+      await reader!.cancel().catch(() => {});
+      throw new ProviderError(`${what} answered with more than ${MAX_SEARCH_BYTES / 1_000_000} MB; its results were not read.`, 'tool_error');
+    }
+    chunks.push(r.value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new ProviderError(`${what} did not answer with JSON.`, 'tool_error');
+  }
 }
 
 function stripTags(s: string): string {
@@ -212,23 +240,22 @@ export async function fetchPage(url: string, signal: AbortSignal, opts: FetchPag
   return out.length > maxChars ? `${out.slice(0, maxChars)}\n[truncated]` : out;
 }
 
-/** Runs one tool call; returns the text given back to the model (errors included, so it can adapt). */
-export async function runWebTool(b: SearchBackend, tool: string, name: string, args: string, signal: AbortSignal): Promise<string> {
-  let a: Record<string, unknown> = {};
-  try {
-    a = JSON.parse(args || '{}') as Record<string, unknown>;
-  } catch {
-    return 'The arguments were not valid JSON.';
-  }
+/** The web tools of a run whose `tools` answer is `scope` (internet or a website source). */
+export function webTools(b: SearchBackend, scope: string): WebTools {
+  return { specs: toolSpecs(scope), call: (name, args, signal) => callWebTool(b, scope, name, args, signal) };
+}
+
+/** Runs one web tool call; a failure is a result the model reads (so it can adapt), marked as an error. */
+export async function callWebTool(b: SearchBackend, scope: string, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult> {
   try {
     if (name === 'web_search') {
-      const hits = await webSearch(b, String(a.query ?? ''), tool, signal);
-      return hits.length ? hits.map((h, i) => `${i + 1}. ${h.title}\n${h.url}\n${h.snippet}`).join('\n\n') : 'No results.';
+      const hits = await webSearch(b, String(args.query ?? ''), scope, signal);
+      return { text: hits.length ? hits.map((h, i) => `${i + 1}. ${h.title}\n${h.url}\n${h.snippet}`).join('\n\n') : 'No results.', isError: false };
     }
-    if (name === 'fetch_page') return await fetchPage(String(a.url ?? ''), signal, { allowPrivate: b.allowPrivateFetch });
-    return `Unknown tool ${name}.`;
+    if (name === 'fetch_page') return { text: await fetchPage(String(args.url ?? ''), signal, { allowPrivate: b.allowPrivateFetch }), isError: false };
+    return { text: `Unknown tool ${name}.`, isError: true };
   } catch (err) {
     if (signal.aborted) throw err;
-    return `The tool failed: ${(err as Error).message}`;
+    return { text: `The tool failed: ${(err as Error).message}`, isError: true };
   }
 }

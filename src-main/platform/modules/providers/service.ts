@@ -7,6 +7,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import type { ProviderInput, ProviderKind, ProviderSave, ProvidersSettings, ProvidersUpdate, ProviderTestResult, ProviderView, RouteRule } from '../../contract/settings.js';
 import type { ModelProvider } from '../../engine/providers/types.js';
 import { ProviderError } from '../../engine/providers/types.js';
+import { streamLimitsFromEnv, type StreamLimits } from '../../engine/providers/stream-limits.js';
 import { OpenAICompatibleProvider } from '../../engine/providers/openai-compatible.js';
 import { AnthropicProvider } from '../../engine/providers/anthropic.js';
 import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
@@ -95,13 +96,6 @@ function ollamaV1(url: string): string {
   return u.endsWith('/v1') ? u : `${u}/v1`;
 }
 
-/** Where a provider's key is sent: its base URL, else its kind's default (a GGUF folder sends it nowhere). */
-function destinationOf(p: { kind: ProviderKind; base_url: string | null }): string | null {
-  if (p.kind === 'gguf') return null;
-  const url = p.base_url ?? (p.kind === 'ollama' ? ollamaV1(PROVIDER_URLS.ollama) : p.kind === 'anthropic' ? PROVIDER_URLS.anthropic : PROVIDER_URLS.openai);
-  return url.replace(/\/+$/, '');
-}
-
 /**
  * Model providers: configuration (settings, seeded from env, Ollama auto-detected), routing of a
  * model name to a provider, and providers registered at run time (e.g. the remote platform).
@@ -117,6 +111,8 @@ export class ProvidersService {
 
   private readonly ollamaProbe: string;
   private readonly idleTimeoutMs: number | undefined;
+  /** every stream's deadline and idle limit (AGENT_DESK_PROVIDER_DEADLINE_S, ..._IDLE_TIMEOUT_S) */
+  private readonly streamLimits: StreamLimits;
   /** What each provider lists right now (cached briefly): routing and the default model read it. */
   readonly catalog: ModelCatalog;
   /** The app's own models folder (downloads land here); served as the `local` provider when no GGUF provider is configured. */
@@ -132,6 +128,7 @@ export class ProvidersService {
     // Silence after which a streaming provider is given up on (default 120 s).
     const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
+    this.streamLimits = streamLimitsFromEnv(ctx.config.env);
     this.catalog = new ModelCatalog(opts.catalog);
     this.modelsFolder = path.join(ctx.config.dataDir, 'models');
     this.seedFromEnv();
@@ -315,9 +312,9 @@ export class ProvidersService {
     const apiKey = cfg.api_key_sealed ? this.secrets.open(cfg.api_key_sealed) : undefined;
     switch (cfg.kind) {
       case 'anthropic':
-        return new AnthropicProvider({ id: cfg.id, apiKey: apiKey ?? '', baseUrl: cfg.base_url ?? undefined, idleTimeoutMs: this.idleTimeoutMs });
+        return new AnthropicProvider({ id: cfg.id, apiKey: apiKey ?? '', baseUrl: cfg.base_url ?? undefined, idleTimeoutMs: this.idleTimeoutMs, limits: this.streamLimits });
       case 'gguf':
-        return new GgufProvider({ id: cfg.id, modelsDir: cfg.models_dir ?? '', contextSize: cfg.context_window ?? undefined, log: this.ctx.log });
+        return new GgufProvider({ id: cfg.id, modelsDir: cfg.models_dir ?? '', contextSize: cfg.context_window ?? undefined, log: this.ctx.log, limits: this.streamLimits });
       case 'ollama':
       case 'openai-compatible':
         return new OpenAICompatibleProvider({
@@ -327,6 +324,7 @@ export class ProvidersService {
           label: cfg.label ?? (cfg.kind === 'ollama' ? 'Ollama' : cfg.id === 'openai' ? 'the OpenAI-compatible provider' : `the provider "${cfg.id}"`),
           defaultContextWindow: cfg.context_window ?? undefined,
           idleTimeoutMs: this.idleTimeoutMs,
+          limits: this.streamLimits,
         });
     }
   }
@@ -405,15 +403,11 @@ export class ProvidersService {
     };
   }
 
-  /**
-   * `at` names where the input sits in the request body (`providers.2`, `provider`, or '' at the
-   * top), for the field of a 422.
-   */
-  private fromInput(input: ProviderInput, prev: StoredProvider | undefined, at = 'providers'): StoredProvider {
+  private fromInput(input: ProviderInput, prev: StoredProvider | undefined): StoredProvider {
     if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', `The models_dir field is required for the GGUF provider "${input.id}".`);
     if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', `The api_key field is required for the Anthropic provider "${input.id}".`);
     const sealed = input.api_key === undefined ? (prev?.api_key_sealed ?? null) : input.api_key ? this.secrets.seal(input.api_key) : null;
-    const next: StoredProvider = {
+    return {
       id: input.id,
       kind: input.kind,
       label: input.label ?? null,
@@ -424,13 +418,6 @@ export class ProvidersService {
       context_window: input.context_window ?? null,
       source: 'settings',
     };
-    // A kept key goes only where it was entered for: a new destination needs the key entered again.
-    if (input.api_key === undefined && prev?.api_key_sealed && destinationOf(next) !== destinationOf(prev)) {
-      const changed = (next.base_url ?? null) !== (prev.base_url ?? null) || next.kind === prev.kind ? 'base_url' : 'kind';
-      const field = at ? `${at}.${changed}` : changed;
-      throw ValidationError.field(field, `To change the ${changed === 'kind' ? 'kind' : 'base URL'} of the provider "${input.id}", enter its API key again: a stored key is only sent to the address it was entered for.`);
-    }
-    return next;
   }
 
   /**
@@ -454,8 +441,7 @@ export class ProvidersService {
     return this.view();
   }
 
-  /** `at` names an entry's place in the request body, for the field of a 422. */
-  private saveList(inputs: ProviderSave[], at: (i: number) => string = (i) => `providers.${i}`): void {
+  private saveList(inputs: ProviderSave[]): void {
     const prev = this.stored();
     const envKept = [...prev.filter((p) => p.source === 'env'), ...this.envSeeds.filter((s) => !prev.some((p) => p.id === s.id && p.source === 'env'))];
     const outside = new Map([...this.auto, ...envKept].map((p) => [p.id, p]));
@@ -463,7 +449,7 @@ export class ProvidersService {
     const saved: StoredProvider[] = [];
     inputs.forEach((p, i) => {
       if (p.kind !== undefined) {
-        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id), at(i)));
+        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id)));
         off.delete(p.id);
         return;
       }
@@ -493,8 +479,7 @@ export class ProvidersService {
     const keep: ProviderSave[] = this.stored()
       .filter((p) => p.source === 'settings' && p.id !== input.id)
       .map((p) => ({ id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window }));
-    // The new entry's fields are the request's own (first-run setup): a 422 names them as such.
-    this.saveList([...keep, input], (i) => (i === keep.length ? '' : `providers.${i}`));
+    this.saveList([...keep, input]);
     return this.view().providers.find((p) => p.id === input.id)!;
   }
 
@@ -515,9 +500,9 @@ export class ProvidersService {
   }
 
   /** Reachability and model list of a saved provider, or of one given whole before saving. */
-  async test(body: { id?: string; provider?: ProviderInput }, at = 'provider'): Promise<ProviderTestResult> {
+  async test(body: { id?: string; provider?: ProviderInput }): Promise<ProviderTestResult> {
     let p: ModelProvider | null;
-    if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id), at));
+    if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id)));
     else {
       p = this.byId(body.id!);
       if (!p) throw ValidationError.field('id', 'The selected id is invalid.');
