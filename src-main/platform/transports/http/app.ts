@@ -27,6 +27,7 @@ import { docsPage } from './docs.js';
 import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
+import { anthropicDialect, isAnthropicPath } from '../anthropic/errors.js';
 import { mcpHandler } from '../mcp/http.js';
 import { scheduleRoutes } from '../../modules/schedules/routes.js';
 import type { Steps } from '../../kernel/steps.js';
@@ -56,7 +57,7 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get('localhost.allowed_origins', [])];
 
   // OpenAI clients read errors as {"error": {...}}: their paths answer in that dialect, and only they.
-  const dialectOf = (path: string) => (OPENAI_PATHS.test(path) ? openAIDialect : apiDialect);
+  const dialectOf = (path: string) => (isAnthropicPath(path) ? anthropicDialect : OPENAI_PATHS.test(path) ? openAIDialect : apiDialect);
   app.onError((err, c) => errorResponse(c, err, p.log, dialectOf(c.req.path)));
   app.use('*', hostGuard(allowedHosts));
   app.use('*', noPageForApiClients());

@@ -9,6 +9,7 @@ import { startChat } from './chat.js';
 import { completionResponse, streamResponse } from './respond.js';
 import { embeddingRoutes } from './embeddings.js';
 import { responsesRoutes } from './responses.js';
+import { anthropicRoutes } from '../anthropic/routes.js';
 
 const tags = ['OpenAI-compatible'];
 const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
@@ -24,6 +25,7 @@ export function openaiRoutes(p: TransportDeps) {
   const providers = providerModelSource(p);
   embeddingRoutes(r, p);
   responsesRoutes(r, p, providers);
+  anthropicRoutes(r, p, providers);
 
   r.openapi(
     createRoute({

@@ -59,7 +59,9 @@ export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = [
       c.set('principal', trusted);
       return next();
     }
-    const header = c.req.header('authorization') ?? '';
+    // Anthropic clients send their key as x-api-key (the /v1 gateways accept it as a bearer key).
+    const apiKey = c.req.path.startsWith('/v1/') ? c.req.header('x-api-key') : undefined;
+    const header = c.req.header('authorization') ?? (apiKey ? `Bearer ${apiKey}` : '');
     const credential = header ? credentialKey(header) : null;
     const wait = credential ? limiter.blockedFor(credential) : 0;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);

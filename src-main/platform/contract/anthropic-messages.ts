@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+
+/**
+ * `POST /v1/messages` (Anthropic's Messages API) as far as Agent Desk serves it: text, image,
+ * tool_use and tool_result blocks, system, tools, streaming. Loose objects: clients send fields we
+ * do not use (`metadata`, `cache_control`, `thinking`...); blocks we cannot honour are refused by name.
+ */
+
+/** `{"type": "error", "error": {type, message}}`: every error on /v1/messages. */
+export const AnthropicErrorBody = z
+  .object({ type: z.literal('error'), error: z.object({ type: z.string(), message: z.string() }) })
+  .meta({ id: 'AnthropicError' });
+export type AnthropicErrorBody = z.infer<typeof AnthropicErrorBody>;
+
+export const AnthropicBlock = z.looseObject({ type: z.string().max(64) });
+
+const Content = z.union([z.string().max(MAX_MESSAGE_CHARS), z.array(AnthropicBlock).max(1000)]);
+
+export const AnthropicMessage = z.looseObject({ role: z.enum(['user', 'assistant']), content: Content });
+
+export const AnthropicTool = z.looseObject({
+  type: z.string().max(64).optional(),
+  name: z.string().max(256),
+  description: z.string().max(100_000).optional(),
+  input_schema: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const AnthropicMessagesRequest = z
+  .looseObject({
+    /** an agent's slug, or a raw provider model (run by the default chat agent) */
+    model: z.string().min(1).max(256),
+    max_tokens: z.number().int().min(1).max(1_000_000),
+    messages: z.array(AnthropicMessage).min(1).max(10000),
+    system: z.union([z.string().max(MAX_MESSAGE_CHARS), z.array(AnthropicBlock).max(1000)]).optional(),
+    stop_sequences: z.array(z.string().max(1000)).max(16).optional(),
+    temperature: z.number().min(0).max(1).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+    top_k: z.number().int().min(0).optional(),
+    stream: z.boolean().optional(),
+    tools: z.array(AnthropicTool).max(128).optional(),
+    tool_choice: z.looseObject({ type: z.string().max(32), name: z.string().max(256).optional(), disable_parallel_tool_use: z.boolean().optional() }).optional(),
+    /** ext: answers to the agent's questions, as on execute */
+    answers: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'AnthropicMessagesRequest' });
+export type AnthropicMessagesRequest = z.infer<typeof AnthropicMessagesRequest>;
+
+/** `POST /v1/messages/count_tokens`: the same request without `max_tokens`. */
+export const AnthropicCountRequest = AnthropicMessagesRequest.omit({ max_tokens: true, stream: true }).meta({ id: 'AnthropicCountRequest' });
+export type AnthropicCountRequest = z.infer<typeof AnthropicCountRequest>;
+
+export const AnthropicMessageResponse = z
+  .looseObject({
+    id: z.string(),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    model: z.string(),
+    content: z.array(AnthropicBlock),
+    stop_reason: z.enum(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use']).nullable(),
+    stop_sequence: z.string().nullable(),
+    usage: z.looseObject({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  })
+  .meta({ id: 'AnthropicMessage' });

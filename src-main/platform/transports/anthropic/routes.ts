@@ -1,0 +1,198 @@
+/**
+ * `/v1/messages` (Anthropic's Messages API) over the same gateway as the OpenAI doors: a message
+ * is an execution (`msg_<execution id>`), the client's tools come back as tool_use blocks, and
+ * errors are in Anthropic's shape (errors.ts, chosen by path in the HTTP app).
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { AppEnv } from '../http/env.js';
+import type { TransportDeps } from '../deps.js';
+import type { Principal } from '../../kernel/context.js';
+import { AnthropicCountRequest, AnthropicErrorBody, AnthropicMessageResponse, AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
+import { countTokensSync } from '../../engine/tokens.js';
+import { IMAGE_TOKENS } from '../../engine/context.js';
+import type { ProviderModelSource } from '../openai/models.js';
+import { executionFailure } from '../openai/chat.js';
+import { checkConversation, gatewayTarget, isFinal, startGateway, type ClientCall, type GatewayRun, type StopReason } from '../openai/gateway.js';
+import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from '../openai/respond.js';
+import { EXECUTION_HEADER } from '../openai/shapes.js';
+import { sseEvent, sseResponse } from '../openai/sse-body.js';
+import { anthropicErrorBody } from './errors.js';
+import { readAnthropicMessages, readAnthropicToolChoice, readAnthropicTools } from './read.js';
+
+const STOP: Record<StopReason, 'end_turn' | 'max_tokens' | 'tool_use'> = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' };
+
+/** Tool use ids in Anthropic's style; the client sends them back as they are. */
+const toolUseId = (c: ClientCall) => c.id.replace(/^call_/, 'toolu_');
+const inputOf = (c: ClientCall): unknown => {
+  try {
+    return JSON.parse(c.arguments || '{}');
+  } catch {
+    return {};
+  }
+};
+
+async function startMessage(p: TransportDeps, principal: Principal, body: AnthropicMessagesRequest, providers: ProviderModelSource): Promise<GatewayRun> {
+  const tools = readAnthropicTools(body.tools);
+  const choice = readAnthropicToolChoice(body.tool_choice, tools);
+  const conversation = readAnthropicMessages(body);
+  const target = await gatewayTarget(p, principal.userId, body.model, undefined, providers);
+  return startGateway(p, principal, target, {
+    ...conversation,
+    param: 'messages',
+    tools,
+    ...choice,
+    maxTokens: body.max_tokens,
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    ...(body.stop_sequences?.length ? { stop: body.stop_sequences.filter((s) => s !== '') } : {}),
+    ...(body.answers ? { answers: body.answers } : {}),
+  });
+}
+
+const messageShell = (run: GatewayRun) => ({ id: `msg_${run.executionId}`, type: 'message' as const, role: 'assistant' as const, model: run.echo });
+
+async function jsonMessage(run: GatewayRun): Promise<Response> {
+  const { output, last } = await collect(run);
+  if (!last || last.status !== 'completed') throw executionFailure(run.executionId, last?.error ?? null, last?.status ?? 'failed');
+  const f = run.finish(last);
+  const content = [...(output ? [{ type: 'text', text: output }] : []), ...f.calls.map((c) => ({ type: 'tool_use', id: toolUseId(c), name: c.name, input: inputOf(c) }))];
+  const body = { ...messageShell(run), content, stop_reason: STOP[f.reason], stop_sequence: null, usage: { input_tokens: f.inputTokens, output_tokens: f.outputTokens } };
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', [EXECUTION_HEADER]: String(run.executionId) } });
+}
+
+/**
+ * Anthropic's stream: message_start, a text block (content_block_start, text_delta deltas,
+ * content_block_stop), a tool_use block per call (its input as input_json_delta), message_delta
+ * (stop_reason, usage), message_stop. A failure after the headers is an `error` event.
+ */
+async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Response> {
+  const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
+  const next = reader(run, held, pending);
+  const ev = (type: string, payload: Record<string, unknown> = {}) => sseEvent(type, { type, ...payload });
+  const errorEvent = (status: number, message: string) => sseEvent('error', anthropicErrorBody(status, message));
+  return sseResponse(
+    run,
+    p.log,
+    async (send) => {
+      send(ev('message_start', { message: { ...messageShell(run), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } }));
+      let index = 0;
+      let open = false;
+      const openText = () => {
+        if (open) return;
+        open = true;
+        send(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      };
+      for (;;) {
+        const r = await next();
+        if (r.done) return;
+        const e = r.value;
+        if (!isFinal(e)) {
+          if (e.output) {
+            openText();
+            send(ev('content_block_delta', { index, delta: { type: 'text_delta', text: e.output } }));
+          }
+          continue;
+        }
+        if (e.status !== 'completed') {
+          const err = executionFailure(run.executionId, e.error, e.status);
+          send(errorEvent(err.status, err.message));
+          return;
+        }
+        const f = run.finish(e);
+        if (open || !f.calls.length) {
+          openText();
+          send(ev('content_block_stop', { index }));
+          index++;
+        }
+        for (const c of f.calls) {
+          send(ev('content_block_start', { index, content_block: { type: 'tool_use', id: toolUseId(c), name: c.name, input: {} } }));
+          send(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(inputOf(c)) } }));
+          send(ev('content_block_stop', { index }));
+          index++;
+        }
+        send(ev('message_delta', { delta: { stop_reason: STOP[f.reason], stop_sequence: null }, usage: { input_tokens: f.inputTokens, output_tokens: f.outputTokens } }));
+        send(ev('message_stop'));
+        return;
+      }
+    },
+    () => errorEvent(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).'),
+  );
+}
+
+/** An estimate of the request's input tokens (the model's own tokenizer is not at hand). */
+function countTokens(body: AnthropicCountRequest): number {
+  const conv = readAnthropicMessages(body);
+  checkConversation({ ...conv, param: 'messages' });
+  const texts = [...conv.system, ...conv.messages.flatMap((m) => [m.content, ...(m.toolCalls ?? []).map((c) => c.name + c.arguments)]), JSON.stringify(body.tools ?? [])];
+  return texts.reduce((n, t) => n + countTokensSync(t), 0) + conv.messages.reduce((n, m) => n + 4 + (m.images?.length ?? 0) * IMAGE_TOKENS, 0);
+}
+
+const tags = ['Anthropic-compatible'];
+const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
+const anthropicErrors = {
+  400: json(AnthropicErrorBody, 'Invalid request (`invalid_request_error`)'),
+  401: json(AnthropicErrorBody, 'Missing or invalid key (`authentication_error`): send `x-api-key` or `Authorization: Bearer`'),
+  404: json(AnthropicErrorBody, 'Unknown model (`not_found_error`)'),
+} as const;
+
+/** A model of /v1/models as Anthropic lists it. */
+const anthropicModel = (m: { id: string; created?: number }) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date((m.created ?? 0) * 1000).toISOString() });
+
+/**
+ * `GET /v1/models` asked by an Anthropic client (it sends `anthropic-version`): the same models in
+ * Anthropic's list shape. Register before the /v1/models routes.
+ */
+export function anthropicModelLists(r: OpenAPIHono<AppEnv>): void {
+  const reshape: Parameters<typeof r.use>[1] = async (c, next) => {
+    await next();
+    if (!c.req.header('anthropic-version') || c.res.status !== 200) return;
+    const j = (await c.res.clone().json()) as { data?: { id: string; created?: number }[]; id?: string; created?: number };
+    const body = Array.isArray(j.data)
+      ? { data: j.data.map(anthropicModel), has_more: false, first_id: j.data[0]?.id ?? null, last_id: j.data.at(-1)?.id ?? null }
+      : anthropicModel({ id: String(j.id), created: j.created });
+    c.res = new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  r.use('/v1/models', reshape);
+  r.use('/v1/models/*', reshape);
+}
+
+export function anthropicRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
+  anthropicModelLists(r);
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/messages',
+      tags,
+      summary: 'Create a message (Anthropic Messages API): `model` = an agent slug or a raw provider model; custom tools come back as tool_use blocks',
+      request: { body: { content: { 'application/json': { schema: AnthropicMessagesRequest } }, required: true } },
+      responses: {
+        200: {
+          content: { 'application/json': { schema: AnthropicMessageResponse }, 'text/event-stream': { schema: z.string() } },
+          description: 'A message (`msg_<execution id>`), or with `stream` its SSE events (message_start ... message_stop). Header `x-agent-desk-execution-id`.',
+        },
+        ...anthropicErrors,
+      },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const run = await startMessage(p, c.get('principal'), body, providers);
+      return body.stream ? streamedMessage(run, p) : jsonMessage(run);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/messages/count_tokens',
+      tags,
+      summary: 'Count a message request\'s input tokens (an estimate with the o200k tokenizer)',
+      request: { body: { content: { 'application/json': { schema: AnthropicCountRequest } }, required: true } },
+      responses: { 200: json(z.object({ input_tokens: z.number().int() }), 'OK'), ...anthropicErrors },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      await gatewayTarget(p, c.get('principal').userId, body.model, undefined, providers);
+      return c.json({ input_tokens: countTokens(body) }, 200);
+    },
+  );
+}
