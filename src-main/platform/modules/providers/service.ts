@@ -96,6 +96,13 @@ function ollamaV1(url: string): string {
   return u.endsWith('/v1') ? u : `${u}/v1`;
 }
 
+/** Where a provider's key is sent: its base URL, else its kind's default (a GGUF folder sends it nowhere). */
+function destinationOf(p: { kind: ProviderKind; base_url: string | null }): string | null {
+  if (p.kind === 'gguf') return null;
+  const url = p.base_url ?? (p.kind === 'ollama' ? ollamaV1(PROVIDER_URLS.ollama) : p.kind === 'anthropic' ? PROVIDER_URLS.anthropic : PROVIDER_URLS.openai);
+  return url.replace(/\/+$/, '');
+}
+
 /**
  * Model providers: configuration (settings, seeded from env, Ollama auto-detected), routing of a
  * model name to a provider, and providers registered at run time (e.g. the remote platform).
@@ -403,11 +410,15 @@ export class ProvidersService {
     };
   }
 
-  private fromInput(input: ProviderInput, prev: StoredProvider | undefined): StoredProvider {
+  /**
+   * `at` names where the input sits in the request body (`providers.2`, `provider`, or '' at the
+   * top), for the field of a 422.
+   */
+  private fromInput(input: ProviderInput, prev: StoredProvider | undefined, at = 'providers'): StoredProvider {
     if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', `The models_dir field is required for the GGUF provider "${input.id}".`);
     if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', `The api_key field is required for the Anthropic provider "${input.id}".`);
     const sealed = input.api_key === undefined ? (prev?.api_key_sealed ?? null) : input.api_key ? this.secrets.seal(input.api_key) : null;
-    return {
+    const next: StoredProvider = {
       id: input.id,
       kind: input.kind,
       label: input.label ?? null,
@@ -418,6 +429,13 @@ export class ProvidersService {
       context_window: input.context_window ?? null,
       source: 'settings',
     };
+    // A kept key goes only where it was entered for: a new destination needs the key entered again.
+    if (input.api_key === undefined && prev?.api_key_sealed && destinationOf(next) !== destinationOf(prev)) {
+      const changed = (next.base_url ?? null) !== (prev.base_url ?? null) || next.kind === prev.kind ? 'base_url' : 'kind';
+      const field = at ? `${at}.${changed}` : changed;
+      throw ValidationError.field(field, `To change the ${changed === 'kind' ? 'kind' : 'base URL'} of the provider "${input.id}", enter its API key again: a stored key is only sent to the address it was entered for.`);
+    }
+    return next;
   }
 
   /**
@@ -441,7 +459,8 @@ export class ProvidersService {
     return this.view();
   }
 
-  private saveList(inputs: ProviderSave[]): void {
+  /** `at` names an entry's place in the request body, for the field of a 422. */
+  private saveList(inputs: ProviderSave[], at: (i: number) => string = (i) => `providers.${i}`): void {
     const prev = this.stored();
     const envKept = [...prev.filter((p) => p.source === 'env'), ...this.envSeeds.filter((s) => !prev.some((p) => p.id === s.id && p.source === 'env'))];
     const outside = new Map([...this.auto, ...envKept].map((p) => [p.id, p]));
@@ -449,7 +468,7 @@ export class ProvidersService {
     const saved: StoredProvider[] = [];
     inputs.forEach((p, i) => {
       if (p.kind !== undefined) {
-        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id)));
+        saved.push(this.fromInput({ ...p, kind: p.kind }, prev.find((x) => x.id === p.id), at(i)));
         off.delete(p.id);
         return;
       }
@@ -479,7 +498,8 @@ export class ProvidersService {
     const keep: ProviderSave[] = this.stored()
       .filter((p) => p.source === 'settings' && p.id !== input.id)
       .map((p) => ({ id: p.id, kind: p.kind, label: p.label, base_url: p.base_url, models_dir: p.models_dir, enabled: p.enabled, context_window: p.context_window }));
-    this.saveList([...keep, input]);
+    // The new entry's fields are the request's own (first-run setup): a 422 names them as such.
+    this.saveList([...keep, input], (i) => (i === keep.length ? '' : `providers.${i}`));
     return this.view().providers.find((p) => p.id === input.id)!;
   }
 
@@ -500,9 +520,9 @@ export class ProvidersService {
   }
 
   /** Reachability and model list of a saved provider, or of one given whole before saving. */
-  async test(body: { id?: string; provider?: ProviderInput }): Promise<ProviderTestResult> {
+  async test(body: { id?: string; provider?: ProviderInput }, at = 'provider'): Promise<ProviderTestResult> {
     let p: ModelProvider | null;
-    if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id)));
+    if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id), at));
     else {
       p = this.byId(body.id!);
       if (!p) throw ValidationError.field('id', 'The selected id is invalid.');
