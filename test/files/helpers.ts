@@ -11,10 +11,13 @@ export async function upload(
   const form = new FormData();
   form.append(opts.field ?? 'file', new Blob([Buffer.from(typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes)]), filename);
   if (opts.process !== undefined) form.append('process', String(opts.process));
+  // Sent as the bytes a client puts on the wire: Node 24's Request streams a FormData body from a
+  // pump that rejects, unhandled, when the receiver stops reading early (as it does at the limit).
+  const encoded = new Response(form);
   const res = await p.app.request(`${BASE}${opts.url ?? '/api/files'}`, {
     method: 'POST',
-    headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}`, ...opts.headers },
-    body: form,
+    headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}`, 'content-type': encoded.headers.get('content-type')!, ...opts.headers },
+    body: new Uint8Array(await encoded.arrayBuffer()),
   });
   const text = await res.text();
   let json: any;
