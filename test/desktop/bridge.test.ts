@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { MessageChannel as NodeMessageChannel, type MessagePort as NodeMessagePort } from 'node:worker_threads';
 import { Hono } from 'hono';
@@ -6,13 +7,15 @@ import { streamSSE } from 'hono/streaming';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeElectron, resetFakeElectron } from './fake-electron.js';
 import { closePlatform, makePlatform, tempDir, BASE } from '../api/helpers.js';
-import {
-  BRIDGE_PRINCIPAL, handleBridgeRequest, isTrustedSender, readPickedFiles, registerBridge, streamOverPort, toPlatformRequest, BridgeInputError,
-} from '../../src-main/desktop/bridge.js';
-import { CHANNELS, type StreamMessage } from '../../src-main/desktop/channels.js';
+import { BRIDGE_PRINCIPAL, handleBridgeRequest, toPlatformRequest, BridgeInputError } from '../../src-main/platform/transports/port/requests.js';
+import { servePort } from '../../src-main/platform/transports/port/server.js';
+import { isTrustedSender, readPickedFiles, registerBridge, REFUSED } from '../../src-main/desktop/bridge.js';
+import { CHANNELS, ENGINE_RESTARTING, ENGINE_STOPPED_ERROR } from '../../src-main/desktop/channels.js';
 import { isAppUrl } from '../../src-main/desktop/app-protocol.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import type { FromPlatform, ToPlatform } from '../../src-preload/api.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
+import { until } from '../fixtures/until.js';
 
 vi.mock('electron', async () => (await import('./fake-electron.js')).fakeElectron);
 
@@ -30,19 +33,32 @@ function mainPort(port: NodeMessagePort) {
   };
 }
 
-/** Collects what the main side posts until the end message (or the port closes). */
-function collect(port: NodeMessagePort): Promise<StreamMessage[]> {
-  const got: StreamMessage[] = [];
-  return new Promise((resolve) => {
-    port.on('message', (m: StreamMessage) => {
-      got.push(m);
-      if (m.type === 'end') {
-        port.close();
-        resolve(got);
-      }
-    });
-    port.on('close', () => resolve(got));
+/** The renderer's end of a served port: sends calls by id, gathers what comes back per id. */
+function client(port: NodeMessagePort) {
+  const got = new Map<number, FromPlatform[]>();
+  const waiters: (() => void)[] = [];
+  port.on('message', (m: FromPlatform) => {
+    got.set(m.id, [...(got.get(m.id) ?? []), m]);
+    for (const w of waiters.splice(0)) w();
   });
+  const settled = (id: number) => (got.get(id) ?? []).some((m) => m.t === 'end' || m.t === 'response');
+  return {
+    send: (m: ToPlatform) => port.postMessage(m),
+    got: (id: number) => got.get(id) ?? [],
+    /** Everything for `id` up to its end or response. */
+    done: async (id: number): Promise<FromPlatform[]> => {
+      await until(`call ${id} to end`, () => settled(id));
+      return got.get(id)!;
+    },
+    text: (id: number) => (got.get(id) ?? []).map((m) => (m.t === 'chunk' ? m.text : '')).join(''),
+  };
+}
+
+/** A served port over a Node channel: the platform side gets port2 (as MessagePortMain), the test port1. */
+function served(platform: Pick<Platform, 'app'>) {
+  const { port1, port2 } = new NodeMessageChannel();
+  const server = servePort(platform, mainPort(port2), () => BASE);
+  return { c: client(port1), port1, server };
 }
 
 /** An SSE endpoint like the execution stream: numbered events, a little apart. */
@@ -133,72 +149,94 @@ describe('bridge requests', () => {
   });
 });
 
-describe('bridge streams over a MessagePort', () => {
+describe('the platform side of the port (transports/port)', () => {
   it('delivers SSE chunks in order, then one end with the status', async () => {
-    const { port1, port2 } = new NodeMessageChannel();
-    const got = collect(port1);
-    await streamOverPort(sseApp(6), { method: 'GET', path: '/api/stream' }, BASE, mainPort(port2));
-    const msgs = await got;
-    const end = msgs.at(-1)!;
-    expect(end).toEqual({ type: 'end', status: 200 });
-    expect(msgs.slice(0, -1).every((m) => m.type === 'chunk')).toBe(true);
-    const text = msgs.map((m) => (m.type === 'chunk' ? m.text : '')).join('');
-    const ns = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n);
+    const { c, port1 } = served(sseApp(6));
+    c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/stream' } });
+    const msgs = await c.done(1);
+    expect(msgs.at(-1)).toEqual({ t: 'end', id: 1, status: 200 });
+    expect(msgs.slice(0, -1).every((m) => m.t === 'chunk')).toBe(true);
+    const ns = [...c.text(1).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n);
     expect(ns).toEqual([1, 2, 3, 4, 5, 6]);
     expect(msgs.length).toBeGreaterThan(2); // streamed, not one buffered blob
-  });
-
-  it('stops reading when the renderer cancels, and closes the port', async () => {
-    const onAbort = vi.fn();
-    const { port1, port2 } = new NodeMessageChannel();
-    const got: StreamMessage[] = [];
-    port1.on('message', (m: StreamMessage) => {
-      got.push(m);
-      if (got.length === 1) port1.postMessage({ type: 'cancel' });
-    });
-    await streamOverPort(sseApp(200, onAbort), { method: 'GET', path: '/api/stream' }, BASE, mainPort(port2));
-    await vi.waitFor(() => expect(onAbort).toHaveBeenCalled());
-    expect(got.length).toBeLessThan(50);
-    expect(got.some((m) => m.type === 'end')).toBe(false);
     port1.close();
   });
 
-  it('streams an error answer as its body and status', async () => {
-    const { port1, port2 } = new NodeMessageChannel();
-    const got = collect(port1);
-    await streamOverPort(sseApp(1), { method: 'GET', path: '/api/nothing' }, BASE, mainPort(port2));
-    const msgs = await got;
-    expect(msgs.at(-1)).toEqual({ type: 'end', status: 404 });
-    const bad = new NodeMessageChannel();
-    const got2 = collect(bad.port1);
-    await streamOverPort(sseApp(1), { method: 'GET', path: '//x' }, BASE, mainPort(bad.port2));
-    expect((await got2).at(-1)).toEqual({ type: 'end', status: 400 });
+  it('multiplexes: requests are answered while streams run, each by its id', async () => {
+    const { c, port1 } = served(sseApp(8));
+    c.send({ t: 'stream', id: 7, req: { method: 'GET', path: '/api/stream' } });
+    c.send({ t: 'stream', id: 8, req: { method: 'GET', path: '/api/stream' } });
+    c.send({ t: 'request', id: 9, req: { method: 'GET', path: '/api/who' } });
+    const [res] = await c.done(9);
+    expect(res).toMatchObject({ t: 'response', id: 9, res: { status: 200 } });
+    expect(c.got(7).some((m) => m.t === 'end')).toBe(false); // answered before the stream ended
+    await c.done(7);
+    await c.done(8);
+    for (const id of [7, 8]) expect([...c.text(id).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    port1.close();
   });
 
-  it('passes the trusted principal on streams too', async () => {
-    const { port1, port2 } = new NodeMessageChannel();
-    const got = collect(port1);
-    await streamOverPort(sseApp(1), { method: 'GET', path: '/api/who' }, BASE, mainPort(port2));
-    const text = (await got).map((m) => (m.type === 'chunk' ? m.text : '')).join('');
-    expect(JSON.parse(text)).toEqual({ env: { userId: 1, via: 'bridge' } });
+  it('stops reading a stream the renderer cancels, and only that one', async () => {
+    const onAbort = vi.fn();
+    const { c, port1 } = served(sseApp(400, onAbort));
+    c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/stream' } });
+    await until('the first chunk', () => c.got(1).length > 0);
+    c.send({ t: 'cancel', id: 1 });
+    await until('the read to stop', () => onAbort.mock.calls.length > 0);
+    c.send({ t: 'request', id: 2, req: { method: 'GET', path: '/api/who' } });
+    await c.done(2);
+    expect(c.got(1).some((m) => m.t === 'end')).toBe(false);
+    expect(c.got(1).length).toBeLessThan(100);
+    port1.close();
+  });
+
+  it('stops every read when the page goes away (its port closes)', async () => {
+    const onAbort = vi.fn();
+    const { c, port1 } = served(sseApp(400, onAbort));
+    c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/stream' } });
+    c.send({ t: 'stream', id: 2, req: { method: 'GET', path: '/api/stream' } });
+    await until('both streams to start', () => c.got(1).length > 0 && c.got(2).length > 0);
+    port1.close();
+    await until('both reads to stop', () => onAbort.mock.calls.length === 2);
+  });
+
+  it('streams an error answer as its body and status; bad input is a 400 end', async () => {
+    const { c, port1 } = served(sseApp(1));
+    c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/nothing' } });
+    expect((await c.done(1)).at(-1)).toEqual({ t: 'end', id: 1, status: 404 });
+    c.send({ t: 'stream', id: 2, req: { method: 'GET', path: '//x' } });
+    expect((await c.done(2)).at(-1)).toEqual({ t: 'end', id: 2, status: 400 });
+    c.send({ t: 'request', id: 3, req: null as never });
+    const [bad] = await c.done(3);
+    expect(bad).toMatchObject({ t: 'response', res: { status: 400 } });
+    port1.close();
+  });
+
+  it('passes the trusted principal on requests and streams', async () => {
+    const { c, port1 } = served(sseApp(1));
+    c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/who' } });
+    await c.done(1);
+    expect(JSON.parse(c.text(1))).toEqual({ env: { userId: 1, via: 'bridge' } });
+    c.send({ t: 'request', id: 2, req: { method: 'GET', path: '/api/who' } });
+    const [res] = await c.done(2);
+    expect(JSON.parse((res as Extract<FromPlatform, { t: 'response' }>).res.body)).toEqual({ env: { userId: 1, via: 'bridge' } });
+    port1.close();
   });
 });
 
-describe('a real execution through the bridge', () => {
+describe('a real execution through the port', () => {
   it('streams the model output as the spec SSE events, ending with completed', async () => {
     const fake = await startFakeOpenAI({ reply: 'Hello from the desktop bridge stream.', delayMs: 2 });
     const p = makePlatform({ env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
+    const { c, port1 } = served(p);
     try {
       const agents = JSON.parse((await handleBridgeRequest(p, { method: 'GET', path: '/api/agents?type=chat' }, BASE)).body);
       const chat = agents.data[0];
       const model = chat.questions.find((q: any) => q.name === 'model').options.find((m: string) => m.startsWith('gpt-'));
-      const { port1, port2 } = new NodeMessageChannel();
-      const got = collect(port1);
       const body = JSON.stringify({ stream: true, answers: { temperature: '0', model, tools: 'no-tools' }, messages: [{ role: 'user', content: 'hi' }] });
-      await streamOverPort(p, { method: 'POST', path: `/api/agents/${chat.id}/execute`, headers: { 'content-type': 'application/json' }, body }, BASE, mainPort(port2));
-      const msgs = await got;
-      expect(msgs.at(-1)).toEqual({ type: 'end', status: 200 });
-      const events = [...msgs.map((m) => (m.type === 'chunk' ? m.text : '')).join('').matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
+      c.send({ t: 'stream', id: 1, req: { method: 'POST', path: `/api/agents/${chat.id}/execute`, headers: { 'content-type': 'application/json' }, body } });
+      expect((await c.done(1)).at(-1)).toEqual({ t: 'end', id: 1, status: 200 });
+      const events = [...c.text(1).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]));
       expect(events.at(-1)).toMatchObject({ status: 'completed', output: '' });
       expect(typeof events.at(-1).credits).toBe('number');
       expect(events.filter((e) => e.status === 'running').map((e) => e.output).join('')).toBe('Hello from the desktop bridge stream.');
@@ -206,17 +244,18 @@ describe('a real execution through the bridge', () => {
       const stored = JSON.parse((await handleBridgeRequest(p, { method: 'GET', path: `/api/agent-responses/${events[0].id}` }, BASE)).body);
       expect(stored).toMatchObject({ status: 'succeeded', output: 'Hello from the desktop bridge stream.' });
     } finally {
+      port1.close();
       await closePlatform(p);
       await fake.close();
     }
   });
 });
 
-describe('IPC handlers', () => {
-  const ours = { senderFrame: { url: 'agent-desk://app/index.html', parent: null }, sender: {} };
-  const iframe = { senderFrame: { url: 'agent-desk://app/index.html', parent: {} }, sender: {} };
-  const evil = { senderFrame: { url: 'https://evil.example/', parent: null }, sender: {} };
-  const gone = { senderFrame: null, sender: {} };
+describe('IPC handlers (main process)', () => {
+  const ours = { senderFrame: { url: 'agent-desk://app/index.html', parent: null }, sender: { id: 'ours' } };
+  const iframe = { senderFrame: { url: 'agent-desk://app/index.html', parent: {} }, sender: { id: 'iframe' } };
+  const evil = { senderFrame: { url: 'https://evil.example/', parent: null }, sender: { id: 'evil' } };
+  const gone = { senderFrame: null, sender: { id: 'gone' } };
   let dir: string;
   beforeEach(() => {
     resetFakeElectron();
@@ -226,42 +265,33 @@ describe('IPC handlers', () => {
 
   function register(extra: Partial<Parameters<typeof registerBridge>[0]> = {}) {
     const { ipcMain, dialog } = fakeElectron;
-    const platform = { ...sseApp(3), config: { maxUploadBytes: 1024 } } as any;
-    return registerBridge({
+    const connect = vi.fn();
+    const off = registerBridge({
       ipcMain: ipcMain as any,
       dialog: dialog as any,
-      platform,
+      connect,
+      maxUploadBytes: 1024,
       isAppUrl: (u) => isAppUrl(u),
-      baseUrl: () => BASE,
-      appInfo: () => ({ version: '0.1.0', platform: 'linux', apiUrl: BASE, dataDir: '/data' }),
+      appInfo: async () => ({ version: '0.1.0', platform: 'linux', apiUrl: BASE, dataDir: '/data' }),
       windowOf: () => null,
       ...extra,
     });
+    return { off, connect };
   }
 
-  it('checks the sender: only the app page, top frame, may call', async () => {
+  it('hands a port only to the app page, top frame; the rest are refused', async () => {
     expect(isTrustedSender(ours.senderFrame, (u) => isAppUrl(u))).toBe(true);
     for (const e of [iframe, evil, gone]) expect(isTrustedSender(e.senderFrame as any, (u) => isAppUrl(u))).toBe(false);
-    register();
+    const { connect } = register();
     const { ipcMain } = fakeElectron;
-    for (const ch of [CHANNELS.request, CHANNELS.openFiles, CHANNELS.appInfo]) {
-      for (const e of [iframe, evil, gone]) await expect(ipcMain.invoke(ch, e, { method: 'GET', path: '/api/who' })).rejects.toThrow(/Refused/);
+    for (const e of [iframe, evil, gone]) ipcMain.emit(CHANNELS.connect, e);
+    expect(connect).not.toHaveBeenCalled();
+    ipcMain.emit(CHANNELS.connect, ours);
+    expect(connect.mock.calls).toEqual([[ours.sender]]);
+    for (const ch of [CHANNELS.openFiles, CHANNELS.appInfo]) {
+      for (const e of [iframe, evil, gone]) await expect(ipcMain.invoke(ch, e)).rejects.toThrow(REFUSED);
     }
     expect(await ipcMain.invoke(CHANNELS.appInfo, ours)).toMatchObject({ apiUrl: BASE });
-    const who = (await ipcMain.invoke(CHANNELS.request, ours, { method: 'GET', path: '/api/who' })) as any;
-    expect(JSON.parse(who.body).env).toEqual({ userId: 1, via: 'bridge' });
-  });
-
-  it('refuses a stream from a foreign sender on its port', async () => {
-    register();
-    const { port1, port2 } = new NodeMessageChannel();
-    const got = collect(port1);
-    fakeElectron.ipcMain.emit(CHANNELS.stream, { ...evil, ports: [mainPort(port2)] }, { method: 'GET', path: '/api/stream' });
-    expect(await got).toEqual([{ type: 'end', status: 403, error: expect.stringMatching(/Refused/) }]);
-    const ok = new NodeMessageChannel();
-    const got2 = collect(ok.port1);
-    fakeElectron.ipcMain.emit(CHANNELS.stream, { ...ours, ports: [mainPort(ok.port2)] }, { method: 'GET', path: '/api/stream' });
-    expect((await got2).at(-1)).toEqual({ type: 'end', status: 200 });
   });
 
   it('opens files through the dialog, within the upload limit', async () => {
@@ -283,25 +313,46 @@ describe('IPC handlers', () => {
   });
 
   it('unregisters cleanly', () => {
-    const off = register();
-    off();
+    register().off();
     expect(fakeElectron.ipcMain.handlers.size).toBe(0);
-    expect(fakeElectron.ipcMain.listenerCount(CHANNELS.stream)).toBe(0);
+    expect(fakeElectron.ipcMain.listenerCount(CHANNELS.connect)).toBe(0);
   });
 });
+
+/** The preload's ipcRenderer, with the main process played by the test: it hands ports and engine news. */
+function pageIpc() {
+  const page = new EventEmitter();
+  const ipc = {
+    invoke: vi.fn(async () => 'ok'),
+    send: vi.fn(),
+    on: (channel: string, listener: (...args: any[]) => void) => page.on(channel, listener),
+  };
+  return {
+    ipc,
+    /** What main does once the platform serves: a new port to it, its other end served by `platform`. */
+    handPort(platform: Pick<Platform, 'app'>) {
+      const { port1, port2 } = new NodeMessageChannel();
+      servePort(platform, mainPort(port2), () => BASE);
+      page.emit(CHANNELS.port, { ports: [port1] });
+      return port2;
+    },
+    engine: (state: object) => page.emit(CHANNELS.engine, { ports: [] }, state),
+  };
+}
 
 describe('preload', () => {
   beforeEach(() => resetFakeElectron());
 
-  it('exposes exactly the AgentDeskBridge methods as window.agentDesk', async () => {
+  it('exposes exactly the AgentDeskBridge methods as window.agentDesk, and asks for its port', async () => {
     vi.resetModules();
     await import('../../src-preload/index.js');
     const { exposeInMainWorld } = fakeElectron.contextBridge;
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
     const [name, api] = exposeInMainWorld.mock.calls[0] as unknown as [string, Record<string, unknown>];
     expect(name).toBe('agentDesk');
-    expect(Object.keys(api).sort()).toEqual(['appInfo', 'openFiles', 'request', 'stream']);
+    expect(Object.keys(api).sort()).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'stream']);
     for (const v of Object.values(api)) expect(typeof v).toBe('function');
+    expect(fakeElectron.ipcRenderer.send).toHaveBeenCalledWith(CHANNELS.connect);
   });
 
   it('pulls nothing into the sandboxed preload but electron and its own bridge files', () => {
@@ -312,32 +363,67 @@ describe('preload', () => {
     expect(importsOf('src-main/desktop/channels.ts')).toEqual([]);
   });
 
-  it('streams end to end: preload port ↔ main bridge, chunks in order, then onEnd', async () => {
+  it('requests and streams over one port straight to the platform side, calls made before the port arrive wait for it', async () => {
     const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
-    const platform = sseApp(5);
-    const ipc = {
-      invoke: vi.fn(),
-      // What Electron does with the transferred port: the main side gets it as event.ports[0].
-      postMessage: vi.fn((channel: string, req: unknown, ports: MessagePort[]) => {
-        expect(channel).toBe(CHANNELS.stream);
-        void streamOverPort(platform, req, BASE, mainPort(ports[0] as unknown as NodeMessagePort));
-      }),
-    };
-    const bridge = createBridge(ipc as any);
+    const page = pageIpc();
+    const bridge = createBridge(page.ipc as any);
+    expect(page.ipc.send).toHaveBeenCalledWith(CHANNELS.connect);
+    const early = bridge.request({ method: 'GET', path: '/api/who' });
     const chunks: string[] = [];
-    const status = await new Promise<number>((resolve) => bridge.stream({ method: 'GET', path: '/api/stream' }, (t) => chunks.push(t), (s) => resolve(s)));
-    expect(status).toBe(200);
-    const ns = [...chunks.join('').matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n);
-    expect(ns).toEqual([1, 2, 3, 4, 5]);
+    const streamed = new Promise<number>((resolve) => bridge.stream({ method: 'GET', path: '/api/stream' }, (t) => chunks.push(t), (s) => resolve(s)));
+    page.handPort(sseApp(5));
+    expect(JSON.parse((await early).body)).toEqual({ env: { userId: 1, via: 'bridge' } });
+    expect(await streamed).toBe(200);
+    expect([...chunks.join('').matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('forwards request, openFiles and appInfo to their channels', async () => {
+  it('cancels a stream by id: the platform stops reading it', async () => {
     const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
-    const ipc = { invoke: vi.fn(async () => 'ok'), postMessage: vi.fn() };
-    const bridge = createBridge(ipc as any);
-    await bridge.request({ method: 'GET', path: '/api/agents' });
+    const page = pageIpc();
+    const bridge = createBridge(page.ipc as any);
+    const onAbort = vi.fn();
+    page.handPort(sseApp(400, onAbort));
+    const onEnd = vi.fn();
+    let first!: () => void;
+    const started = new Promise<void>((r) => (first = r));
+    const cancel = bridge.stream({ method: 'GET', path: '/api/stream' }, () => first(), onEnd);
+    await started;
+    cancel();
+    await until('the read to stop', () => onAbort.mock.calls.length > 0);
+    expect(onEnd).not.toHaveBeenCalled();
+  });
+
+  it('when the platform stops: calls under way fail with a sentence, the page hears it, calls made meanwhile wait for the new port', async () => {
+    const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
+    const page = pageIpc();
+    const bridge = createBridge(page.ipc as any);
+    const states: unknown[] = [];
+    bridge.onEngine!((s) => states.push(s));
+    // A platform that never answers: the calls are under way when it stops.
+    const silent = { app: { fetch: () => new Promise<Response>(() => {}) } } as unknown as Pick<Platform, 'app'>;
+    page.handPort(silent);
+    const pending = bridge.request({ method: 'GET', path: '/api/who' });
+    const ended = new Promise<[number, string | undefined]>((resolve) => bridge.stream({ method: 'GET', path: '/api/stream' }, () => {}, (s, e) => resolve([s, e])));
+    page.engine({ running: false, message: ENGINE_RESTARTING });
+    await expect(pending).rejects.toThrow(ENGINE_STOPPED_ERROR);
+    expect(await ended).toEqual([0, ENGINE_STOPPED_ERROR]);
+    const meanwhile = bridge.request({ method: 'GET', path: '/api/who' });
+    page.handPort(sseApp(1));
+    expect((await meanwhile).status).toBe(200);
+    expect(states).toEqual([{ running: false, message: ENGINE_RESTARTING }, { running: true }]);
+    // A listener added while it is down hears so at once.
+    page.engine({ running: false, message: ENGINE_RESTARTING });
+    const late = vi.fn();
+    bridge.onEngine!(late);
+    expect(late).toHaveBeenCalledWith({ running: false, message: ENGINE_RESTARTING });
+  });
+
+  it('forwards openFiles and appInfo to their channels', async () => {
+    const { createBridge } = await import('../../src-main/desktop/bridge-client.js');
+    const page = pageIpc();
+    const bridge = createBridge(page.ipc as any);
     await bridge.openFiles();
     await bridge.appInfo();
-    expect(ipc.invoke.mock.calls).toEqual([[CHANNELS.request, { method: 'GET', path: '/api/agents' }], [CHANNELS.openFiles], [CHANNELS.appInfo]]);
+    expect(page.ipc.invoke.mock.calls).toEqual([[CHANNELS.openFiles], [CHANNELS.appInfo]]);
   });
 });

@@ -2,11 +2,14 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
+// @ts-expect-error a plain .mjs stand-in shared with the built-app driver (no types)
+import { MessageChannelMain, utilityProcess, utilityProcesses, webPort } from './support/fake-utility.mjs';
 
 /**
  * A stand-in for the `electron` module (the binary is not installed in CI): just enough of
- * app, BrowserWindow, ipcMain, session, protocol, Menu, shell, dialog, safeStorage and the
- * preload side, recording what the shell does so tests can check it.
+ * app, BrowserWindow, ipcMain, session, protocol, Menu, shell, dialog, safeStorage, the
+ * preload side, and utilityProcess / MessageChannelMain (support/fake-utility.mjs: real child
+ * processes with relayed ports), recording what the shell does so tests can check it.
  * Use: vi.mock('electron', async () => (await import('./fake-electron.js')).fakeElectron)
  */
 
@@ -63,6 +66,25 @@ export class FakeWebContents extends EventEmitter {
   setWindowOpenHandler = vi.fn((h: (d: { url: string }) => { action: string }) => {
     this.openHandler = h;
   });
+  /** What the page's preload hears (its ipcRenderer.on). */
+  readonly toRenderer = new EventEmitter();
+  destroyed = false;
+  isDestroyed = () => this.destroyed;
+  send = vi.fn((channel: string, ...args: unknown[]) => void this.toRenderer.emit(channel, { ports: [] }, ...args));
+  postMessage = vi.fn((channel: string, message: unknown, transfer: unknown[] = []) => void this.toRenderer.emit(channel, { ports: transfer.map(webPort) }, message));
+}
+
+/**
+ * The ipcRenderer a page's preload would have, for a page whose main-process side is `contents`
+ * and whose frame is `frame` (what the main process checks before it hands out a port).
+ */
+export function rendererIpc(contents: FakeWebContents, frame: { url: string; parent: unknown }) {
+  const event = () => ({ sender: contents, senderFrame: frame });
+  return {
+    invoke: (channel: string, ...args: unknown[]) => fakeElectron.ipcMain.invoke(channel, event(), ...args),
+    send: (channel: string, ...args: unknown[]) => void fakeElectron.ipcMain.emit(channel, event(), ...args),
+    on: (channel: string, listener: (...args: any[]) => void) => contents.toRenderer.on(channel, listener),
+  };
 }
 
 class FakeBrowserWindow extends EventEmitter {
@@ -146,7 +168,11 @@ export const fakeElectron = {
     },
   },
   contextBridge: { exposeInMainWorld: vi.fn() },
-  ipcRenderer: { invoke: vi.fn(), postMessage: vi.fn() },
+  ipcRenderer: { invoke: vi.fn(), send: vi.fn(), on: vi.fn() },
+  utilityProcess: utilityProcess as { fork(modulePath: string, args?: string[], options?: Record<string, unknown>): any },
+  MessageChannelMain: MessageChannelMain as new () => { port1: any; port2: any },
+  /** Every utility process forked (the platform, its readers), with `modulePath`, `pid`, `exited`. */
+  utilityProcesses: utilityProcesses as { modulePath: string; pid: number; exited?: boolean; kill(): boolean }[],
 };
 
 export function resetFakeElectron(): void {
@@ -154,6 +180,7 @@ export function resetFakeElectron(): void {
   fakeElectron.ipcMain.removeAllListeners();
   fakeElectron.ipcMain.handlers.clear();
   FakeBrowserWindow.all = [];
+  fakeElectron.utilityProcesses.splice(0);
   fakeElectron.protocol.handlers.clear();
   safeStorageState.available = true;
   safeStorageState.backend = 'gnome_libsecret';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeElectron, fakeEvent, FakeWebContents, resetFakeElectron } from './fake-electron.js';
+import { fakeElectron, fakeEvent, FakeWebContents, rendererIpc, resetFakeElectron } from './fake-electron.js';
 import { tempDir, makePlatform, call } from '../api/helpers.js';
 import { mainWindowOptions } from '../../src-main/desktop/window.js';
 import { expectIsolated } from './isolation.js';
@@ -10,10 +10,14 @@ import { appCsp, guardWebContents, installCsp, installPermissionHandlers, isExte
 import { APP_URL, appProtocolHandler, isAppUrl } from '../../src-main/desktop/app-protocol.js';
 import { claimSingleInstance, installGracefulQuit, startDesktop } from '../../src-main/desktop/lifecycle.js';
 import { resolveDesktopPaths } from '../../src-main/desktop/paths.js';
-import { safeStorageBox } from '../../src-main/desktop/secrets.js';
+import { DATA_KEY_FILE, loadDataKey, openLegacySecrets, safeStorageBox } from '../../src-main/desktop/secrets.js';
 import { buildMenuTemplate } from '../../src-main/desktop/menu.js';
-import { ApiServer } from '../../src-main/desktop/api-server.js';
+import { ApiServer } from '../../src-main/platform/host/api-server.js';
 import { CHANNELS } from '../../src-main/desktop/channels.js';
+import { createBridge } from '../../src-main/desktop/bridge-client.js';
+import { dataKeyBox, legacySealedIn, UNREADABLE_SECRET } from '../../src-main/platform/kernel/secrets.js';
+import { findLegacySecrets } from '../../src-main/platform/host/legacy-secrets-store.js';
+import { until } from '../fixtures/until.js';
 import { defaultDataDir } from '../../src-main/platform/kernel/config.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
 
@@ -214,44 +218,86 @@ describe('paths', () => {
   });
 });
 
-describe('secret box (safeStorage)', () => {
-  it('seals with the OS keychain and opens what it sealed', () => {
-    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
-    expect(box.encrypted).toBe(true);
-    const sealed = box.seal('sk-secret');
-    expect(sealed.startsWith('safe:')).toBe(true);
-    expect(sealed).not.toContain('sk-secret');
-    expect(box.open(sealed)).toBe('sk-secret');
-    expect(box.open('plain:older')).toBe('older'); // stored before encryption was available
+describe('secrets: the keychain in main, the sealing in the platform', () => {
+  const ss = () => fakeElectron.safeStorage as any;
+
+  it('keeps the data key sealed by the keychain in the data dir (user-only), the same key on the next start', () => {
+    const dir = temp();
+    const key = loadDataKey(dir, ss(), 'linux')!;
+    expect(key).toHaveLength(32);
+    const file = path.join(dir, DATA_KEY_FILE);
+    const stored = fs.readFileSync(file, 'utf8');
+    expect(stored.startsWith('safe:')).toBe(true);
+    expect(stored).not.toContain(key.toString('base64'));
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadDataKey(dir, ss(), 'linux')!.equals(key)).toBe(true);
   });
 
-  it("says so instead of pretending when Linux has no keyring (basic_text)", () => {
+  it('seals in the platform with that key: not readable without it, a clear sentence when it changed', () => {
+    const key = loadDataKey(temp(), ss(), 'linux')!;
+    const box = dataKeyBox(key);
+    expect(box.encrypted).toBe(true);
+    const sealed = box.seal('sk-secret');
+    expect(sealed.startsWith('dk1:')).toBe(true);
+    expect(sealed).not.toContain('sk-secret');
+    expect(box.seal('sk-secret')).not.toBe(sealed); // a fresh IV each time
+    expect(box.open(sealed)).toBe('sk-secret');
+    expect(box.open('plain:older')).toBe('older'); // stored before encryption was available
+    expect(() => dataKeyBox(Buffer.alloc(32, 7)).open(sealed)).toThrow(UNREADABLE_SECRET);
+  });
+
+  it('replaces a key the keychain can no longer open, setting the old one aside', () => {
+    const dir = temp();
+    fs.writeFileSync(path.join(dir, DATA_KEY_FILE), 'safe:AAAA');
+    const key = loadDataKey(dir, ss(), 'linux');
+    expect(key).toHaveLength(32);
+    expect(fs.readdirSync(dir).some((f) => f.startsWith(`${DATA_KEY_FILE}.unreadable-`))).toBe(true);
+  });
+
+  it("says so instead of pretending when Linux has no keyring (basic_text): no key, secrets stored plainly", () => {
     fakeElectron.safeStorage.state.backend = 'basic_text';
-    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
+    const dir = temp();
+    expect(loadDataKey(dir, ss(), 'linux')).toBeNull();
+    expect(fs.existsSync(path.join(dir, DATA_KEY_FILE))).toBe(false);
+    const box = dataKeyBox(null);
     expect(box.encrypted).toBe(false);
     expect(box.seal('x')).toBe('plain:x');
   });
 
-  it('gives a clear error when a sealed secret cannot be opened', () => {
-    const box = safeStorageBox(fakeElectron.safeStorage as any, 'linux');
+  it('opens what an older version sealed with the keychain directly, found in the database before the platform starts', async () => {
+    const old = safeStorageBox(ss(), 'linux');
+    const legacy = old.seal('sk-from-before');
+    expect(old.open(legacy)).toBe('sk-from-before');
+    const p = makePlatform();
+    dirs.push(p.dir);
+    p.services.settings.set('providers.list' as any, [{ id: 'x', api_key_sealed: legacy }] as any);
+    await p.close();
+    const found = findLegacySecrets(p.dir);
+    expect(found).toEqual([legacy]);
+    expect(legacySealedIn([`{"k":"${legacy}"}`, null, 'safe:AAAA plain'])).toEqual([legacy, 'safe:AAAA']);
+    const opened = openLegacySecrets([...found, 'safe:AAAA', 42], ss(), 'linux');
+    expect(opened).toEqual(['sk-from-before', null, null]);
+    const box = dataKeyBox(Buffer.alloc(32, 1), new Map([[legacy, opened[0]!]]));
+    expect(box.open(legacy)).toBe('sk-from-before');
     expect(() => box.open('safe:AAAA')).toThrow(/Enter it again in Settings/);
   });
 });
 
 describe('menu', () => {
-  it('offers the data folder and API docs; dev tools only in development', () => {
+  it('offers the data folder and API docs; dev tools only in development', async () => {
     const openExternal = vi.fn();
     const openDataDir = vi.fn();
-    const t = buildMenuTemplate({ isMac: false, dev: false, apiUrl: () => 'http://127.0.0.1:8787', openExternal, openDataDir });
+    const t = buildMenuTemplate({ isMac: false, dev: false, apiUrl: async () => 'http://127.0.0.1:8787', openExternal, openDataDir });
     const file = t.find((m) => m.label === 'File')!.submenu as any[];
     file.find((i) => i.label === 'Open Data Folder').click();
     file.find((i) => i.label === 'Open API Docs in Browser').click();
     expect(openDataDir).toHaveBeenCalled();
-    expect(openExternal).toHaveBeenCalledWith('http://127.0.0.1:8787/api/docs');
+    // The URL is asked of the platform process.
+    await vi.waitFor(() => expect(openExternal).toHaveBeenCalledWith('http://127.0.0.1:8787/api/docs'));
     const roles = JSON.stringify(t);
     expect(roles).not.toContain('toggleDevTools');
     expect(roles).not.toContain('appMenu');
-    const dev = JSON.stringify(buildMenuTemplate({ isMac: true, dev: true, apiUrl: () => null, openExternal, openDataDir }));
+    const dev = JSON.stringify(buildMenuTemplate({ isMac: true, dev: true, apiUrl: async () => null, openExternal, openDataDir }));
     expect(dev).toContain('toggleDevTools');
     expect(dev).toContain('appMenu');
   });
@@ -322,7 +368,7 @@ describe('localhost API server', () => {
 });
 
 describe('startDesktop (whole shell, fake Electron)', () => {
-  it('starts the platform, the API and a secure window; the bridge works; quit closes the platform', async () => {
+  it('starts the platform in its own process and a secure window; the page gets a port to it; quit stops the platform', async () => {
     const dataDir = temp();
     // A free port for this run instead of 8787 (shared machine).
     const seed = createPlatform({ dataDir });
@@ -335,8 +381,11 @@ describe('startDesktop (whole shell, fake Electron)', () => {
     try {
       running = await startDesktop();
       expect(running).not.toBeNull();
-      expect(running!.platform.config.dataDir).toBe(dataDir);
-      expect(running!.platform.secrets.encrypted).toBe(true);
+      const proc = running!.platform;
+      // The platform is a utility process of its own, not this one.
+      const [child] = fakeElectron.utilityProcesses.filter((u) => /platform-host/.test(u.modulePath));
+      expect(child.pid).toBe(proc.pid);
+      expect(child.pid).not.toBe(process.pid);
       expect(fakeElectron.protocol.registerSchemesAsPrivileged).toHaveBeenCalled();
       expect(fakeElectron.protocol.handlers.has('agent-desk')).toBe(true);
       expect(session.defaultSession.headersListener).not.toBeNull();
@@ -346,34 +395,82 @@ describe('startDesktop (whole shell, fake Electron)', () => {
       expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
       expect(win.loadURL).toHaveBeenCalledWith('agent-desk://app/index.html');
 
-      expect(running!.api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const own = { senderFrame: { url: 'agent-desk://app/index.html#/chat', parent: null }, sender: win.webContents };
-      const res = (await fakeElectron.ipcMain.invoke(CHANNELS.request, own, { method: 'GET', path: '/api/agents' })) as any;
+      // The page's preload asks for its port; requests then go to the platform process directly.
+      const own = { url: 'agent-desk://app/index.html#/chat', parent: null };
+      const bridge = createBridge(rendererIpc(win.webContents, own) as any);
+      const res = await bridge.request({ method: 'GET', path: '/api/app' });
       expect(res.status).toBe(200);
-      const info = (await fakeElectron.ipcMain.invoke(CHANNELS.appInfo, own)) as any;
-      expect(info).toMatchObject({ version: '0.1.0', apiUrl: running!.api.url, dataDir });
-      const evil = { senderFrame: { url: 'https://evil.example/', parent: null }, sender: win.webContents };
-      await expect(fakeElectron.ipcMain.invoke(CHANNELS.request, evil, { method: 'GET', path: '/api/agents' })).rejects.toThrow(/Refused/);
+      expect(JSON.parse(res.body)).toMatchObject({ data_dir: dataDir, secrets_encrypted: true });
+      expect(win.webContents.postMessage).toHaveBeenCalledWith(CHANNELS.port, null, [expect.anything()]);
+      const info = (await fakeElectron.ipcMain.invoke(CHANNELS.appInfo, { sender: win.webContents, senderFrame: own })) as any;
+      expect(info).toMatchObject({ version: '0.1.0', apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), dataDir });
+      // The localhost API is served from the platform process too.
+      expect((await fetch(`${info.apiUrl}/api/agents`)).status).toBe(401);
+
+      // A foreign page gets no port: its calls never reach the platform.
+      const evilContents = new FakeWebContents();
+      const evil = createBridge(rendererIpc(evilContents, { url: 'https://evil.example/', parent: null }) as any);
+      let answered = false;
+      void evil.request({ method: 'GET', path: '/api/agents' }).then(() => (answered = true));
+      expect(evilContents.postMessage).not.toHaveBeenCalled();
+      await fakeElectron.ipcMain.invoke(CHANNELS.appInfo, { sender: win.webContents, senderFrame: own }); // a round trip later
+      expect(answered).toBe(false);
+      await expect(fakeElectron.ipcMain.invoke(CHANNELS.appInfo, { sender: evilContents, senderFrame: { url: 'https://evil.example/', parent: null } })).rejects.toThrow(/Refused/);
 
       // Every new web contents gets the guards.
       const contents = new FakeWebContents();
       app.emit('web-contents-created', {}, contents);
       expect(contents.setWindowOpenHandler).toHaveBeenCalled();
 
-      const close = vi.spyOn(running!.platform, 'close');
       app.quit();
-      await vi.waitFor(() => expect(app.quitted).toBe(true));
-      expect(close).toHaveBeenCalledTimes(1);
-      expect(running!.platform.db.open).toBe(false);
-      expect(running!.api.url).toBeNull();
+      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 30_000 });
+      expect(child.exited).toBe(true);
+      // The platform closed its database and freed the data dir: another platform owns it now.
+      const next = createPlatform({ dataDir });
+      try {
+        expect(next.primary).toBe(true);
+      } finally {
+        await next.close();
+      }
     } finally {
       if (old === undefined) delete process.env.AGENT_DESK_DATA_DIR;
       else process.env.AGENT_DESK_DATA_DIR = old;
-      if (running?.platform.db.open) {
-        await running.api.stop();
-        await running.platform.close();
-      }
+      for (const u of fakeElectron.utilityProcesses) if (!u.exited) u.kill();
       // Remove only the listeners the shell added (Ctrl+C quits), not the test runner's.
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
+    }
+  });
+
+  it('restarts a platform process that died and hands the page a new port (bounded back-off)', async () => {
+    const dataDir = temp();
+    const seed = createPlatform({ dataDir });
+    seed.services.settings.set('localhost.enabled', false);
+    await seed.close();
+    const old = process.env.AGENT_DESK_DATA_DIR;
+    process.env.AGENT_DESK_DATA_DIR = dataDir;
+    const before = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+    try {
+      const running = await startDesktop();
+      const proc = running!.platform;
+      const win = fakeElectron.BrowserWindow.all[0];
+      const states: unknown[] = [];
+      const bridge = createBridge(rendererIpc(win.webContents, { url: 'agent-desk://app/index.html', parent: null }) as any);
+      bridge.onEngine!((st) => states.push(st));
+      expect((await bridge.request({ method: 'POST', path: '/api/memories', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ memory: 'kept' }) })).status).toBe(200);
+      const first = proc.pid!;
+      process.kill(first, 'SIGKILL');
+      await until('the platform to run again', () => proc.running && proc.pid !== first);
+      await until('the page to hear it', () => states.length === 2);
+      expect(states).toEqual([{ running: false, message: "Agent Desk's engine stopped and is restarting…" }, { running: true }]);
+      expect(win.webContents.postMessage).toHaveBeenCalledTimes(2); // a port at start, a new one after the restart
+      const after = JSON.parse((await bridge.request({ method: 'GET', path: '/api/memories' })).body);
+      expect(after.memories.map((m: { memory: string }) => m.memory)).toEqual(['kept']);
+      app.quit();
+      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 30_000 });
+    } finally {
+      if (old === undefined) delete process.env.AGENT_DESK_DATA_DIR;
+      else process.env.AGENT_DESK_DATA_DIR = old;
+      for (const u of fakeElectron.utilityProcesses) if (!u.exited) u.kill();
       for (const sig of ['SIGINT', 'SIGTERM'] as const) for (const l of process.listeners(sig)) if (!before[sig].includes(l)) process.off(sig, l);
     }
   });
