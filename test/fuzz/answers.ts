@@ -10,6 +10,8 @@ export interface Answer {
 
 /** OpenAI-compatible routes answer errors the way the `openai` SDK reads them: `{"error": {message, type, param, code}}`. */
 export const isOpenAIPath = (path: string) => /^\/v1\//.test(path) || /^\/api\/agents\/[^/]+\/openai\//.test(path);
+/** The Anthropic Messages routes answer errors as `{"type": "error", "error": {type, message}}`. */
+export const isAnthropicPath = (path: string) => path === '/v1/messages' || path.startsWith('/v1/messages/');
 
 export function problemsWith(a: Answer, req: { method: string; url: string } = { method: 'GET', url: '/api' }): string[] {
   const problems: string[] = [];
@@ -37,6 +39,13 @@ export function problemsWith(a: Answer, req: { method: string; url: string } = {
   try {
     path = new URL(req.url, 'http://127.0.0.1').pathname;
   } catch {}
+  if (isAnthropicPath(path)) {
+    const e = b.error as Record<string, unknown> | undefined;
+    if (Object.keys(b).sort().join() !== 'error,type' || b.type !== 'error' || typeof e !== 'object' || e === null || typeof e.message !== 'string' || typeof e.type !== 'string') {
+      problems.push(`Anthropic route error not in Anthropic's shape: ${a.text.slice(0, 200)}`);
+    }
+    return problems;
+  }
   if (isOpenAIPath(path)) {
     const e = b.error as Record<string, unknown> | undefined;
     if (Object.keys(b).join() !== 'error' || typeof e !== 'object' || e === null || typeof e.message !== 'string' || typeof e.type !== 'string') {
