@@ -15,6 +15,7 @@ const FilesScreen = lazy(() => import('./features/files/FilesScreen'));
 const MemoriesScreen = lazy(() => import('./features/memories/MemoriesScreen'));
 const WebhooksScreen = lazy(() => import('./features/webhooks/WebhooksScreen'));
 const SchedulesScreen = lazy(() => import('./features/schedules/SchedulesScreen'));
+const UsageScreen = lazy(() => import('./features/usage/UsageScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
 const DeveloperScreen = lazy(() => import('./features/developer/DeveloperScreen'));
 
@@ -31,6 +32,8 @@ function Screen() {
       return <WebhooksScreen />;
     case 'schedules':
       return <SchedulesScreen />;
+    case 'usage':
+      return <UsageScreen />;
     case 'settings':
       return <SettingsScreen />;
     case 'developer':

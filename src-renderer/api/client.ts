@@ -12,6 +12,7 @@ import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type Schedule
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { OcrSettings } from '../../src-main/platform/contract/ocr';
+import { WorkspaceUsage } from '../../src-main/platform/contract/usage';
 import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
 import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
@@ -203,6 +204,7 @@ export function createClient(t: Transport) {
     },
     app: () => get(AppInfo, '/api/app'),
     usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),
+    workspaceUsage: (q: Query = {}) => get(WorkspaceUsage, `/api/workspaces/usage${qs(q)}`),
   };
 }
 

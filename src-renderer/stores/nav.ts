@@ -7,6 +7,7 @@ export const SCREENS = [
   { id: 'memories', label: 'Memories', key: 'm' },
   { id: 'webhooks', label: 'Webhooks', key: 'w' },
   { id: 'schedules', label: 'Schedules', key: 'r' },
+  { id: 'usage', label: 'Usage', key: 'u' },
   { id: 'settings', label: 'Settings', key: 's' },
   { id: 'developer', label: 'Developer', key: 'd' },
 ] as const;

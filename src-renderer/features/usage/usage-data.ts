@@ -1,0 +1,88 @@
+import type { WorkspaceUsage, WorkspaceUsageRow } from '../../../src-main/platform/contract/usage';
+
+export const RANGES = [
+  { id: '1d', label: 'Today', days: 1, phrase: 'today' },
+  { id: '7d', label: '7 days', days: 7, phrase: 'in the last 7 days' },
+  { id: '30d', label: '30 days', days: 30, phrase: 'in the last 30 days' },
+] as const;
+export type RangeId = (typeof RANGES)[number]['id'];
+
+export const rangeOf = (id: string | undefined) => RANGES.find((r) => r.id === id) ?? RANGES[1];
+
+export interface Figures {
+  executions: number;
+  tokens_in: number;
+  tokens_out: number;
+  credits: number;
+}
+
+export interface Day extends Figures {
+  date: string;
+}
+
+export interface Group extends Figures {
+  key: string;
+  label: string;
+}
+
+const zero = (): Figures => ({ executions: 0, tokens_in: 0, tokens_out: 0, credits: 0 });
+const add = (to: Figures, r: Figures) => {
+  to.executions += r.executions;
+  to.tokens_in += r.tokens_in;
+  to.tokens_out += r.tokens_out;
+  to.credits = Math.round((to.credits + r.credits) * 1e6) / 1e6;
+};
+
+/** The UTC days of a range ending today, oldest first (the platform counts usage per UTC day). */
+export function daysOf(days: number, now = Date.now()): string[] {
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
+  return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** Every row of a range: the report is paged (100 rows a page); a bound keeps a huge history from looping long. */
+export async function loadAll(page: (n: number) => Promise<WorkspaceUsage>): Promise<{ rows: WorkspaceUsageRow[]; totals: Figures; complete: boolean }> {
+  const rows: WorkspaceUsageRow[] = [];
+  let totals = zero();
+  for (let n = 1; n <= 50; n++) {
+    const p = await page(n);
+    rows.push(...p.data);
+    totals = p.totals;
+    if (!p.has_more) return { rows, totals, complete: true };
+  }
+  return { rows, totals, complete: false };
+}
+
+export const agentLabel = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => r.agent_title ?? `Deleted agent (#${r.agent_id})`;
+export const modelLabel = (m: string | null) => m ?? 'No model reached';
+
+/** Per day (every day of the range, zeros included), per agent and per model, most credits first. */
+export function summarise(rows: WorkspaceUsageRow[], dates: string[]): { days: Day[]; agents: Group[]; models: Group[] } {
+  const days = new Map(dates.map((date) => [date, { date, ...zero() }]));
+  const agents = new Map<string, Group>();
+  const models = new Map<string, Group>();
+  for (const r of rows) {
+    const d = days.get(r.date);
+    if (d) add(d, r);
+    const a = agents.get(String(r.agent_id)) ?? { key: String(r.agent_id), label: agentLabel(r), ...zero() };
+    add(a, r);
+    agents.set(a.key, a);
+    const mk = r.model ?? '';
+    const m = models.get(mk) ?? { key: mk, label: modelLabel(r.model), ...zero() };
+    add(m, r);
+    models.set(mk, m);
+  }
+  const order = (a: Group, b: Group) => b.credits - a.credits || b.executions - a.executions || a.label.localeCompare(b.label);
+  return { days: [...days.values()], agents: [...agents.values()].sort(order), models: [...models.values()].sort(order) };
+}
+
+export const formatCount = (n: number) => n.toLocaleString('en-US');
+
+/** Short numbers for axis labels: 0.0125, 950, 1.25k, 3.4M. */
+export function compact(n: number): string {
+  if (n >= 1e6) return `${+(n / 1e6).toPrecision(3)}M`;
+  if (n >= 1e3) return `${+(n / 1e3).toPrecision(3)}k`;
+  return String(+n.toPrecision(3));
+}
+
+/** `2026-03-10` → `Mar 10` (the day as the platform counts it, in UTC). */
+export const dayLabel = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
