@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
+import { upload } from '../files/helpers.js';
 
 const parents: string[] = [];
 afterAll(() => {
@@ -34,11 +35,9 @@ function loose(dir: string): string[] {
 async function writeSomething(p: ReturnType<typeof makePlatform>) {
   const made = await call(p, 'POST', '/api/memories', { body: { memory: 'a private note' } });
   expect(made.status).toBe(200);
-  const form = new FormData();
-  form.append('file', new Blob(['secret document']), 'note.txt');
-  const up = await p.app.request('http://127.0.0.1:8787/api/files', { method: 'POST', headers: { host: '127.0.0.1:8787', authorization: 'Bearer test-key-0123456789' }, body: form });
+  const up = await upload(p, 'note.txt', 'secret document');
   expect(up.status).toBeLessThan(300);
-  return ((await up.json()) as { id: number }).id;
+  return up.json.id as number;
 }
 
 describe('files on disk', () => {
