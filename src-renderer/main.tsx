@@ -2,6 +2,7 @@ import './zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { EngineBanner } from './components/EngineBanner';
 import './styles/theme.css';
 import './styles/layout.css';
 import './styles/controls.css';
@@ -10,6 +11,7 @@ import './styles/markdown.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <EngineBanner />
     <App />
   </StrictMode>,
 );

@@ -1,7 +1,10 @@
-import type { AgentDeskBridge } from '../../src-preload/api';
+import type { AgentDeskBridge, EngineState } from '../../src-preload/api';
 import type { RawResponse, RequestInit, StreamHandlers, Transport, UploadHandlers } from './transport';
 
-/** Electron: requests go through the preload bridge to the platform in the main process. */
+/**
+ * Electron: requests go through the preload bridge, over its MessagePort, to the platform
+ * process. That process may stop (and is restarted): `watchEngine` tells the page.
+ */
 export function bridgeTransport(bridge: AgentDeskBridge): Transport {
   return {
     kind: 'bridge',
@@ -55,4 +58,12 @@ function lower(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
   return out;
+}
+
+/**
+ * Hears when the app's engine (the platform process) stops and runs again, to say so on screen;
+ * told at once while it is down. Outside Electron (the browser, a bridge without it) it never stops.
+ */
+export function watchEngine(listener: (state: EngineState) => void, bridge: AgentDeskBridge | undefined = typeof window !== 'undefined' ? window.agentDesk : undefined): () => void {
+  return bridge?.onEngine?.(listener) ?? (() => {});
 }
