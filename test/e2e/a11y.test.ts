@@ -22,6 +22,7 @@ const SCREENS: [label: string, heading: string][] = [
   ['Files', 'Files'],
   ['Memories', 'Memories'],
   ['Webhooks', 'Webhooks'],
+  ['Usage', 'Usage'],
   ['Settings', 'Settings'],
   ['Developer', 'Developer'],
 ];
