@@ -1,4 +1,4 @@
-import type { ChatMessage, GenerateRequest, ModelProvider, ProviderEvent, ToolCall } from './types.js';
+import type { ChatMessage, GenerateRequest, ImageInput, ImageSupport, ModelProvider, ProviderEvent, ToolCall, ToolChoice } from './types.js';
 import { ProviderError } from './types.js';
 import { httpFailure, request, sseBatches, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
@@ -16,7 +16,27 @@ export interface AnthropicOptions {
   defaultMaxTokens?: number;
 }
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown } | { type: 'tool_result'; tool_use_id: string; content: string };
+type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
+type Block =
+  | { type: 'text'; text: string }
+  | ImageBlock
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string | ({ type: 'text'; text: string } | ImageBlock)[] };
+
+/** An image as Anthropic takes it: base64 from a data URL, else by URL. */
+export function anthropicImage(img: ImageInput): ImageBlock {
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(img.url);
+  return m ? { type: 'image', source: { type: 'base64', media_type: m[1], data: m[2] } } : { type: 'image', source: { type: 'url', url: img.url } };
+}
+
+/** Anthropic's `tool_choice` for the engine's (`none` included; `parallel: false` disables parallel tool use). */
+export function anthropicToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefined): Record<string, unknown> | undefined {
+  if (choice === undefined && parallel !== false) return undefined;
+  const c = choice ?? 'auto';
+  const out: Record<string, unknown> = c === 'required' ? { type: 'any' } : typeof c === 'string' ? { type: c } : { type: 'tool', name: c.name };
+  if (parallel === false && c !== 'none') out.disable_parallel_tool_use = true;
+  return out;
+}
 
 /** System text goes apart; turns become content blocks; consecutive same-role turns merge (the API wants alternation). */
 export function toAnthropic(messages: ChatMessage[]): { system: string; messages: { role: 'user' | 'assistant'; content: Block[] }[] } {
@@ -29,8 +49,11 @@ export function toAnthropic(messages: ChatMessage[]): { system: string; messages
     }
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const blocks: Block[] = [];
-    if (m.role === 'tool') blocks.push({ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content });
-    else if (m.content) blocks.push({ type: 'text', text: m.content });
+    if (m.role === 'tool') {
+      const content = m.images?.length ? [...(m.content ? [{ type: 'text' as const, text: m.content }] : []), ...m.images.map(anthropicImage)] : m.content;
+      blocks.push({ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content });
+    } else if (m.content) blocks.push({ type: 'text', text: m.content });
+    if (m.role === 'user') for (const img of m.images ?? []) blocks.push(anthropicImage(img));
     for (const t of m.toolCalls ?? []) {
       let input: unknown = {};
       try {
@@ -64,6 +87,11 @@ export class AnthropicProvider implements ModelProvider {
     return 200_000;
   }
 
+  /** Claude 3 and later read images, as base64 or by URL; the older models read none. */
+  imageSupport(model: string): ImageSupport {
+    return /^claude-(2|instant)/i.test(model) ? 'none' : 'url';
+  }
+
   stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
     const guard = new StreamGuard(this.label, req.signal, this.opts.limits, { fallbackIdleMs: this.opts.idleTimeoutMs });
     return guard.watch(this.read({ ...req, signal: guard.signal }, guard));
@@ -75,7 +103,11 @@ export class AnthropicProvider implements ModelProvider {
     if (system) body.system = system;
     if (req.temperature !== undefined) body.temperature = req.temperature;
     if (req.stop?.length) body.stop_sequences = req.stop;
-    if (req.tools?.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+    if (req.tools?.length) {
+      body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+      const choice = anthropicToolChoice(req.toolChoice, req.parallelToolCalls);
+      if (choice) body.tool_choice = choice;
+    }
     const res = await streamRequest(`${this.base}/v1/messages`, { headers: this.headers(), body: JSON.stringify(body), signal: req.signal, idleMs: this.opts.idleTimeoutMs }, this.label);
     if (!res.ok) throw await httpFailure(res, this.label);
 

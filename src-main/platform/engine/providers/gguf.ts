@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../kernel/log.js';
-import type { GenerateRequest, ModelProvider, ProviderEvent } from './types.js';
+import type { GenerateRequest, ImageSupport, ModelProvider, ProviderEvent } from './types.js';
 import { ProviderError } from './types.js';
 import { AsyncQueue } from '../async-queue.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { gpuLayersFor, loadLlama } from './gguf-engine.js';
-import { ggufCalls, ggufFunctions, ggufHistory } from './gguf-tools.js';
+import { ggufCalls, ggufFunctions, ggufHistory, offeredTools } from './gguf-tools.js';
 
 export interface GgufOptions {
   id: string;
@@ -55,6 +55,11 @@ export class GgufProvider implements ModelProvider {
 
   contextWindow(): number {
     return this.opts.contextSize ?? 4096;
+  }
+
+  /** The in-process engine runs text models only. */
+  imageSupport(): ImageSupport {
+    return 'none';
   }
 
   async listModels(): Promise<string[]> {
@@ -109,12 +114,13 @@ export class GgufProvider implements ModelProvider {
       const history = ggufHistory(req.messages);
       history.push({ type: 'model', response: [] });
       let out = 0;
+      const tools = offeredTools(req.tools, req.toolChoice);
       const res = await chat.generateResponse(history, {
         signal: req.signal,
         maxTokens: req.maxTokens ?? 1024,
         temperature: req.temperature,
         customStopTriggers: req.stop,
-        functions: req.tools?.length ? ggufFunctions(req.tools) : undefined,
+        functions: tools.length ? ggufFunctions(tools) : undefined,
         onToken: (tokens) => {
           out += tokens.length;
         },

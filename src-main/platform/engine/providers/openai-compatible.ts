@@ -1,4 +1,4 @@
-import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ModelProvider, ProviderEvent, ToolCall } from './types.js';
+import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ImageSupport, ModelProvider, ProviderEvent, ToolCall, ToolChoice } from './types.js';
 import { ProviderError } from './types.js';
 import { httpFailure, request, sseBatches, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
@@ -27,9 +27,22 @@ export function toOpenAIMessages(messages: ChatMessage[]): unknown[] {
     if (m.role === 'assistant' && m.toolCalls?.length) {
       return { role: 'assistant', content: m.content || null, tool_calls: m.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } })) };
     }
+    if (m.images?.length && m.role === 'user') {
+      const parts: unknown[] = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const img of m.images) parts.push({ type: 'image_url', image_url: img.detail ? { url: img.url, detail: img.detail } : { url: img.url } });
+      return { role: 'user', content: parts };
+    }
     return { role: m.role, content: m.content };
   });
 }
+
+/** OpenAI's `tool_choice` for the engine's. */
+export function openAIToolChoice(choice: ToolChoice): unknown {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+}
+
+/** Model families known to read no images (chat models of other families are given them). */
+const TEXT_ONLY = /^(gpt-3\.5|gpt-4-(0314|0613|32k)|gpt-4$|o1-mini|o3-mini|text-|davinci|babbage|deepseek-(chat|reasoner|coder)|codestral)/i;
 
 /**
  * OpenAI-compatible chat completions over fetch + eventsource-parser: OpenAI, OpenRouter,
@@ -57,6 +70,12 @@ export class OpenAICompatibleProvider implements ModelProvider {
     return this.opts.contextWindows?.[model] ?? this.opts.defaultContextWindow;
   }
 
+  /** OpenAI and most compatible servers read image parts; Ollama's compatible API takes only base64 data. */
+  imageSupport(model: string): ImageSupport {
+    if (TEXT_ONLY.test(model)) return 'none';
+    return this.id === 'ollama' || /:11434\b/.test(this.base) ? 'data' : 'url';
+  }
+
   stream(req: GenerateRequest): AsyncIterable<ProviderEvent> {
     const guard = new StreamGuard(this.label, req.signal, this.opts.limits, { fallbackIdleMs: this.opts.idleTimeoutMs });
     return guard.watch(this.read({ ...req, signal: guard.signal }, guard));
@@ -68,7 +87,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
     if (req.temperature !== undefined) body.temperature = req.temperature;
     if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
     if (req.stop?.length) body.stop = req.stop;
-    if (req.tools?.length) body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    if (req.tools?.length) {
+      body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      if (req.toolChoice !== undefined) body.tool_choice = openAIToolChoice(req.toolChoice);
+      if (req.parallelToolCalls !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
+    }
     const res = await streamRequest(`${this.base}/chat/completions`, { headers: this.headers(), body: JSON.stringify(body), signal: req.signal, idleMs: this.opts.idleTimeoutMs }, this.label);
     if (!res.ok) throw await httpFailure(res, this.label);
 
