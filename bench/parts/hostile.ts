@@ -1,9 +1,18 @@
 /**
- * Hostile documents bench: each bomb class of test/fixtures/bombs.ts is uploaded to the server
- * run as a child process (`serve`, real HTTP on loopback) and processed, while one client loops
- * GET /api/agents. Per class: the file's size, how it ended, the wall time to its end, the peak
- * resident-memory growth of the server and its child processes (the extraction processes) over
- * their sum before the upload, and the p99 of GET /api/agents meanwhile, as a ratio to its idle
+ * Hostile bench, two halves against the server run as a child process (`serve`, real HTTP on loopback).
+ *
+ * Hostile providers (first): a fake OpenAI-compatible provider on loopback that sends only SSE
+ * keep-alive comments, trickles one real token a second forever, or streams tool-call arguments
+ * without end, once and seven at once. The server runs with a 5 s idle limit and a 20 s deadline
+ * (AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S, AGENT_DESK_PROVIDER_DEADLINE_S). Per case: how each execution
+ * ended, the wall time to its end and the peak resident-memory growth of the server. Targets: every
+ * execution failed with a reason within its limit (idle, deadline, or at once at a byte cap), peak
+ * growth <= 128 MB. AGENT_DESK_BENCH_HOSTILE=providers runs only this half.
+ *
+ * Hostile documents: each bomb class of test/fixtures/bombs.ts is uploaded and processed, while one
+ * client loops GET /api/agents. Per class: the file's size, how it ended, the wall time to its end,
+ * the peak resident-memory growth of the server and its child processes (the extraction processes)
+ * over their sum before the upload, and the p99 of GET /api/agents meanwhile, as a ratio to its idle
  * p99 measured in the same run. Targets: peak growth <= 512 MB for a file <= 10 MB, every bomb
  * ended within 60 s, API p99 <= 50 ms.
  */
@@ -14,6 +23,7 @@ import type { BenchPart, Figures } from '../run.js';
 import { startServer, type ServerProcess } from '../../test/api/server-process.js';
 import { lzwBomb, pdfWithContent } from '../../test/hostile/support/lzw.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../../test/fixtures/bombs.js';
+import { startFakeOpenAI, type FakeOpenAIOptions } from '../../test/fixtures/fake-openai.js';
 
 const KEY = 'bench-key-hostile-0123456789';
 const MB = 1024 * 1024;
@@ -108,13 +118,95 @@ async function runBomb(server: ServerProcess, name: string, bytes: Buffer): Prom
   return { status: file.status, error: file.error, seconds, peakMb: (peak - base) / MB, p99: pct(lat, 99), requests: lat.length };
 }
 
+const IDLE_S = 5;
+const DEADLINE_S = 20;
+
+/** Runs `n` executions of the chat agent at once against the fake in its current mode; how they ended, wall time, peak RSS growth. */
+async function runExecutions(server: ServerProcess, n: number): Promise<{ ended: string; seconds: number; peakMb: number }> {
+  const pid = server.child.pid!;
+  const base = treeRss(pid);
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(pid))), 50);
+  const t0 = performance.now();
+  try {
+    const results = await Promise.all(
+      Array.from({ length: n }, async () => {
+        const body = { model: 'gpt-4o-mini', tools: 'no-tools', temperature: '0.5', messages: [{ role: 'user', content: 'Write it all down.' }], wait_execution: true };
+        const r = await fetch(`${server.url}/api/agents/1/execute`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const j = (await r.json()) as { responses?: { status: string; error?: { code: string; message: string } }[]; message?: string };
+        const e = j.responses?.[0];
+        return e ? `${e.status}${e.error ? ` ${e.error.code}: ${e.error.message.slice(0, 110)}` : ''}` : `HTTP ${r.status}: ${j.message}`;
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const distinct = [...new Set(results)];
+    return { ended: distinct.length === 1 ? (n > 1 ? `all ${n}: ${distinct[0]}` : distinct[0]) : distinct.join(' | '), seconds, peakMb: (peak - base) / MB };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function hostileProviders(f: Figures): Promise<boolean> {
+  const fake = await startFakeOpenAI();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-hostile-providers-'));
+  const server = await startServer({
+    dataDir,
+    runner: 'node',
+    env: {
+      AGENT_DESK_API_KEY: KEY,
+      AGENT_DESK_OPENAI_BASE_URL: fake.url,
+      AGENT_DESK_OPENAI_API_KEY: 'sk-bench',
+      AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S: String(IDLE_S),
+      AGENT_DESK_PROVIDER_DEADLINE_S: String(DEADLINE_S),
+    },
+    timeoutMs: 120_000,
+  });
+  let ok = true;
+  try {
+    // [label, fake mode, executions at once, the limit it must end within (s)]
+    const cases: [string, FakeOpenAIOptions, number, number][] = [
+      ['keep-alive comments every 1 s', { keepAlive: { everyMs: 1000 } }, 1, IDLE_S],
+      ['empty deltas every 1 s', { keepAlive: { everyMs: 1000, kind: 'empty' } }, 1, IDLE_S],
+      ['one real token every 1 s, forever', { tokens: Array.from({ length: 100_000 }, (_, i) => `w${i} `), delayMs: 1000 }, 1, DEADLINE_S],
+      ['endless tool-call arguments', { endlessToolArguments: {} }, 1, IDLE_S],
+      ['endless tool-call arguments, seven at once', { endlessToolArguments: {} }, 7, IDLE_S],
+      ['keep-alive comments, seven at once', { keepAlive: { everyMs: 1000 } }, 7, IDLE_S],
+    ];
+    // A plain answer first, so that the first case's memory figure is not the server's own warm-up.
+    fake.set({ reply: 'Warm.' });
+    f['warm-up: a plain answer'] = (await runExecutions(server, 1)).ended;
+    let worstPeak = 0;
+    for (const [label, mode, n, limitS] of cases) {
+      fake.set({ keepAlive: null, endlessToolArguments: null, tokens: undefined, delayMs: 0, ...mode });
+      const o = await runExecutions(server, n);
+      f[`${label}: ended`] = o.ended;
+      f[`${label}: wall s (limit ${limitS})`] = o.seconds;
+      f[`${label}: peak server RSS growth MB`] = o.peakMb;
+      worstPeak = Math.max(worstPeak, o.peakMb);
+      // A little over the limit for the request, the start of the stream and a loaded machine.
+      ok &&= o.ended.includes('failed') && !o.ended.includes('succeeded') && o.seconds <= limitS + 5;
+    }
+    f['providers: worst peak server RSS growth MB (target <= 128)'] = worstPeak;
+    ok &&= worstPeak <= 128;
+    f['providers: all ended failed within their limit, RSS growth <= 128 MB'] = ok;
+  } finally {
+    server.kill();
+    await server.exited;
+    await fake.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return ok;
+}
+
 const bench: BenchPart = {
   name: 'hostile',
   async run(): Promise<Figures> {
     if (!fs.existsSync('/proc/self/status')) throw new Error('This bench reads resident memory from /proc (Linux only).');
+    const f: Figures = {};
+    await hostileProviders(f);
+    if (process.env.AGENT_DESK_BENCH_HOSTILE === 'providers') return f;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-hostile-'));
     const server = await startServer({ dataDir, runner: 'node', env: { AGENT_DESK_API_KEY: KEY }, timeoutMs: 120_000 });
-    const f: Figures = {};
     try {
       // Idle baseline: the same loop with nothing processing.
       let n = 0;
