@@ -11,6 +11,8 @@ import type { MainToPlatform, ParentPort, PlatformToMain, PortMain, StartOptions
 export interface Host {
   platform(): Platform | null;
   api(): ApiServer | null;
+  /** Finishes running work, closes the database, then exits. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -112,5 +114,5 @@ export function runPlatformHost(parent: ParentPort, exit: (code: number) => void
         return void stop();
     }
   });
-  return { platform: () => platform, api: () => api };
+  return { platform: () => platform, api: () => api, stop };
 }

@@ -8,4 +8,8 @@ if (!parent) {
   process.stderr.write('The platform process is started by the Agent Desk window (npm start); `npm run serve` runs the platform on its own.\n');
   process.exit(1);
 }
-runPlatformHost(parent);
+const host = runPlatformHost(parent);
+// Ctrl+C in the terminal of `npm start` reaches this process too: the main process decides when
+// to stop (it asks, and running work gets to finish). A plain SIGTERM stops it gracefully.
+process.on('SIGINT', () => {});
+process.on('SIGTERM', () => host.stop());
