@@ -88,6 +88,28 @@ describe('/v1/messages (Anthropic SDK)', () => {
     expect(events).toEqual(['message_start', 'content_block_start', 'content_block_delta:input_json_delta', 'content_block_stop', 'message_delta', 'message_stop']);
   });
 
+  it('takes a request as Claude Code sends it (beta query, cache_control, thinking, metadata, bearer key)', async () => {
+    const res = await fetch(`${s.url}/v1/messages?beta=true`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'claude-code-20250219' },
+      body: JSON.stringify({
+        model: MODEL,
+        max_tokens: 512,
+        stream: true,
+        metadata: { user_id: 'u' },
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        system: [{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
+        tools: [{ name: 'Bash', description: 'Run a command', input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { command: { type: 'string' } }, additionalProperties: false }, cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'list files', cache_control: { type: 'ephemeral' } }] }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const raw = await res.text();
+    expect(raw).toContain('event: message_stop');
+    expect(raw).not.toContain('event: error');
+    expect(lastSent().tools[0].name).toBe('Bash');
+  });
+
   it('passes image blocks to the model', async () => {
     const data = TINY_PNG.toString('base64');
     await client.messages.create({
