@@ -25,6 +25,21 @@ for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta?.
 // One agent fixed by its id: baseURL ORIGIN/api/agents/5/openai, \`model\` optional.`,
 )}
 ${block(
+  'Function calling, Responses API, Anthropic SDK',
+  `// Client tools: the model's calls come back as tool_calls (finish_reason "tool_calls"); send the results as tool messages.
+// The agent's own MCP tools still run inside Agent Desk.
+const r = await client.responses.create({ model: 'chat', input: 'Hello' }); // r.id = resp_<execution id>; previous_response_id continues it
+
+import Anthropic from '@anthropic-ai/sdk';
+const claude = new Anthropic({ baseURL: 'ORIGIN', apiKey: process.env.AGENT_DESK_KEY }); // POST ORIGIN/v1/messages, key as x-api-key
+const m = await claude.messages.create({ model: 'chat', max_tokens: 1024, messages: [{ role: 'user', content: 'Hello' }] });`,
+)}
+${block(
+  'Claude Code',
+  `ANTHROPIC_BASE_URL=ORIGIN ANTHROPIC_AUTH_TOKEN=$AGENT_DESK_KEY \\
+ANTHROPIC_MODEL=chat ANTHROPIC_DEFAULT_HAIKU_MODEL=chat claude`,
+)}
+${block(
   'curl',
   `curl -s ORIGIN/v1/models -H "Authorization: Bearer $AGENT_DESK_KEY"
 curl -sN ORIGIN/v1/chat/completions -H "Authorization: Bearer $AGENT_DESK_KEY" -H 'Content-Type: application/json' \\
