@@ -108,6 +108,38 @@ describe('OpenAI-compatible streams under a hostile provider', () => {
     }
   });
 
+  it('reasoning deltas are progress: a model that thinks longer than the idle limit is not cut off', async () => {
+    const g = gate();
+    const raw = await startRecordingServer(async ({ res }) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const frame = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      for (let i = 0; i < 3; i++) {
+        await g.wait();
+        res.write(frame(i % 2 ? { reasoning: `step ${i}` } : { reasoning_content: `step ${i}` }));
+      }
+      await g.wait();
+      res.end(frame({ content: 'Done.' }, 'stop') + 'data: [DONE]\n\n');
+    });
+    try {
+      const clock = new ManualClock();
+      const s = consume(openai(`${raw.origin}/v1`, { idleMs: 5_000, clock }));
+      // Three reasoning steps 4 s apart: 12 s without text, never 5 s without the model at work.
+      for (let k = 0; k < 3; k++) {
+        const reads = clock.reads;
+        g.release();
+        // The reader looks at the clock as it handles a chunk (all in one turn of the loop).
+        await until(`reasoning step ${k} read`, () => clock.reads > reads);
+        clock.advance(4_000);
+      }
+      g.release();
+      await s.done();
+      expect(s.error).toBeNull();
+      expect(s.texts).toEqual(['Done.']);
+    } finally {
+      await raw.close();
+    }
+  });
+
   it('endless tool-call arguments end the stream at the cap, and the connection is closed', async () => {
     // 64 MB is only the fake's own bound (a reader without a cap would take it all and succeed).
     fake.set({ endlessToolArguments: { maxBytes: 64 * MB } });

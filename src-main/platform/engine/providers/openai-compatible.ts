@@ -117,6 +117,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
         const choice = j.choices?.[0];
         const delta = choice?.delta;
         if (typeof delta?.content === 'string') text += delta.content;
+        // Reasoning text (DeepSeek, Ollama, vLLM) is not kept, but it is the model at work: it counts as progress.
+        else if (typeof delta?.reasoning_content === 'string' || typeof delta?.reasoning === 'string') guard.progressed(String(delta.reasoning_content ?? delta.reasoning));
         for (const tc of delta?.tool_calls ?? []) {
           const idx = Number(tc.index ?? 0);
           const cur = calls.get(idx) ?? { id: tc.id ?? `call_${idx}`, name: '', arguments: '' };
@@ -179,7 +181,7 @@ interface ChatCompletionChunk {
   error?: { message?: string };
   choices?: {
     finish_reason?: string | null;
-    delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] };
+    delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] };
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }

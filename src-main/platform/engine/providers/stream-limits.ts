@@ -205,6 +205,11 @@ export class StreamGuard {
     this.progress();
   }
 
+  /** Output the provider does not keep (reasoning text): progress for the idle timer, no bytes held. */
+  progressed(s: string): void {
+    if (s) this.progress();
+  }
+
   /** Counts tool-call bytes (progress) and returns them; throws at the cap. */
   tool(s: string): string {
     if (!s) return s;
