@@ -40,6 +40,28 @@ export const WebhookDelivery = z
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
+/**
+ * ext: what a delivery sends: the receiver's URL (the webhook's current one: retries go there),
+ * the headers every attempt carries, and the event's JSON body. `webhook-timestamp` and
+ * `webhook-signature` are made afresh at each attempt (the attempt's time, signed with the
+ * webhook's secret) and are not kept, so they are not listed here.
+ */
+export const WebhookDeliveryRequest = z
+  .object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    /** The first 64 KB of the body. */
+    body: z.string(),
+    body_truncated: z.boolean(),
+  })
+  .meta({ id: 'WebhookDeliveryRequest' });
+export type WebhookDeliveryRequest = z.infer<typeof WebhookDeliveryRequest>;
+
+/** ext: one delivery with the request it sends (GET one delivery, and the answer to a test send). */
+export const WebhookDeliveryDetail = WebhookDelivery.extend({ request: WebhookDeliveryRequest }).meta({ id: 'WebhookDeliveryDetail' });
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>;
+
 export const WebhookDeliveryPage = shapeB(WebhookDelivery).meta({ id: 'WebhookDeliveryPage' });
 export const WebhookDeliveryListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({ status: DeliveryStatus.optional() });
 

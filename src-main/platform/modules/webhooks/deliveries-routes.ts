@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { WebhookDeliveryService } from './delivery.js';
 import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { ErrorBody, IdPath } from '../../contract/common.js';
-import { WebhookDelivery, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookDeliveryPath } from '../../contract/webhook-deliveries.js';
+import { WebhookDelivery, WebhookDeliveryDetail, WebhookDeliveryListQuery, WebhookDeliveryPage, WebhookDeliveryPath } from '../../contract/webhook-deliveries.js';
 import { shapeB } from '../../transports/http/pagination.js';
 
 const conflict = { 409: { content: { 'application/json': { schema: ErrorBody } }, description: 'The webhook is inactive, or the delivery is being attempted right now' } };
@@ -30,9 +30,9 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'get',
       path: '/webhooks/{id}/deliveries/{deliveryId}',
       tags,
-      summary: 'One delivery with its attempts (ext)',
+      summary: 'One delivery with its attempts and the request it sends (ext)',
       request: { params: WebhookDeliveryPath },
-      responses: { ...ok(WebhookDelivery), ...notFound('Webhook or delivery'), ...errorResponses },
+      responses: { ...ok(WebhookDeliveryDetail), ...notFound('Webhook or delivery'), ...errorResponses },
     }),
     (c) => {
       const { id, deliveryId } = c.req.valid('param');
@@ -60,9 +60,9 @@ export function webhookDeliveryRoutes({ webhookDeliveries }: { webhookDeliveries
       method: 'post',
       path: '/webhooks/{id}/test',
       tags,
-      summary: 'Send a webhook.test event now and answer with the attempt (ext)',
+      summary: "Send a webhook.test event now and answer with the attempt: the receiver's status, answer and duration (ext)",
       request: { params: IdPath },
-      responses: { ...ok(WebhookDelivery), ...notFound('Webhook'), ...errorResponses },
+      responses: { ...ok(WebhookDeliveryDetail), ...notFound('Webhook'), ...errorResponses },
     }),
     async (c) => c.json(await deliveries.sendTest(c.get('principal').userId, c.req.valid('param').id), 200),
   );

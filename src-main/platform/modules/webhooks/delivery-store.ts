@@ -108,6 +108,15 @@ export class DeliveryRecords {
       .run(reason, now, deliveryId);
   }
 
+  /** What a delivery sends: its event's id and body, and the webhook's URL and method now. */
+  request(deliveryId: number): { message_id: string; body: string; url: string; method: string } | undefined {
+    return this
+      .sql<[number], { message_id: string; body: string; url: string; method: string }>(
+        'SELECT e.message_id, e.body, w.url, w.method FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ?',
+      )
+      .get(deliveryId);
+  }
+
   jobState(deliveryId: number): 'pending' | 'running' | null {
     const row = this
       .sql<[number], { state: string }>("SELECT j.state FROM webhook_deliveries d JOIN jobs j ON j.id = d.job_id WHERE d.id = ? AND j.state IN ('pending','running')")

@@ -6,11 +6,11 @@ import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { ExecutionFinished } from '../../kernel/events.js';
 import { tx } from '../../db/connection.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
-import { attemptDelivery, type AttemptResult } from './sender.js';
+import { attemptDelivery, plainHeaders, type AttemptResult } from './sender.js';
 import { newMessageId } from './signing.js';
 import { backoff, deliverySettings, type DeliverySettings } from './retry-schedule.js';
 import { DeliveryRecords, type DeliveryStatus } from './delivery-store.js';
-import type { WebhookDelivery } from '../../contract/webhook-deliveries.js';
+import type { WebhookDelivery, WebhookDeliveryDetail } from '../../contract/webhook-deliveries.js';
 import { receives } from './subscriptions.js';
 
 export const DELIVERY_JOB = 'webhook.delivery';
@@ -32,6 +32,9 @@ export const PER_STRUGGLING_WEBHOOK_CONCURRENCY = 1;
 export const LOG_RETENTION_DAYS = 30;
 
 export const EXECUTION_EVENTS = ['execution.succeeded', 'execution.failed'] as const;
+
+/** How much of a delivery's body its detail shows. */
+export const REQUEST_BODY_CAP = 64 * 1024;
 
 
 interface DeliveryJob {
@@ -143,7 +146,7 @@ export class WebhookDeliveryService {
    * answered with that attempt. It is an explicit request, so an inactive webhook gets it too; it
    * counts like any attempt and is not retried (the log's redeliver button retries it).
    */
-  async sendTest(userId: number, rawWebhookId: string): Promise<WebhookDelivery> {
+  async sendTest(userId: number, rawWebhookId: string): Promise<WebhookDeliveryDetail> {
     const h = this.webhooks.row(userId, rawWebhookId);
     const now = nowMicros();
     const messageId = newMessageId();
@@ -162,7 +165,7 @@ export class WebhookDeliveryService {
       this.records.recordAttempt(deliveryId, result, null);
       return deliveryId;
     });
-    return this.records.item(id)!;
+    return this.detail(this.records.item(id)!);
   }
 
   /** ext: the webhook's delivery log, newest first. */
@@ -172,8 +175,18 @@ export class WebhookDeliveryService {
     return { items, total, page: q.page, perPage: q.per_page };
   }
 
-  get(userId: number, rawWebhookId: string, rawDeliveryId: string): WebhookDelivery {
-    return this.findOf(this.webhooks.row(userId, rawWebhookId).id, rawDeliveryId);
+  /** ext: one delivery, its attempts (status, answer excerpt, duration) and the request it sends. */
+  get(userId: number, rawWebhookId: string, rawDeliveryId: string): WebhookDeliveryDetail {
+    return this.detail(this.findOf(this.webhooks.row(userId, rawWebhookId).id, rawDeliveryId));
+  }
+
+  private detail(d: WebhookDelivery): WebhookDeliveryDetail {
+    const r = this.records.request(d.id)!;
+    const truncated = r.body.length > REQUEST_BODY_CAP;
+    return {
+      ...d,
+      request: { method: r.method, url: r.url, headers: plainHeaders(r.message_id), body: truncated ? r.body.slice(0, REQUEST_BODY_CAP) : r.body, body_truncated: truncated },
+    };
   }
 
   /**

@@ -22,6 +22,9 @@ export interface AttemptResult {
   responseBody: string | null;
 }
 
+/** The headers every attempt carries besides the signed ones (the delivery log shows these). */
+export const plainHeaders = (messageId: string): Record<string, string> => ({ 'content-type': 'application/json', 'user-agent': USER_AGENT, 'webhook-id': messageId });
+
 // Keep-alive pools of their own: a burst reuses its connections to a receiver.
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
@@ -77,7 +80,7 @@ export function attemptDelivery(req: AttemptRequest): Promise<AttemptResult> {
       {
         method: 'POST',
         agent: secure ? agents.https : agents.http,
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, 'content-length': String(body.length), ...signedHeaders(req.secret, req.messageId, req.body) },
+        headers: { ...plainHeaders(req.messageId), 'content-length': String(body.length), ...signedHeaders(req.secret, req.messageId, req.body) },
       },
       (res) => {
         statusCode = res.statusCode ?? 0;
