@@ -42,6 +42,10 @@ describe('/v1/embeddings', () => {
     const one = await client.models.retrieve('use-lite-512');
     expect(one).toMatchObject({ id: 'use-lite-512', object: 'model' });
     expect((await http(s, 'GET', '/v1/models/not-a-model')).status).toBe(404);
+    // An Anthropic client's list keeps its own shape and has no embedding model (its API has no embeddings).
+    const anthropic = await fetch(`${s.url}/v1/models`, { headers: { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' } }).then((r) => r.json());
+    expect(anthropic.data.every((m: any) => m.type === 'model' && m.object === undefined)).toBe(true);
+    expect(anthropic.data.map((m: any) => m.id)).not.toContain('use-lite-512');
   });
 
   it('embeds a string as floats equal to the embedder called in-process, with usage', async () => {
