@@ -26,6 +26,10 @@ const callOnce = (name: string, args: unknown) => (body: any) => (lastToolResult
 
 beforeAll(async () => {
   web = await startRecordingServer(({ url, res, json }) => {
+    if (url.pathname === '/search' && url.searchParams.get('q')?.startsWith('flood')) {
+      // A backend that answers far more than any search needs (3 MB).
+      return json(200, { results: Array.from({ length: 8 }, (_, i) => ({ title: `r${i}`, url: 'http://example.test/', content: 'z'.repeat(400_000) })) });
+    }
     if (url.pathname === '/search') return json(200, { results: [{ title: 'Bees', url: 'http://example.test/bees', content: 'Bees are busy.' }] });
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<html><title>Loot</title><body><main>thanks for the secret</main></body></html>');
@@ -76,6 +80,15 @@ describe('the tools a run may use', () => {
       expect.objectContaining({ tool: 'fetch_page', server_id: null, server: 'the web', arguments: { url: `${web.origin}/page` }, status: 'succeeded', approved: 'auto', error: null }),
     ]);
     expect(e.steps[0].result).toContain('thanks for the secret');
+  });
+
+  it('a search answer past its byte cap is not read: the web_search step fails with the reason, the model is told', async () => {
+    env.fake.set({ toolCalls: callOnce('web_search', { query: 'flood me' }), tokens: answerWithTool });
+    const e = (await call(p(), 'POST', `/api/agents/${agent}/execute`, { body: ask('Search.', { tools: 'internet', wait_execution: true }) })).json.responses[0];
+    expect(e.status).toBe('succeeded');
+    expect(e.steps).toEqual([expect.objectContaining({ tool: 'web_search', server: 'the web', status: 'failed', result: null })]);
+    expect(e.steps[0].error).toMatch(/The SearXNG search answered with more than 2 MB; its results were not read\./);
+    expect(e.output).toMatch(/^Tool said: Error from web_search: The tool failed: The SearXNG search answered with more than 2 MB/);
   });
 
   it('a call to a name that is no tool of the run is refused and recorded, and the model is told', async () => {
