@@ -103,6 +103,18 @@ export function staleness(out = SERVE_OUT) {
 // CommonJS packages bundled into an ES module still call require() for Node's built-ins.
 const BANNER = "import { createRequire as __agentDeskRequire } from 'node:module';\nconst require = __agentDeskRequire(import.meta.url);";
 
+/**
+ * esbuild escapes non-ASCII characters in code but keeps comments as written: a single one makes V8
+ * decode and hold the whole source as two-byte text (twice the memory, a slower read at every
+ * start). Escaped as esbuild escapes code (\uXXXX, the same character in a string, regex or
+ * identifier; plain text in a comment).
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/[\u0080-\uffff]/.test(text)) return;
+  fs.writeFileSync(file, text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /** Builds into a fresh folder, then swaps it in: a process that is starting never sees half a bundle. */
 export async function buildServe(out = SERVE_OUT) {
   const { build, stop } = await import('esbuild');
@@ -115,6 +127,7 @@ export async function buildServe(out = SERVE_OUT) {
       build({ ...common, entryPoints: ENTRIES, external: EXTERNAL, banner: { js: BANNER } }),
       build({ ...common, entryPoints: WORKERS, packages: 'external' }),
     ]);
+    for (const name of Object.keys(ENTRIES)) asciiOnly(path.join(tmp, `${name}.js`));
     for (const rel of COPIED) fs.copyFileSync(path.join(ROOT, rel), path.join(tmp, path.basename(rel)));
     const inputs = new Set(COPIED);
     for (const r of built) for (const file of Object.keys(r.metafile.inputs)) if (!file.includes('node_modules/') && !file.startsWith('<')) inputs.add(file);
@@ -129,6 +142,9 @@ export async function buildServe(out = SERVE_OUT) {
     await stop();
   }
 }
+
+/** How long a start waits for another process's build before it says so. */
+const LOCK_WAIT_MS = 5 * 60_000;
 
 function lockHolderAlive(lock) {
   try {
@@ -148,6 +164,7 @@ function lockHolderAlive(lock) {
  */
 export async function ensureServeBuilt({ out = SERVE_OUT, force = false, note = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const lock = `${out}.lock`;
+  const waitUntil = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const why = force ? 'asked to' : staleness(out);
     if (!why) return false;
@@ -156,6 +173,7 @@ export async function ensureServeBuilt({ out = SERVE_OUT, force = false, note = 
       fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
     } catch {
       if (!lockHolderAlive(lock)) fs.rmSync(lock, { force: true });
+      else if (Date.now() > waitUntil) throw new Error(`Another process has been building ${path.relative(ROOT, out)} for ${LOCK_WAIT_MS / 60_000} minutes (its pid is in ${lock}); stop it or delete that file.`);
       else await new Promise((r) => setTimeout(r, 100));
       continue;
     }

@@ -8,9 +8,10 @@ const bundles = new Map<string, Promise<string>>();
 
 /**
  * The file to start a worker thread or child process from. Built, it is `<name>.js` next to the
- * main bundle (electron.vite.config.ts lists each worker as an input). Run from TypeScript (dev,
- * tests, `npm run serve`), the source is bundled once per process with esbuild (which tsx
- * brings) into a plain .mjs: registering tsx's loader inside each worker costs about a second
+ * main bundle (electron.vite.config.ts lists each worker as an input for the desktop app,
+ * scripts/build-serve.mjs builds the same names into out/serve for `npm run serve`). Run from
+ * TypeScript (dev, in-process tests, `npm run serve:dev`), the source is bundled once per process
+ * with esbuild (which tsx brings) into a plain .mjs: registering tsx's loader inside each worker costs about a second
  * and could deadlock when several started at once. esbuild runs in a worker thread: starting its
  * service forks a process, which would stop this thread's event loop for tens of milliseconds.
  *
