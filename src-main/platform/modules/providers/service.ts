@@ -417,6 +417,12 @@ export class ProvidersService {
   private fromInput(input: ProviderInput, prev: StoredProvider | undefined, at = 'providers'): StoredProvider {
     if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', `The models_dir field is required for the GGUF provider "${input.id}".`);
     if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', `The api_key field is required for the Anthropic provider "${input.id}".`);
+    // A server's address is what such a provider is: never guessed (an empty one meant api.openai.com).
+    // A provider saved without one before keeps working as it was.
+    const needsUrl = input.kind === 'openai-compatible' || input.kind === 'ollama';
+    if (needsUrl && !input.base_url && !(prev && prev.kind === input.kind && !prev.base_url)) {
+      throw ValidationError.field(at ? `${at}.base_url` : 'base_url', `The base url field is required for the ${input.kind === 'ollama' ? 'Ollama' : 'OpenAI-compatible'} provider "${input.id}".`);
+    }
     const sealed = input.api_key === undefined ? (prev?.api_key_sealed ?? null) : input.api_key ? this.secrets.seal(input.api_key) : null;
     const next: StoredProvider = {
       id: input.id,
