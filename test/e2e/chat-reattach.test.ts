@@ -16,7 +16,7 @@ const gate = tokenGate();
 
 const turns = () => env.page.locator('[data-testid="turn"]');
 const lastTurn = () => turns().last();
-const answerText = (page: Page) => page.locator('[data-testid="turn"]').last().getByTestId('answer').locator('.md').innerText();
+const answerText = async (page: Page) => (await page.locator('[data-testid="turn"]').last().getByTestId('answer').locator('.md').innerText()).trim();
 const session = () => env.page.evaluate(() => location.hash);
 const sessionItem = (hash: string) => env.page.locator(`[data-testid="session"][data-session-id="${hash.split('/').pop()}"]`);
 
@@ -75,15 +75,19 @@ describe('answers that outlive a reload, a switch and a stop', () => {
 
   it('a reopened conversation continues with the model it ran with', async () => {
     const { page } = env;
-    const withMini = await session();
-    expect(await page.locator('#q-model').inputValue()).toBe('gpt-4o-mini');
-    await page.getByRole('button', { name: 'New chat' }).click();
-    await page.selectOption('#q-model', 'gpt-5');
     gate.allow(TOKENS.length);
-    await sendMessage(page, 'On the bigger model');
-    await lastTurnDone(page);
-    await page.waitForFunction(() => /^#\/chat\/\d+$/.test(location.hash));
-    const withFive = await session();
+    const conversation = async (model: string, text: string) => {
+      await page.getByRole('button', { name: 'New chat' }).click();
+      await expect.poll(() => turns().count()).toBe(0);
+      await page.selectOption('#q-model', model);
+      await sendMessage(page, text);
+      await lastTurnDone(page);
+      await page.waitForFunction(() => /^#\/chat\/\d+$/.test(location.hash));
+      return session();
+    };
+    const withMini = await conversation('gpt-4o-mini', 'On the small model');
+    expect(await lastTurn().getByTestId('turn-model').innerText()).toBe('gpt-4o-mini');
+    const withFive = await conversation('gpt-5', 'On the bigger model');
     expect(await lastTurn().getByTestId('turn-model').innerText()).toBe('gpt-5');
 
     await sessionItem(withMini).locator('.session-open').click();
