@@ -1,3 +1,5 @@
+import { generalSentence, sentenceOf } from './field-errors';
+
 /** A non-2xx answer from the platform, with its `message` (and `errors` for a 422). */
 export class ApiError extends Error {
   constructor(
@@ -35,9 +37,14 @@ export function errorFrom(status: number, text: string): ApiError {
   return new ApiError(status, message, errors, code);
 }
 
+/**
+ * A failure as one sentence a person reads (field-errors.ts words it): the platform's refusals
+ * and known provider or parser wording in plain words; other errors as their own message.
+ */
 export function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  if (err instanceof ApiError) return sentenceOf(err);
+  const raw = err instanceof Error ? err.message : String(err);
+  return /Could not reach|No answer within|answered \d{3}|must be a file of type|^Cron|Failed to fetch/.test(raw) ? generalSentence(err) : raw;
 }
 
 export function isAbort(err: unknown): boolean {

@@ -1,4 +1,5 @@
 import { ApiError } from '../api/errors';
+import { wordErrors } from '../api/field-errors';
 
 /** An error as a person should read it; a route the platform lacks reads "not available", not a failure. */
 export function ErrorNote({ error, what }: { error: unknown; what?: string }) {
@@ -11,19 +12,12 @@ export function ErrorNote({ error, what }: { error: unknown; what?: string }) {
       </div>
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
-  const fields = error instanceof ApiError && error.errors ? Object.values(error.errors).flat().filter((m) => m !== message) : [];
+  // In plain words (field-errors.ts): forms put field sentences under their fields; here, all of them.
+  const message = wordErrors(error).general ?? '';
   return (
     <div className="note note-error" role="alert">
       {what ? <strong>{what}: </strong> : null}
       {message}
-      {fields.length ? (
-        <ul>
-          {fields.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
-      ) : null}
     </div>
   );
 }

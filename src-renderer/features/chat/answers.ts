@@ -9,10 +9,15 @@ export function shownQuestions(questions: Question[]): Question[] {
   return questions.filter((q) => !CHAT_OWNED.has(q.name));
 }
 
-/** A starting answer per question: a select's first option, nothing for the rest. */
+/**
+ * A starting answer per question: a select's first option, nothing for the rest. The model is
+ * left to the model picker, which starts on the default model the providers serve (an agent's
+ * listed ids may be served by nobody here).
+ */
 export function defaultAnswers(questions: Question[]): Answers {
   const out: Answers = {};
   for (const q of shownQuestions(questions)) {
+    if (q.name === 'model') continue;
     if (q.type === 'select' && q.options?.length) out[q.name] = q.options[0];
     else if (q.type === 'boolean') out[q.name] = false;
   }

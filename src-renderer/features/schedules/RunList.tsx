@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { api } from '../../api';
+import { fieldSentence, generalSentence } from '../../api/field-errors';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useNav } from '../../stores/nav';
@@ -44,7 +45,7 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
                 <td className="schedule-run-result">
                   {r.error ? (
                     <span className="run-error" data-testid="run-error">
-                      {r.error}
+                      {runErrorSentence(r.error)}
                     </span>
                   ) : ex ? (
                     <a
@@ -72,4 +73,11 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
       </table>
     </div>
   );
+}
+
+/** Why a run could not start (the platform's validation wording, joined) in plain words. */
+function runErrorSentence(raw: string): string {
+  if (/selected model is invalid/i.test(raw)) return fieldSentence('model', 'The selected model is invalid.');
+  if (/messages? (field )?must|last message must be from the user/i.test(raw)) return 'This schedule has no message to send. Edit it and type the message each run sends.';
+  return generalSentence(new Error(raw));
 }

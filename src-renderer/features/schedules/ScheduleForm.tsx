@@ -2,12 +2,20 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import type { Schedule } from '../../../src-main/platform/contract/schedules';
 import { api } from '../../api';
-import { ErrorNote } from '../../components/ErrorNote';
+import { wordErrors } from '../../api/field-errors';
+import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { defaultAnswers, missingAnswers, type Answers } from '../chat/answers';
 import { AnswerFields } from './AnswerFields';
 import { browserZone, cronProblem, describeTiming, formatAt, previewNextRun, timeZones } from './describe';
 
 type Mode = 'every' | 'cron';
+
+/** The form's field for a platform error key (`answers.model` → `answer:model`, `messages.0.content` → `message`). */
+function formField(key: string): string | null {
+  if (key.startsWith('answers.')) return `answer:${key.slice('answers.'.length)}`;
+  if (key.startsWith('messages')) return 'message';
+  return ({ agent_id: 'agent', name: 'name', cron: 'cron', every_minutes: 'every', timezone: 'zone' } as Record<string, string>)[key] ?? null;
+}
 
 function firstUserMessage(s: Schedule | null): string {
   const m = s?.messages.find((t) => t.role === 'user');
@@ -54,12 +62,17 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
     : mode === 'every' && everyBad
       ? 'Every how many minutes? A whole number from 1.'
       : cronBad
-        ? `Cron: ${cronBad}`
+        ? cronBad
         : isChat && !message.trim()
           ? 'Type the message each run sends.'
           : missing.length
-            ? `Answer: ${missing.join(', ')}.`
+            ? missing.includes('model')
+              ? 'Pick a model: add a provider in Settings if none is offered.'
+              : `Answer: ${missing.map((m) => m.replace(/_/g, ' ')).join(', ')}.`
             : null;
+  const answerNames = Object.fromEntries((agent?.questions ?? []).map((q) => [`answer:${q.name}`, q.name.replace(/_/g, ' ')]));
+  const worded = wordErrors(error, { field: formField, fields: { agent: 'agent', name: 'name', cron: 'cron expression', every: 'minutes between runs', zone: 'time zone', message: 'message', ...answerNames } });
+  const answerErrors = Object.fromEntries(Object.entries(worded.fields).filter(([k]) => k.startsWith('answer:')).map(([k, v]) => [k.slice('answer:'.length), v]));
 
   const timingProblem = mode === 'every' ? everyBad : !!cronBad;
   const save = async () => {
@@ -100,17 +113,19 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
       <div className="schedule-grid">
         <div className="field">
           <label htmlFor={f('agent')}>Agent</label>
-          <select id={f('agent')} value={agentId ?? ''} disabled={!!schedule} onChange={(e) => setAgentId(Number(e.target.value))} data-testid="schedule-agent">
+          <select id={f('agent')} value={agentId ?? ''} disabled={!!schedule} onChange={(e) => setAgentId(Number(e.target.value))} {...describedBy(worded, 'agent', f('agent-error'))} data-testid="schedule-agent">
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.title}
               </option>
             ))}
           </select>
+          <FieldError id={f('agent-error')} text={worded.fields.agent} />
         </div>
         <div className="field">
           <label htmlFor={f('name')}>Name (optional)</label>
-          <input id={f('name')} value={name} maxLength={200} placeholder="Morning news digest" onChange={(e) => setName(e.target.value)} />
+          <input id={f('name')} value={name} maxLength={200} placeholder="Morning news digest" onChange={(e) => setName(e.target.value)} {...describedBy(worded, 'name', f('name-error'))} />
+          <FieldError id={f('name-error')} text={worded.fields.name} />
         </div>
       </div>
       <fieldset className="schedule-when">
@@ -129,12 +144,22 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
           {mode === 'every' ? (
             <div className="field">
               <label htmlFor={f('every')}>Minutes between runs</label>
-              <input id={f('every')} type="number" min={1} max={527040} step={1} value={every} onChange={(e) => setEvery(e.target.value)} aria-invalid={everyBad || undefined} data-testid="schedule-every" />
+              <input id={f('every')} type="number" min={1} max={527040} step={1} value={every} onChange={(e) => setEvery(e.target.value)} aria-invalid={everyBad || !!worded.fields.every || undefined} aria-describedby={everyBad || worded.fields.every ? f('every-error') : undefined} data-testid="schedule-every" />
+              <FieldError id={f('every-error')} text={everyBad ? 'Type a whole number of minutes, from 1.' : worded.fields.every} />
             </div>
           ) : (
             <div className="field">
               <label htmlFor={f('cron')}>Cron (minute hour day month weekday)</label>
-              <input id={f('cron')} value={cron} spellCheck={false} onChange={(e) => setCron(e.target.value)} aria-invalid={!!cronBad || undefined} aria-describedby={f('cron-help')} data-testid="schedule-cron" />
+              <input
+                id={f('cron')}
+                value={cron}
+                spellCheck={false}
+                onChange={(e) => setCron(e.target.value)}
+                aria-invalid={!!(cronBad || worded.fields.cron) || undefined}
+                aria-describedby={`${f('cron-help')}${cronBad || worded.fields.cron ? ` ${f('cron-error')}` : ''}`}
+                data-testid="schedule-cron"
+              />
+              <FieldError id={f('cron-error')} text={cronBad ?? worded.fields.cron} />
               <p id={f('cron-help')} className="small muted field-help">
                 e.g. <code>30 9 * * 1-5</code> weekdays at 09:30, <code>0 */2 * * *</code> every two hours
               </p>
@@ -142,18 +167,19 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
           )}
           <div className="field">
             <label htmlFor={f('zone')}>Time zone</label>
-            <select id={f('zone')} value={zone} onChange={(e) => setZone(e.target.value)} data-testid="schedule-zone">
+            <select id={f('zone')} value={zone} onChange={(e) => setZone(e.target.value)} {...describedBy(worded, 'zone', f('zone-error'))} data-testid="schedule-zone">
               {zones.map((z) => (
                 <option key={z} value={z}>
                   {z}
                 </option>
               ))}
             </select>
+            <FieldError id={f('zone-error')} text={worded.fields.zone} />
           </div>
         </div>
         <p className="small schedule-preview" role="status" data-testid="schedule-preview">
           {timingProblem ? (
-            <span>{mode === 'every' ? 'Every how many minutes? A whole number from 1.' : `Cron: ${cronBad}`}</span>
+            <span className="muted">No next run until the timing is fixed.</span>
           ) : (
             <>
               <strong>{describeTiming(timing)}</strong>
@@ -168,13 +194,14 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
           {isChat ? (
             <div className="field">
               <label htmlFor={f('message')}>Message</label>
-              <textarea id={f('message')} rows={3} value={message} placeholder="Summarise today's news about…" onChange={(e) => setMessage(e.target.value)} data-testid="schedule-message" />
+              <textarea id={f('message')} rows={3} value={message} placeholder="Summarise today's news about…" onChange={(e) => setMessage(e.target.value)} {...describedBy(worded, 'message', f('message-error'))} data-testid="schedule-message" />
+              <FieldError id={f('message-error')} text={worded.fields.message} />
             </div>
           ) : null}
-          <AnswerFields questions={agent.questions} answers={answers} onChange={setAnswers} idPrefix={f('a')} />
+          <AnswerFields questions={agent.questions} answers={answers} onChange={setAnswers} idPrefix={f('a')} errors={answerErrors} />
         </fieldset>
       ) : null}
-      <ErrorNote error={error} />
+      <FormError worded={worded} error={error} />
       <div className="row end">
         {problem && !timingProblem ? <span className="small muted grow">{problem}</span> : <span className="grow" />}
         {onCancel ? (

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { cronSentence } from '../../api/field-errors';
 
 export interface Timing {
   cron: string | null;
@@ -42,13 +43,13 @@ export function describeTiming(t: Timing): string {
   return 'No timing';
 }
 
-/** Whether the cron expression parses (the same parser the platform runs); the reason when it does not. */
+/** Whether the cron expression parses (the same parser the platform runs); the reason in plain words when it does not. */
 export function cronProblem(expr: string, timezone: string): string | null {
   if (!expr.trim()) return 'Type a cron expression, e.g. 30 9 * * 1-5.';
   try {
-    return new Cron(expr.trim(), { paused: true, timezone }).nextRun() ? null : 'This expression never runs.';
+    return new Cron(expr.trim(), { paused: true, timezone }).nextRun() ? null : cronSentence('never runs');
   } catch (err) {
-    return err instanceof Error ? err.message : 'Not a valid cron expression.';
+    return cronSentence(err instanceof Error ? err.message : '');
   }
 }
 

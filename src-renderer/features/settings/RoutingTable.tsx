@@ -1,67 +1,57 @@
 import { useEffect, useState } from 'react';
 import type { ProvidersSettings, RouteRule } from '../../../src-main/platform/contract/settings';
+import { sentenceOf } from '../../api/field-errors';
 import { providerLabel } from './providers';
-import { api } from '../../api';
-import { useLoad } from '../../components/use-load';
 
-/** Which provider serves which model name: exact names, `prefix*`, `*suffix` or `*`, first match wins. */
-export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings; onSave(routes: RouteRule[], defaultModel: string | null): Promise<boolean> }) {
+/**
+ * Which provider answers a model name no provider lists: exact names, `prefix*`, `*suffix` or `*`,
+ * first match wins. Only rules for providers that are set up are shown (the built-in ones for
+ * absent providers do nothing); saving keeps those hidden ones where they were.
+ */
+export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings; onSave(routes: RouteRule[]): Promise<unknown> }) {
   const [rows, setRows] = useState<RouteRule[]>(settings.routes);
-  const [defaultModel, setDefaultModel] = useState(settings.default_model ?? '');
-  useEffect(() => {
-    setRows(settings.routes);
-    setDefaultModel(settings.default_model ?? '');
-  }, [settings.routes, settings.default_model]);
-  // What an agent without a model answer runs on now, and the models to choose from.
-  const effective = useLoad(() => Promise.all([api.models.default(), api.models.list()]), [settings]);
-  const [current, served] = effective.data ?? [null, []];
-  const save = () => void onSave(rows.filter((r) => r.match.trim() && r.provider).map((r) => ({ match: r.match.trim(), provider: r.provider })), defaultModel.trim() || null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => setRows(settings.routes), [settings.routes]);
+  const configured = new Set(settings.providers.map((p) => p.id));
+  // A new rule (no provider yet) shows; a rule for a provider that is not set up does not.
+  const visible = rows.map((r, i) => ({ r, i })).filter(({ r }) => !r.provider || configured.has(r.provider));
+  const set = (i: number, next: RouteRule | null) => setRows(rows.flatMap((x, j) => (j !== i ? [x] : next ? [next] : [])));
+  const save = async () => {
+    const refused = await onSave(rows.filter((r) => r.match.trim() && r.provider).map((r) => ({ match: r.match.trim(), provider: r.provider })));
+    setFailure(refused ? sentenceOf(refused) : null);
+  };
   return (
-    <section className="card stack" aria-label="Model routing">
-      <h2 className="section-title" style={{ margin: 0 }}>
-        Model routing
-      </h2>
+    <section className="stack" aria-label="Model routing">
       <p className="muted small">
-        A model an agent asks for goes to the first rule that matches: an exact name, <code>prefix*</code>, <code>*suffix</code> or <code>*</code> for everything else.
+        A model a provider lists always goes to that provider. For other names, the first rule that matches decides: an exact name, <code>prefix*</code>, <code>*suffix</code> or <code>*</code> for everything else.
       </p>
-      {rows.map((r, i) => (
-        <div className="row" key={i}>
-          <input aria-label="Model name or pattern" className="grow" value={r.match} placeholder="e.g. gpt-4o or claude-*" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, match: e.target.value } : x)))} />
-          <select aria-label="Provider" style={{ minWidth: 200 }} value={r.provider} onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, provider: e.target.value } : x)))}>
+      {!visible.length ? <p className="small muted" data-testid="no-routing-rules">No rule applies to the providers set up here: each answers the models it lists.</p> : null}
+      {visible.map(({ r, i }) => (
+        <div className="row" key={i} data-testid="routing-rule">
+          <input aria-label="Model name or pattern" className="grow" value={r.match} placeholder="e.g. my-model or team-*" onChange={(e) => set(i, { ...r, match: e.target.value })} />
+          <select aria-label="Provider" style={{ minWidth: 200 }} value={r.provider} onChange={(e) => set(i, { ...r, provider: e.target.value })}>
             <option value="">Choose…</option>
             {settings.providers.map((p) => (
               <option key={p.id} value={p.id}>
                 {providerLabel(p)}
               </option>
             ))}
-            {r.provider && !settings.providers.some((p) => p.id === r.provider) ? <option value={r.provider}>{r.provider} (not configured)</option> : null}
           </select>
-          <button type="button" className="btn-icon" aria-label="Remove rule" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+          <button type="button" className="btn-icon" aria-label={`Remove the rule for ${r.match || 'a new pattern'}`} onClick={() => set(i, null)}>
             ×
           </button>
         </div>
       ))}
-      <label className="field inline">
-        <span>Default model</span>
-        <input value={defaultModel} list="default-model-choices" placeholder={current?.model ? 'automatic (see below)' : 'used when an agent names none'} onChange={(e) => setDefaultModel(e.target.value)} />
-        <datalist id="default-model-choices">
-          {served.map((m) => (
-            <option key={`${m.provider}:${m.id}`} value={m.id} />
-          ))}
-        </datalist>
-      </label>
-      <p className="small muted" data-testid="effective-default-model">
-        {current?.model
-          ? current.source === 'setting'
-            ? `Agents that name no model run on ${current.model}.`
-            : `No default is set: agents that name no model run on ${current.model}, the first model of ${settings.providers.find((p) => p.id === current.provider) ? providerLabel(settings.providers.find((p) => p.id === current.provider)!) : current.provider}.`
-          : 'No provider lists a model yet: agents that name no model cannot run.'}
-      </p>
+      {failure ? (
+        <p className="field-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
       <div className="row">
         <button type="button" className="btn btn-small" onClick={() => setRows([...rows, { match: '', provider: '' }])}>
           Add rule
         </button>
-        <button type="button" className="btn btn-small btn-primary" onClick={save}>
+        <button type="button" className="btn btn-small btn-primary" onClick={() => void save()}>
           Save routing
         </button>
       </div>

@@ -34,3 +34,14 @@ export function slugId(s: string): string {
       .slice(0, 64) || 'provider'
   );
 }
+
+/**
+ * The provider form's field for a platform error key: `providers.2.base_url`, `provider.api_key`
+ * (Test) and `base_url` (setup) name it; a refusal of the whole list names it in its message.
+ */
+export function providerFormField(key: string, message: string): string | null {
+  const m = /^(?:providers\.\d+\.|provider\.)?(kind|label|base_url|api_key|models_dir)$/.exec(key);
+  if (m) return m[1];
+  if (key === 'providers' || key === 'provider') return /models_dir/.test(message) ? 'models_dir' : /api_key/.test(message) ? 'api_key' : null;
+  return null;
+}

@@ -1,0 +1,47 @@
+import { useId, useState } from 'react';
+import { sentenceOf } from '../../api/field-errors';
+import { ModelSelect } from '../../components/ModelSelect';
+import { useSetup } from '../setup/setup-store';
+
+/**
+ * The one place the default model is set: what new chats and schedules start on and what an agent
+ * that names no model runs on. Unset, it is the first model the first provider lists (shown).
+ */
+export function DefaultModelSetting({ saved, onSave }: { saved: string | null; onSave(model: string | null): Promise<unknown> }) {
+  const id = useId();
+  const current = useSetup((s) => s.defaultModel);
+  const models = useSetup((s) => s.models);
+  const [failure, setFailure] = useState<string | null>(null);
+  const automatic = current?.source === 'first_listed' && current.model ? current.model : (models[0]?.id ?? null);
+  return (
+    <section className="card stack default-model" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="section-title" style={{ margin: 0 }}>
+        Default model
+      </h2>
+      <div className="field">
+        <label htmlFor={id} className="sr-only">
+          Default model
+        </label>
+        <ModelSelect
+          id={id}
+          value={saved ?? ''}
+          testId="default-model"
+          noneLabel={automatic ? `Automatic: ${automatic} (the first model listed)` : 'Automatic: the first model listed'}
+          ariaDescribedBy={`${id}-effect`}
+          onChange={async (m) => {
+            const refused = await onSave(m || null);
+            setFailure(refused ? sentenceOf(refused) : null);
+          }}
+        />
+      </div>
+      <p id={`${id}-effect`} className="small muted" data-testid="effective-default-model">
+        {current?.model ? `New chats and schedules start on ${current.model}; agents that name no model run on it too.` : 'No provider lists a model yet: add one below.'}
+      </p>
+      {failure ? (
+        <p className="field-error" role="alert">
+          {failure}
+        </p>
+      ) : null}
+    </section>
+  );
+}
