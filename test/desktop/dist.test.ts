@@ -38,6 +38,22 @@ describe('npm run dist: targets and requirements', () => {
   });
 });
 
+describe('npm start and npm run serve on an older Node', () => {
+  // The running Node made to report 20.19.0 before the script runs.
+  const oldNode = ['--import', `data:text/javascript,Object.defineProperty(process.versions, 'node', { value: '20.19.0' })`];
+  for (const [what, script] of [
+    ['npm start', 'scripts/start.mjs'],
+    ['npm run serve', 'scripts/cli.mjs'],
+  ] as const) {
+    it(`${what} stops with one sentence saying what to do`, () => {
+      const r = spawnSync(process.execPath, [...oldNode, script, 'serve'], { encoding: 'utf8', timeout: 60_000, env: childEnv({}) });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim()).toBe(`${what} needs Node 22.12.0 or newer and this is Node 20.19.0: install Node 24 LTS (nodejs.org), or run \`npm install --prefix ~/.node24 node@24\` and put ~/.node24/node_modules/.bin first on your PATH.`);
+      expect(r.stdout).toBe('');
+    });
+  }
+});
+
 describe('npm run dist with stand-ins', () => {
   let work: string;
   beforeAll(() => {
