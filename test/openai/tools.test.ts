@@ -116,3 +116,30 @@ describe('/v1/chat/completions: client tools and images (openai SDK)', () => {
     expect(chats()).toBe(before); // the model was never called
   });
 });
+
+describe('/v1/chat/completions: a call to a client tool that was not offered', () => {
+  let s: TestServer & { fake: FakeServer };
+  let client: OpenAI;
+  beforeAll(async () => {
+    s = await startWithFake({
+      reply: 'I cannot look that up.',
+      // An ill-behaved model: calls get_weather whatever it was offered, until it has seen a tool result.
+      toolCalls: (body: any) => (body.messages.some((m: any) => m.role === 'tool') ? null : [{ name: 'get_weather', arguments: '{"city":"Paris"}' }]),
+      models: ['gpt-4o-mini'],
+    });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+  });
+  afterAll(() => s?.close());
+
+  it('under tool_choice none is not handed back to the client: the run refuses it and answers', async () => {
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: {} } } }];
+    const { data, response } = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Weather?' }], tools, tool_choice: 'none' }).withResponse();
+    expect(data.choices[0].finish_reason).toBe('stop');
+    expect(data.choices[0].message.tool_calls ?? []).toEqual([]);
+    expect(data.choices[0].message.content).toBe('I cannot look that up.');
+    const id = response.headers.get('x-agent-desk-execution-id');
+    const stored = (await http(s, 'GET', `/api/agent-responses/${id}`)).json as any;
+    const steps = (stored.data ?? stored).steps as { tool: string; status: string }[];
+    expect(steps).toEqual([expect.objectContaining({ tool: 'get_weather', status: 'denied' })]);
+  });
+});

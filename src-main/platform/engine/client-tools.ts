@@ -62,12 +62,14 @@ export function clientChoice(client: ClientRequest | undefined, offered: ToolSpe
 }
 
 /**
- * After a round: when the model called one of the client's tools, records those calls as steps
- * (ids from `firstStepId`) and returns true; the run ends there, with the text so far as its
- * output. The agent's own calls of that round are not run (the model can ask again next turn).
+ * After a round: when the model called one of the client's tools that were offered (`offered`,
+ * from clientToolSpecs: none under `tool_choice: none`, never a name the agent's own tools hold),
+ * records those calls as steps (ids from `firstStepId`) and returns true; the run ends there,
+ * with the text so far as its output. The agent's own calls of that round are not run (the model
+ * can ask again next turn); a call to any other name goes to the tool loop, which refuses it.
  */
-export function handBack(client: ClientRequest | undefined, calls: ToolCall[], firstStepId: number, step: (s: ToolStep) => void): boolean {
-  const names = new Set(client?.tools.map((t) => t.name) ?? []);
+export function handBack(offered: ToolSpec[], calls: ToolCall[], firstStepId: number, step: (s: ToolStep) => void): boolean {
+  const names = new Set(offered.map((t) => t.name));
   const mine = calls.filter((c) => names.has(c.name));
   if (!mine.length) return false;
   const started = isoMicros(nowMicros());

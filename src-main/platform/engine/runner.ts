@@ -136,7 +136,8 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   // agent's own (MCP). The loop runs only these; a call to any other name is refused, as a step.
   const loop = new ToolLoop(plan.toolbox ?? null, { step: (st) => sink.step?.(st) }, plan.signal, plan.tool ? webTools(backend, plan.tool) : null);
   const ownTools = loop.specs();
-  const allTools = [...ownTools, ...clientToolSpecs(plan.overrides.client, ownTools)];
+  const clientTools = clientToolSpecs(plan.overrides.client, ownTools);
+  const allTools = [...ownTools, ...clientTools];
   const tools = allTools.length ? allTools : undefined;
   const maxRounds = Math.max(MAX_TOOL_ROUNDS, loop.maxSteps);
   let inputTokens = 0;
@@ -180,7 +181,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     produced += roundText;
     if (!calls?.length) break;
     // The client's own tools are handed back to it: the run ends with those calls (client-tools.ts).
-    if (handBack(plan.overrides.client, calls, loop.steps.length + 1, (st) => sink.step?.(st))) break;
+    if (handBack(clientTools, calls, loop.steps.length + 1, (st) => sink.step?.(st))) break;
     if (pastBound) {
       throw new ProviderError(`The model kept calling tools after ${loop.exhausted ? `${loop.maxSteps} tool calls` : `${round} rounds`} (the limit); Agent Desk stopped the run.`, 'tool_limit');
     }
