@@ -23,7 +23,7 @@ import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
 import { pct, time } from '../helpers/stats.js';
 import { fillPassages } from '../helpers/passages.js';
-import { queryTerms } from '../../src-main/platform/modules/files/search.js';
+import { queryTerms, searchPassages } from '../../src-main/platform/modules/files/search.js';
 import { toBlob } from '../../src-main/platform/modules/retrieval/vectors.js';
 import { fuseRanks } from '../../src-main/platform/modules/retrieval/fusion.js';
 
@@ -212,7 +212,7 @@ async function latency(dir: string, f: Figures): Promise<void> {
       for (let i = 0; i < 300; i++) {
         const files = pick(n);
         const q = query();
-        bm.push(await time(() => p.services.files.searchPassages(files, q, 8)));
+        bm.push(await time(() => searchPassages(p.db, files, q, 8)));
         hy.push(await time(() => r.searchPassages(files, q, 8)));
         for (let k = 0; k < 512; k++) v[k] = Math.random() - 0.5;
         vs.push(await time(() => r.store.nearestPassages(space, files, v, 50)));

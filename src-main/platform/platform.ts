@@ -27,7 +27,6 @@ import { ModelsService } from './modules/models/service.js';
 import { DownloadsService } from './modules/models/downloads.js';
 import { ExecutionsService } from './modules/executions/service.js';
 import { remoteRunner } from './modules/remote/runner.js';
-import { executionFiles } from './modules/executions/files-port.js';
 import { JobQueue } from './jobs/queue.js';
 import { appSteps, type App, type AppOptions } from './transports/http/app.js';
 import type { AgentCreate } from './contract/agents.js';
@@ -84,7 +83,7 @@ function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue,
   const remote = new RemoteService(ctx, settings, agents, secrets);
   const tools = new ToolsService(ctx, { settings, secrets, agents, lifecycle });
   yield;
-  const executions = new ExecutionsService(ctx, { agents, memories, providers, files: executionFiles(files), remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
+  const executions = new ExecutionsService(ctx, { agents, memories, providers, files, remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
   yield;
   const app = new AppService(ctx, settings, secrets);
   const archive = new ArchiveService(ctx);

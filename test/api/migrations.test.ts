@@ -10,6 +10,7 @@ import { DatabaseFromTheFutureError, latestVersion, migrate, type Migration } fr
 import { migrations } from '../../src-main/platform/db/migrations/index.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
 import { call, KEY, tempDir } from './helpers.js';
+import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 
 const dirs: string[] = [];
 const dbs: DB[] = [];
@@ -144,6 +145,97 @@ describe('migrations', () => {
       expect((await call(p, 'GET', '/api/webhooks')).json.data.map((w: any) => [w.id, w.status])).toEqual([[3, 'inactive']]);
     } finally {
       await p.close();
+    }
+  });
+});
+
+describe('migration 14 (execution roots and parents filled)', () => {
+  const m14 = sortedList.find((m) => m.version === 14)!;
+  type Row = { id: number; root_id: number | null; parent_id: number | null };
+
+  /** Executions as versions 3 to 13 left them: roots unset on old rows, parents unset before branches. */
+  function seedExecutions(db: DB): void {
+    const ins = db.prepare(
+      "INSERT INTO executions(id, agent_id, user_id, root_id, parent_id, branched, status, input, output, turns, created_at, updated_at) VALUES (?, 41, ?, ?, ?, ?, 'succeeded', ?, 'a', ?, 1700000000000000, 1700000000000000)",
+    );
+    const turns = (q: string) => JSON.stringify([{ role: 'user', content: q }]);
+    // An old conversation: its first row has no root, none has a parent.
+    for (const [id, root] of [[10, null], [11, 10], [12, 10]] as const) ins.run(id, 1, root, null, 0, `old ${id}`, turns(`old ${id}`));
+    // A conversation from after branches: 22 is an alternative of 21; left as it was.
+    for (const [id, parent] of [[20, null], [21, 20], [22, 20]] as const) ins.run(id, 1, 20, parent, 1, `new ${id}`, turns(`new ${id}`));
+    // Begun before branches, continued after: 31 followed 30; 32 is a branched alternative of 31.
+    ins.run(30, 1, null, null, 0, 'mixed 30', turns('mixed 30'));
+    ins.run(31, 1, 30, null, 0, 'mixed 31', turns('mixed 31'));
+    ins.run(32, 1, 30, 30, 1, 'mixed 32', turns('mixed 32'));
+    // A one-turn session without a root, and another user's execution between two of user 1's.
+    ins.run(40, 1, null, null, 0, 'single', turns('single'));
+    db.exec("INSERT INTO users(id, name, selected_workspace_id, created_at) VALUES (2, 'Other', 1, 1700000000000000)");
+    ins.run(41, 2, 10, null, 0, 'other user', turns('other user'));
+    ins.run(42, 1, 10, null, 0, 'old 42', turns('old 42'));
+  }
+
+  it('fills root_id and parent_id of old rows, drops the branched flag, and a row written without a root is its own', () => {
+    const { db } = freshDb();
+    migrate(db, { target: m14.version - 1 });
+    seedCore(db);
+    seedExecutions(db);
+    expect(migrate(db, { target: m14.version })).toBe(m14.version);
+    const rows = db.prepare('SELECT id, root_id, parent_id FROM executions ORDER BY id').all() as Row[];
+    expect(rows).toEqual([
+      { id: 10, root_id: 10, parent_id: null },
+      { id: 11, root_id: 10, parent_id: 10 },
+      { id: 12, root_id: 10, parent_id: 11 },
+      { id: 20, root_id: 20, parent_id: null },
+      { id: 21, root_id: 20, parent_id: 20 },
+      { id: 22, root_id: 20, parent_id: 20 },
+      { id: 30, root_id: 30, parent_id: null },
+      { id: 31, root_id: 30, parent_id: 30 },
+      { id: 32, root_id: 30, parent_id: 30 },
+      { id: 40, root_id: 40, parent_id: null },
+      { id: 41, root_id: 10, parent_id: null },
+      { id: 42, root_id: 10, parent_id: 12 },
+    ]);
+    expect((db.prepare('PRAGMA table_info(executions)').all() as { name: string }[]).map((c) => c.name)).not.toContain('branched');
+    const id = Number(
+      db.prepare("INSERT INTO executions(agent_id, user_id, status, created_at, updated_at) VALUES (41, 1, 'running', 1, 1)").run().lastInsertRowid,
+    );
+    expect(db.prepare('SELECT root_id, parent_id FROM executions WHERE id = ?').get(id)).toEqual({ root_id: id, parent_id: null });
+    expect(integrity(db)).toBe('ok');
+  });
+
+  it('the platform shows an old conversation as the chain it was, and continues it after its last turn', async () => {
+    const { db, dir } = freshDb();
+    migrate(db, { target: m14.version - 1 });
+    seedCore(db);
+    seedExecutions(db);
+    db.close();
+    const fake = await startFakeOpenAI({ reply: 'continued' });
+    const env = { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' };
+    const p = createPlatform({ dataDir: dir, envApiKey: KEY, env });
+    try {
+      const body = { temperature: '0.5', model: 'gpt-4o-mini', tools: 'no-tools', root_id: 10, messages: [{ role: 'user', content: 'next' }], wait_execution: true };
+      const next = await call(p, 'POST', '/api/agents/41/execute', { body });
+      expect(next.status, next.text).toBe(200);
+      expect(next.json.responses[0]).toMatchObject({ status: 'succeeded', root_id: 10 });
+      // The model got the old chain (the other user's row is not part of it), then the new message.
+      expect(fake.prompts().at(-1)!.filter((m: any) => m.role !== 'system').map((m: any) => m.content)).toEqual(['old 10', 'a', 'old 11', 'a', 'old 12', 'a', 'old 42', 'a', 'next']);
+
+      const s = await call(p, 'GET', '/api/sessions/10');
+      expect(s.status).toBe(200);
+      expect(s.json.executions.map((e: any) => [e.id, e.root_id, e.parent_id])).toEqual([
+        [10, 10, null],
+        [11, 10, 10],
+        [12, 10, 11],
+        [42, 10, 12],
+        [next.json.responses[0].id, 10, 42],
+      ]);
+      const single = await call(p, 'GET', `/api/agent-responses/40`);
+      expect(single.json.root_id).toBe(40);
+      const list = await call(p, 'GET', '/api/sessions?per_page=50');
+      expect(list.json.data.map((x: any) => x.id).sort((a: number, b: number) => a - b)).toEqual([10, 20, 30, 40]);
+    } finally {
+      await p.close();
+      await fake.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { BASE, KEY, call, makePlatform } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { makeDocx, makePdf, makePng } from '../fixtures/documents.js';
 import { fileCredits } from '../../src-main/platform/kernel/credits.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 const OFFSET_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
 const stored = (dir: string) => fs.readdirSync(path.join(dir, 'files')).filter((n) => n !== 'tmp').sort();
@@ -76,7 +77,7 @@ describe('files API', () => {
     const r = await upload(p, 'log.txt', body, { process: 'true' });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 'completed', credits: fileCredits(Buffer.byteLength(body)) });
-    expect(p.services.files.searchPassages([r.json.id], 'lighthouse', 1)[0].text).toContain('lighthouse keeper');
+    expect(searchPassages(p.db, [r.json.id], 'lighthouse', 1)[0].text).toContain('lighthouse keeper');
     const bad = await upload(p, 'log.txt', body, { process: 'maybe' });
     expect(bad.status).toBe(422);
     expect(bad.json.errors.process).toEqual(['The process field must be true or false.']);
@@ -158,7 +159,7 @@ describe('files API', () => {
     expect(del.json).toEqual({ id: String(up.json.id), object: 'file', deleted: true });
     expect(stored(p.dir)).not.toContain(String(up.json.id));
     expect(p.services.files.linkedFileIds(1)).not.toContain(up.json.id);
-    expect(p.services.files.searchPassages([up.json.id], 'saxophone', 5)).toEqual([]);
+    expect(searchPassages(p.db, [up.json.id], 'saxophone', 5)).toEqual([]);
     await p.jobs.idle();
     expect((p.db.prepare('SELECT count(*) AS n FROM file_passages WHERE file_id = ?').get(up.json.id) as { n: number }).n).toBe(0);
     expect((p.db.prepare("SELECT count(*) AS n FROM file_passages_fts WHERE file_passages_fts MATCH 'saxophone'").get() as { n: number }).n).toBe(0);

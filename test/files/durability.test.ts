@@ -5,6 +5,7 @@ import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { until } from '../fixtures/until.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 describe('files durability', () => {
   it('processing interrupted by a crash resumes at the next start', async () => {
@@ -24,8 +25,8 @@ describe('files durability', () => {
         await b.jobs.idle();
         const got = await call(b, 'GET', `/api/files/${up.json.id}`);
         expect(got.json).toMatchObject({ status: 'completed', passages: 1 });
-        expect(b.services.files.searchPassages([up.json.id], 'glaciers', 3)).toHaveLength(1);
-        expect(b.services.files.searchPassages([up.json.id], 'stale', 3)).toHaveLength(0);
+        expect(searchPassages(b.db, [up.json.id], 'glaciers', 3)).toHaveLength(1);
+        expect(searchPassages(b.db, [up.json.id], 'stale', 3)).toHaveLength(0);
       } finally {
         await b.close();
       }

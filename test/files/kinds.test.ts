@@ -5,6 +5,7 @@ import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { COMMITTED_DIR, makeDocuments, phraseOf } from '../fixtures/documents.js';
 import { ACCEPTED_EXTENSIONS } from '../../src-main/platform/ingest/kinds.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 // Formats whose own tags carry the phrase (ffmpeg's `title`); the rest are found by their metadata.
 const TAGGED_MEDIA = ['mp3', 'wav', 'ogg', 'flac', 'm4a', 'mp4', 'mov', 'mkv', 'wmv'];
@@ -45,7 +46,7 @@ describe('every accepted kind is really read', () => {
       const got = await call(p, 'GET', `/api/files/${f.id}`);
       expect(got.json.status, got.json.error).toBe('completed');
       expect(got.json.credits).toBeGreaterThan(0);
-      const hits = p.services.files.searchPassages([f.id], phraseOf(ext), 3);
+      const hits = searchPassages(p.db, [f.id], phraseOf(ext), 3);
       expect(hits.length).toBeGreaterThan(0);
       expect(hits[0].text).toContain(phraseOf(ext));
       expect(hits[0]).toMatchObject({ file_id: f.id, filename: `sample.${ext}` });
@@ -57,7 +58,7 @@ describe('every accepted kind is really read', () => {
     expect(got.json.status, got.json.error).toBe('completed');
     expect(got.json.metadata.duration).toBeGreaterThan(0.8);
     expect(got.json.metadata.duration).toBeLessThan(1.3);
-    expect(p.services.files.searchPassages([files[ext].id], phraseOf(ext), 1)[0]?.text ?? '').toContain(phraseOf(ext));
+    expect(searchPassages(p.db, [files[ext].id], phraseOf(ext), 1)[0]?.text ?? '').toContain(phraseOf(ext));
   });
 
   it.each(['aac', 'avi', 'flv'])('%s: duration and streams from the headers', async (ext) => {
@@ -81,7 +82,7 @@ describe('every accepted kind is really read', () => {
     const size = { png: [40, 30], svg: [120, 80] }[ext as 'png'] ?? [32, 24];
     expect([got.json.metadata.width, got.json.metadata.height]).toEqual(size);
     // The description passage lets an agent find and describe the image.
-    expect(p.services.files.searchPassages([files[ext].id], 'image pixels', 1)[0].text).toContain(`${size[0]} × ${size[1]} pixels`);
+    expect(searchPassages(p.db, [files[ext].id], 'image pixels', 1)[0].text).toContain(`${size[0]} × ${size[1]} pixels`);
   });
 
   it('the agent file set is completed with every file counted', async () => {

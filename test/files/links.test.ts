@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
 import { upload } from './helpers.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 describe('agent file sets', () => {
   const p = makePlatform();
@@ -38,7 +39,7 @@ describe('agent file sets', () => {
     // Linking again is idempotent.
     const again = await call(p, 'POST', '/api/agents/1/files', { body: { file_ids: [a.json.id] } });
     expect(again.json.files_count).toEqual({ total: 2, completed: 2, failed: 0, in_progress: 0 });
-    const hits = p.services.files.searchPassages(p.services.files.linkedFileIds(1), 'walnuts tangerines', 5);
+    const hits = searchPassages(p.db, p.services.files.linkedFileIds(1), 'walnuts tangerines', 5);
     expect(hits.map((h) => h.filename).sort()).toEqual(['a.txt', 'b.md']);
     expect(hits[0].rank).toBeLessThanOrEqual(hits[1].rank);
   });
@@ -86,7 +87,7 @@ describe('agent file sets', () => {
     expect(r.status).toBe(200);
     expect(r.json.files_count.total).toBe(1);
     await p.jobs.idle();
-    expect(p.services.files.searchPassages(p.services.files.linkedFileIds(4), 'pomegranates', 1)[0].filename).toBe('linked.txt');
+    expect(searchPassages(p.db, p.services.files.linkedFileIds(4), 'pomegranates', 1)[0].filename).toBe('linked.txt');
   });
 
   it('createFromBuffer stores a generated file in the workspace', async () => {
@@ -100,7 +101,7 @@ describe('agent file sets', () => {
 
   it('search ignores FTS syntax in the query and files that are not completed', async () => {
     const f = await upload(p, 'w.txt', 'waiting text about nectarines');
-    expect(p.services.files.searchPassages([f.json.id], 'nectarines', 5)).toEqual([]);
-    for (const q of ['"unbalanced', 'a AND OR NOT', 'col:umn*', '()', '']) expect(() => p.services.files.searchPassages([f.json.id], q, 5)).not.toThrow();
+    expect(searchPassages(p.db, [f.json.id], 'nectarines', 5)).toEqual([]);
+    for (const q of ['"unbalanced', 'a AND OR NOT', 'col:umn*', '()', '']) expect(() => searchPassages(p.db, [f.json.id], q, 5)).not.toThrow();
   });
 });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 describe('searchPassages over many files', () => {
   const p = makePlatform();
@@ -50,7 +51,7 @@ describe('searchPassages over many files', () => {
     const files = ids.filter((id) => id !== ids[3]).slice(0, count);
     for (const query of ['v5 v9 v1a', 'v2x v3c', 'v10 v11 v12 v13 v14 v15']) {
       const terms = query.split(' ');
-      const hits = p.services.files.searchPassages(files, query, 8);
+      const hits = searchPassages(p.db, files, query, 8);
       const want = reference(files, terms, 8);
       expect(hits.length, query).toBe(want.length);
       expect(hits.length, query).toBeGreaterThan(0);
@@ -64,8 +65,8 @@ describe('searchPassages over many files', () => {
   });
 
   it('a file that is not completed gives nothing, even when asked for with others', () => {
-    expect(p.services.files.searchPassages([ids[3]], 'v0 v1 v2', 8)).toEqual([]);
-    const hits = p.services.files.searchPassages(ids, 'v0 v1 v2', 100);
+    expect(searchPassages(p.db, [ids[3]], 'v0 v1 v2', 8)).toEqual([]);
+    const hits = searchPassages(p.db, ids, 'v0 v1 v2', 100);
     expect(hits.length).toBeGreaterThan(8);
     expect(hits.some((h) => h.file_id === ids[3])).toBe(false);
   });
@@ -83,12 +84,12 @@ describe('searchPassages over many files', () => {
       for (let i = 0; i < 6000; i++) ins.run(big, 6000 + i, `beta filler${i % 50}`);
       for (let i = 0; i < 10; i++) ins.run(big, 12000 + i, `alpha beta both${i}`);
     })();
-    const hits = p.services.files.searchPassages([big, ids[0]], 'alpha beta', 12);
+    const hits = searchPassages(p.db, [big, ids[0]], 'alpha beta', 12);
     expect(hits).toHaveLength(12);
     // The ten passages that hold both words rank first; the rest hold one of them.
     expect(hits.slice(0, 10).every((h) => /alpha beta both/.test(h.text))).toBe(true);
     expect(hits.slice(10).every((h) => /^(alpha|beta) filler/.test(h.text))).toBe(true);
     for (let i = 1; i < 10; i++) expect(hits[i - 1].rank).toBeLessThanOrEqual(hits[i].rank);
-    expect(p.services.files.searchPassages([big], 'alpha', 3).map((h) => h.text.split(' ')[0])).toEqual(['alpha', 'alpha', 'alpha']);
+    expect(searchPassages(p.db, [big], 'alpha', 3).map((h) => h.text.split(' ')[0])).toEqual(['alpha', 'alpha', 'alpha']);
   });
 });

@@ -64,11 +64,10 @@ import { nextIteration } from '../../kernel/turns.js';
 
 export type { ExecutionEvent, Execution };
 
-/** The part of the files service executions use (context passages, attachments, generated images). */
+/** The part of the files service executions use (attachments, an agent's linked files, generated images). */
 export interface ExecutionFiles {
-  /** true when the user can see the file */
-  exists(userId: number, fileId: number): boolean;
-  searchPassages(fileIds: number[], query: string, limit: number): { file_id: number; filename?: string | null; text: string }[];
+  /** a file the user can see; throws NotFoundError for any other */
+  row(userId: number, fileId: number): unknown;
   linkedFileIds(agentId: number): number[];
   createFromBuffer(workspaceId: number, filename: string, bytes: Buffer, opts?: { userId?: number }): { id: number; filename: string };
 }
@@ -82,7 +81,10 @@ export interface StartOptions {
   steeringOptional?: boolean;
   provider?: ModelProvider;
   overrides?: Overrides;
-  /** Called with the new execution's id inside the transaction that creates it (a scheduled run records it there). */
+  /**
+   * The creator's own writes (a scheduled run records the id): called with the new execution's id
+   * inside the transaction that inserts it, so both commit together or not at all.
+   */
   onCreated?: (executionId: number) => void;
 }
 
@@ -113,7 +115,6 @@ export class ExecutionsService {
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
   private closing = false;
-  private readonly files: ExecutionFiles | null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -121,29 +122,38 @@ export class ExecutionsService {
       agents: AgentsService;
       memories: MemoriesService;
       providers: ProvidersService;
-      files?: ExecutionFiles | null;
+      files: ExecutionFiles;
       remoteRunner?: typeof runExecution;
       /** the agents' own tools (MCP servers); `approvals.timeoutMs`: how long a call waits for a person */
       tools?: ToolboxSource & { readonly approvals?: { readonly timeoutMs: number } };
-      /** hybrid retrieval, whole small files, a conversation's attachments (else bm25 through files) */
-      retrieval?: ExecutionRetrieval;
+      /** memories and passages (hybrid), whole small files, a conversation's attachments */
+      retrieval: ExecutionRetrieval;
     },
   ) {
     this.store = new ExecutionsStore(ctx.db);
     this.sessions = new Sessions(ctx.db);
     this.responses = new ExecutionList(ctx.db);
-    this.files = deps.files ?? null;
   }
 
   private sources(): ContextSources {
-    const files = this.files;
+    const { retrieval, files } = this.deps;
     return {
-      memories: (userId, text, limit, collections) => (this.deps.retrieval ? this.deps.retrieval.memories(userId, text, limit, collections) : this.deps.memories.relevant(userId, text, limit, collections)),
-      passages: (ids, query, limit) =>
-        this.deps.retrieval ? this.deps.retrieval.passages(ids, query, limit) : files ? files.searchPassages(ids, query, limit).map((p) => ({ file_id: p.file_id, filename: p.filename ?? null, text: p.text })) : [],
-      ...(this.deps.retrieval ? { wholeFile: this.deps.retrieval.wholeFile } : {}),
-      linkedFileIds: (agentId) => (files ? files.linkedFileIds(agentId) : []),
+      memories: retrieval.memories,
+      passages: retrieval.passages,
+      wholeFile: retrieval.wholeFile,
+      linkedFileIds: (agentId) => files.linkedFileIds(agentId),
     };
+  }
+
+  /** Whether the user can see the file. */
+  private canSee(userId: number, fileId: number): boolean {
+    try {
+      this.deps.files.row(userId, fileId);
+      return true;
+    } catch (err) {
+      if (err instanceof NotFoundError) return false;
+      throw err;
+    }
   }
 
   /**
@@ -210,7 +220,7 @@ export class ExecutionsService {
 
     const errors: Record<string, string[]> = {};
     req.fileIds.forEach((id, i) => {
-      if (!this.files?.exists(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+      if (!this.canSee(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
     });
     req.memoryCollections?.forEach((id, i) => {
       if (!this.deps.memories.ownsCollection(userId, id)) errors[`memory_collections.${i}`] = [`The selected memory_collections.${i} is invalid.`];
@@ -219,7 +229,7 @@ export class ExecutionsService {
     if (req.rootId !== null) {
       const root = this.store.row(req.rootId, userId);
       if (!root) errors.root_id = ['The selected root id is invalid.'];
-      else rootId = root.root_id ?? root.id;
+      else rootId = root.root_id;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
@@ -249,15 +259,15 @@ export class ExecutionsService {
     const input = isChat ? lastUser : JSON.stringify(req.answers);
     const base = executionCredits(0, 0);
     const now = nowMicros();
-    const id = this.ctx.db.transaction(() => {
-      const created = this.store.insert({
+    const created = this.store.insert(
+      {
         agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
         turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
-      });
-      opts.onCreated?.(created);
-      return created;
-    })();
-    const live = new LiveExecution(id, agent.id, userId, rootId ?? id, now, base);
+      },
+      opts.onCreated,
+    );
+    const id = created.id;
+    const live = new LiveExecution(id, agent.id, userId, created.rootId, now, base);
     this.live.set(id, live);
     void tokenCounter();
 
@@ -270,7 +280,7 @@ export class ExecutionsService {
       conversation,
       query: isChat ? lastUser : textPrompt,
       // A conversation's attachments stay available to its later turns.
-      fileIds: rootId !== null && this.deps.retrieval ? [...new Set([...req.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : req.fileIds,
+      fileIds: rootId !== null ? [...new Set([...req.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : req.fileIds,
       temperature: req.temperature,
       tool: req.tool,
       imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
@@ -313,10 +323,7 @@ export class ExecutionsService {
           defaultModel: () => this.deps.providers.defaultModel(),
           sources: this.sources(),
           search: () => this.deps.providers.search(),
-          saveImage: (ws, userId, filename, bytes) => {
-            if (!this.files) throw new ProviderError('Generated images cannot be stored: the files service is not available.', 'unsupported');
-            return this.files.createFromBuffer(ws, filename, bytes, { userId });
-          },
+          saveImage: (ws, userId, filename, bytes) => this.deps.files.createFromBuffer(ws, filename, bytes, { userId }),
         },
         {
           running: (provider) => {
@@ -449,11 +456,10 @@ export class ExecutionsService {
   session(userId: number, rawId: string | number): SessionDetail {
     const s = this.sessionOf(userId, rawId);
     const rows = this.sessions.executions(userId, s.id);
-    const parents = this.sessions.parents(rows);
     return {
       ...s,
       earlier: earlierTurns(rows[0]?.turns ?? '[]'),
-      executions: rows.map((r) => ({ ...this.withLive(r), parent_id: parents.get(r.id) ?? null, answers: parseAnswers(r.answers) })),
+      executions: rows.map((r) => ({ ...this.withLive(r), parent_id: r.parent_id, answers: parseAnswers(r.answers) })),
     };
   }
 

@@ -14,9 +14,6 @@ export interface SessionRow {
   custom_title: string | null;
 }
 
-/** An execution with where it sits in its session's tree (`branched` 0: a row from before branches). */
-export type BranchRow = ExecutionRow & { parent_id: number | null; branched: number };
-
 /** The list's filters: `q` is a LIKE pattern (escaped with `\`), null for none. */
 export interface SessionFilter {
   userId: number;
@@ -26,19 +23,19 @@ export interface SessionFilter {
 
 /**
  * Per user's session (root_id): counts and bounds, with its first and latest execution and the
- * title the user gave it. (A row written before root_id was always set has it NULL: it is its own session.)
+ * title the user gave it.
  * `@q` (a LIKE pattern) keeps sessions whose title, or any message or answer, holds it.
  */
 const SESSIONS = `WITH s AS (
-    SELECT coalesce(root_id, id) AS root_id, count(*) AS turns, min(id) AS first_id, max(id) AS last_id, min(created_at) AS created_at, max(updated_at) AS updated_at
-    FROM executions WHERE user_id = @userId GROUP BY coalesce(root_id, id)
+    SELECT root_id, count(*) AS turns, min(id) AS first_id, max(id) AS last_id, min(created_at) AS created_at, max(updated_at) AS updated_at
+    FROM executions WHERE user_id = @userId GROUP BY root_id
   )
   SELECT s.root_id, s.turns, s.created_at, s.updated_at, f.agent_id, f.turns AS first_turns, f.input AS first_input, l.status AS last_status, t.title AS custom_title
   FROM s JOIN executions f ON f.id = s.first_id JOIN executions l ON l.id = s.last_id
   LEFT JOIN session_titles t ON t.user_id = @userId AND t.root_id = s.root_id
   WHERE (@agentId IS NULL OR f.agent_id = @agentId)
     AND (@q IS NULL OR t.title LIKE @q ESCAPE '\\' OR EXISTS (
-      SELECT 1 FROM executions e WHERE e.user_id = @userId AND coalesce(e.root_id, e.id) = s.root_id AND (e.input LIKE @q ESCAPE '\\' OR e.output LIKE @q ESCAPE '\\')
+      SELECT 1 FROM executions e WHERE e.user_id = @userId AND e.root_id = s.root_id AND (e.input LIKE @q ESCAPE '\\' OR e.output LIKE @q ESCAPE '\\')
     ))`;
 
 /** The SQL of sessions: their list, titles, and the rows of a conversation's tree; statements prepared once. */
@@ -51,7 +48,6 @@ export class SessionRowsStore {
   private readonly deleteTitleStmt;
   private readonly setTitleStmt;
   private readonly rowStmt;
-  private readonly previousStmt;
   private readonly latestStmt;
 
   constructor(db: DB) {
@@ -61,18 +57,15 @@ export class SessionRowsStore {
     );
     this.countStmt = db.prepare<SessionFilter, { n: number }>(`SELECT count(*) AS n FROM (${SESSIONS})`);
     this.oneStmt = db.prepare<{ userId: number; agentId: null; q: null; rootId: number }, SessionRow>(`SELECT * FROM (${SESSIONS}) WHERE root_id = @rootId`);
-    const ofSession = '(root_id = @rootId OR (root_id IS NULL AND id = @rootId)) AND user_id = @userId';
-    this.rowsStmt = db.prepare<{ rootId: number; userId: number }, BranchRow>(`SELECT * FROM executions WHERE ${ofSession} ORDER BY id`);
+    const ofSession = 'root_id = @rootId AND user_id = @userId';
+    this.rowsStmt = db.prepare<{ rootId: number; userId: number }, ExecutionRow>(`SELECT * FROM executions WHERE ${ofSession} ORDER BY id`);
     this.deleteStmt = db.prepare<{ rootId: number; userId: number }>(`DELETE FROM executions WHERE ${ofSession}`);
     this.deleteTitleStmt = db.prepare<{ rootId: number; userId: number }>('DELETE FROM session_titles WHERE root_id = @rootId AND user_id = @userId');
     this.setTitleStmt = db.prepare<{ rootId: number; userId: number; title: string }>(
       'INSERT INTO session_titles(user_id, root_id, title) VALUES (@userId, @rootId, @title) ON CONFLICT(user_id, root_id) DO UPDATE SET title = excluded.title',
     );
-    this.rowStmt = db.prepare<[number, number], BranchRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
-    this.previousStmt = db.prepare<[number, number, number], { id: number }>(
-      'SELECT id FROM executions WHERE coalesce(root_id, id) = ? AND user_id = ? AND id < ? ORDER BY id DESC LIMIT 1',
-    );
-    this.latestStmt = db.prepare<[number, number], { id: number | null }>('SELECT max(id) AS id FROM executions WHERE coalesce(root_id, id) = ? AND user_id = ?');
+    this.rowStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
+    this.latestStmt = db.prepare<[number, number], { id: number | null }>('SELECT max(id) AS id FROM executions WHERE root_id = ? AND user_id = ?');
   }
 
   page(filter: SessionFilter, limit: number, offset: number): { rows: SessionRow[]; total: number } {
@@ -84,18 +77,13 @@ export class SessionRowsStore {
   }
 
   /** The session's executions, oldest first. */
-  executions(userId: number, rootId: number): BranchRow[] {
+  executions(userId: number, rootId: number): ExecutionRow[] {
     return this.rowsStmt.all({ rootId, userId });
   }
 
   /** One of the user's executions. */
-  execution(userId: number, id: number): BranchRow | undefined {
+  execution(userId: number, id: number): ExecutionRow | undefined {
     return this.rowStmt.get(id, userId);
-  }
-
-  /** The execution before `id` in its session (by id), or null. */
-  previous(userId: number, rootId: number, id: number): number | null {
-    return this.previousStmt.get(rootId, userId, id)?.id ?? null;
   }
 
   /** The session's latest execution, or null when it has none. */

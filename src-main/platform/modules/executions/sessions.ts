@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connection.js';
-import { SessionRowsStore, type BranchRow, type SessionRow } from './sessions-store.js';
+import { SessionRowsStore, type SessionRow } from './sessions-store.js';
+import type { ExecutionRow } from './store.js';
 import type { Session, SessionListQuery } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import { offsetOf } from '../../kernel/context.js';
@@ -72,15 +73,8 @@ export class Sessions {
     return row ? toSession(row) : null;
   }
 
-  executions(userId: number, rootId: number): BranchRow[] {
+  executions(userId: number, rootId: number): ExecutionRow[] {
     return this.rows.executions(userId, rootId);
-  }
-
-  /** The execution each row follows: its recorded parent, or for rows from before branches, the previous one. */
-  parents(rows: BranchRow[]): Map<number, number | null> {
-    const out = new Map<number, number | null>();
-    rows.forEach((r, i) => out.set(r.id, r.branched ? r.parent_id : i > 0 ? rows[i - 1].id : null));
-    return out;
   }
 
   rename(userId: number, rootId: number, title: unknown): void {
@@ -92,11 +86,6 @@ export class Sessions {
 
   delete(userId: number, rootId: number): number {
     return this.rows.delete(userId, rootId);
-  }
-
-  private parentOf(r: BranchRow, userId: number): number | null {
-    if (r.branched) return r.parent_id;
-    return this.rows.previous(userId, r.root_id ?? r.id, r.id);
   }
 
   /**
@@ -115,8 +104,8 @@ export class Sessions {
     if (ref !== null && !errors[field]) {
       const row = this.rows.execution(userId, ref);
       if (!row) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
-      else if (rootId !== null && (row.root_id ?? row.id) !== rootId) errors[field] = [`The ${field.replace(/_/g, ' ')} must belong to the session root_id names.`];
-      else out = { rootId: row.root_id ?? row.id, parentId: alt !== null ? this.parentOf(row, userId) : row.id };
+      else if (rootId !== null && row.root_id !== rootId) errors[field] = [`The ${field.replace(/_/g, ' ')} must belong to the session root_id names.`];
+      else out = { rootId: row.root_id, parentId: alt !== null ? row.parent_id : row.id };
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     return out;
@@ -124,7 +113,7 @@ export class Sessions {
 
   /** The conversation up to and including `leafId`: each succeeded execution's new turns, then its answer. */
   transcript(userId: number, leafId: number | null): Turn[] {
-    const path: BranchRow[] = [];
+    const path: ExecutionRow[] = [];
     let id = leafId;
     const seen = new Set<number>();
     while (id !== null && !seen.has(id)) {
@@ -132,7 +121,7 @@ export class Sessions {
       const row = this.rows.execution(userId, id);
       if (!row) break;
       path.push(row);
-      id = this.parentOf(row, userId);
+      id = row.parent_id;
     }
     const out: Turn[] = [];
     for (const r of path.reverse()) {
@@ -143,8 +132,6 @@ export class Sessions {
     return out;
   }
 }
-
-/** The name executions/service.ts imports it by. */
 
 function toSession(r: SessionRow): Session {
   return {

@@ -3,13 +3,15 @@ import type { DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
-import type { Turn } from '../../engine/turn.js';
 
 export interface ExecutionRow {
   id: number;
   agent_id: number;
   user_id: number;
-  root_id: number | null;
+  /** the session: its first execution's id (the first's own) */
+  root_id: number;
+  /** the execution this turn follows (NULL: a session's first turn) */
+  parent_id: number | null;
   status: ExecutionStatus;
   input: string;
   output: string;
@@ -41,7 +43,7 @@ export function toExecution(r: ExecutionRow): Execution {
     output: r.output,
     error: r.error_message !== null ? { message: r.error_message, code: r.error_code ?? 'error' } : null,
     credits: r.credits,
-    root_id: r.root_id ?? r.id,
+    root_id: r.root_id,
     created_at: isoMicros(r.created_at),
     updated_at: isoMicros(r.updated_at),
     template_id: r.agent_id,
@@ -68,9 +70,16 @@ export interface FinalRecord {
   now: number;
 }
 
+/** A new execution's id and its session's. */
+export interface Created {
+  id: number;
+  rootId: number;
+}
+
 export interface NewExecution {
   agentId: number;
   userId: number;
+  /** the session it continues (NULL: it starts one, and is its own root) */
   rootId: number | null;
   /** the execution this turn follows (NULL: a session's first turn) */
   parentId: number | null;
@@ -92,16 +101,17 @@ export interface NewExecution {
  * event loop 10 times a second per running stream); the final record goes through the
  * platform's `synchronous = FULL` connection, so results also survive a power cut. After a power
  * cut only a running execution's last streamed text can be missing, and such executions are
- * marked failed at the next start anyway.
+ * marked failed at the next start anyway. An execution whose creator writes a row with it (a
+ * schedule's run) is the exception: both go through the platform's connection in one
+ * transaction, since a commit on each connection could be separated by a crash.
  */
 export class ExecutionsStore {
   private readonly fast: DB;
+  private readonly insertFastStmt;
   private readonly insertStmt;
-  private readonly setRootStmt;
   private readonly byIdStmt;
   private readonly progressStmt;
   private readonly finishStmt;
-  private readonly sessionStmt;
   private readonly liveStmt;
 
   constructor(private readonly db: DB) {
@@ -113,20 +123,20 @@ export class ExecutionsStore {
       this.fast.pragma('busy_timeout = 5000');
     }
     const fast = this.fast;
-    this.insertStmt = fast.prepare(
-      `INSERT INTO executions(agent_id, user_id, root_id, parent_id, branched, status, input, output, credits, model, answers, turns, file_ids, created_at, updated_at)
-       VALUES (@agentId, @userId, @rootId, @parentId, 1, 'starting', @input, '', @credits, @model, @answers, @turns, @fileIds, @now, @now)`,
-    );
-    this.setRootStmt = fast.prepare('UPDATE executions SET root_id = id WHERE id = ?');
+    // The id is chosen in the statement (inside the write lock), so a new session's root is set
+    // in the same INSERT: no second statement.
+    const insert = `INSERT INTO executions(id, agent_id, user_id, root_id, parent_id, status, input, output, credits, model, answers, turns, file_ids, created_at, updated_at)
+       SELECT n.id, @agentId, @userId, coalesce(@rootId, n.id), @parentId, 'starting', @input, '', @credits, @model, @answers, @turns, @fileIds, @now, @now
+       FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM executions) AS n
+       RETURNING id, root_id AS rootId`;
+    this.insertFastStmt = fast.prepare<NewExecution, Created>(insert);
+    this.insertStmt = db.prepare<NewExecution, Created>(insert);
     this.byIdStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
     this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
     this.finishStmt = db.prepare(
       `UPDATE executions SET status = @status, output = @output, error_message = @errorMessage, error_code = @errorCode, credits = @credits, context = coalesce(@context, context),
        input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now, finished_at = @now
        WHERE id = @id`,
-    );
-    this.sessionStmt = db.prepare<[number, number], Pick<ExecutionRow, 'id' | 'turns' | 'output'>>(
-      `SELECT id, turns, output FROM executions WHERE root_id = ? AND user_id = ? AND status = 'succeeded' ORDER BY id`,
     );
     this.liveStmt = db.prepare<[], ExecutionRow>(`SELECT * FROM executions WHERE status IN ('starting','running')`);
   }
@@ -140,13 +150,20 @@ export class ExecutionsStore {
     if (this.fast !== this.db && this.fast.open) this.fast.close();
   }
 
-  /** Inserts a `starting` execution; a new session's root is the execution itself. */
-  insert(e: NewExecution): number {
-    return this.fast.transaction(() => {
-      const id = Number(this.insertStmt.run(e).lastInsertRowid);
-      if (e.rootId === null) this.setRootStmt.run(id);
-      return id;
-    }).immediate();
+  /**
+   * Inserts a `starting` execution; a new session's root is the execution itself. `withIt`: the
+   * creator's own writes, which commit with it in one transaction on the platform's connection (a
+   * crash keeps both or neither); without it, one commit on the fast connection.
+   */
+  insert(e: NewExecution, withIt?: (id: number) => void): Created {
+    if (!withIt) return this.fast.transaction(() => this.insertFastStmt.get(e)!).immediate();
+    return this.db
+      .transaction(() => {
+        const created = this.insertStmt.get(e)!;
+        withIt(created.id);
+        return created;
+      })
+      .immediate();
   }
 
   row(id: number, userId: number): ExecutionRow | undefined {
@@ -200,16 +217,6 @@ export class ExecutionsStore {
         batch.forEach((b) => b.done(error));
       });
     });
-  }
-
-  /** A session's transcript: each succeeded execution's new turns, then its answer. */
-  transcript(rootId: number, userId: number): Turn[] {
-    const out: Turn[] = [];
-    for (const r of this.sessionStmt.all(rootId, userId)) {
-      out.push(...(JSON.parse(r.turns) as Turn[]));
-      out.push({ role: 'assistant', content: r.output });
-    }
-    return out;
   }
 
   unfinished(): ExecutionRow[] {

@@ -8,7 +8,6 @@ import { isoOffset, nowMicros } from '../../kernel/time.js';
 import { FileStore } from './store.js';
 import { FileRows, type FileRow } from './rows-store.js';
 import { FileProcessing } from './processing.js';
-import { searchPassages, type PassageHit } from './search.js';
 import type { Lifecycle } from '../../kernel/lifecycle.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { fileUploadSpec, type ReceivedUpload } from './upload.js';
@@ -236,11 +235,6 @@ export class FilesService {
     const file = this.row(userId, rawFileId);
     const removed = this.rows.unlink(agent.id, file.id);
     return { id: agent.id, file: toFile(file), removed };
-  }
-
-  /** Best passages of the given files for a query, best first (bm25); only completed files answer. */
-  searchPassages(fileIds: number[], query: string, limit = 8): PassageHit[] {
-    return searchPassages(this.ctx.db, fileIds, query, limit);
   }
 
   /** A file's extracted text, passage by passage in order, a page at a time (MCP read_file). Passages overlap slightly by design. */

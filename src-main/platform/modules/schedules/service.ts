@@ -178,7 +178,8 @@ export class SchedulesService {
     const body = { answers: JSON.parse(s.answers) as Record<string, unknown>, ...(messages.length ? { messages } : {}) };
     try {
       await this.deps.executions.start({ userId: s.user_id, via: 'schedule' }, s.agent_id, body, {
-        // Written in the transaction that creates the execution: a crash cannot separate them.
+        // Written in the very transaction that inserts the execution: a crash keeps both or
+        // neither, and a job retried after one finds the id above and starts nothing again.
         onCreated: (executionId) => this.store.setRunExecution(run.id, executionId),
       });
     } catch (err) {
