@@ -120,7 +120,8 @@ export const useChat = create<ChatState>((set, get) => {
       // Stopped by the person is not an error (UX.md): the partial text stays, without a red box.
       error: status === 'canceled' ? null : (e.error ?? null),
       at: t.at ?? e.created_at,
-      lastTextAt: text || replace || !t.lastTextAt ? e.updated_at : t.lastTextAt,
+      // Timed by this page's clock (the one that counts the stall), from when the text arrived here.
+      lastTextAt: text || replace || !t.lastTextAt ? new Date().toISOString() : t.lastTextAt,
       waiting: !!e.steps?.some((s) => s.status === 'awaiting_approval'),
     });
     // Stop was pressed before the platform named the answer: tell it now.
@@ -377,7 +378,7 @@ export const useChat = create<ChatState>((set, get) => {
             credits: e.credits,
             model: e.model ?? null,
             at: e.created_at,
-            lastTextAt: e.updated_at,
+            lastTextAt: null,
           });
         }
         if (get().rootId !== rootId || get().conv !== conv) return;

@@ -15,6 +15,7 @@ import { MessageEditor } from './MessageEditor';
 import { ToolSteps } from './ToolSteps';
 import { runningText, stalledSeconds } from './elapsed';
 import { useNow } from './use-now';
+import './turn-status.css';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
   const { regenerate, busy, editing, setEditing } = useChat();

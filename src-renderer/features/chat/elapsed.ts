@@ -1,6 +1,6 @@
 /**
- * Words for time passing in a running answer, from the platform's timestamps and a `now` the
- * caller passes in (a ticking hook in the app, a fixed number in tests).
+ * Words for time passing in a running answer, from timestamps and a `now` the caller passes in
+ * (a ticking hook in the app, a fixed number in tests).
  */
 
 /** A pause in the text shorter than this is ordinary: "Writing…" stays. */

@@ -19,7 +19,7 @@ export interface Turn {
   model: string | null;
   /** when it was asked (ISO) */
   at: string | null;
-  /** while it runs: the platform's time of its latest text (ISO), for "No new text for 42 s" */
+  /** while it runs: when its latest text arrived here (ISO), for "No new text for 42 s" */
   lastTextAt?: string | null;
   /** a tool call of it waits for the person's answer */
   waiting?: boolean;
