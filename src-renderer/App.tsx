@@ -2,6 +2,8 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './components/Sidebar';
 import { Toasts } from './components/Toasts';
+import { ConfirmHost } from './components/confirm';
+import { SkipLink } from './components/SkipLink';
 import { GlobalDrop } from './components/GlobalDrop';
 import { SignedOut } from './components/SignedOut';
 import { useNav } from './stores/nav';
@@ -65,6 +67,7 @@ export function App() {
   return (
     <GlobalDrop>
       <div className="app">
+        <SkipLink chat={screen === 'chat' && !signedOut} />
         <Sidebar />
         <main className="main" id="main">
           {signedOut ? (
@@ -76,6 +79,7 @@ export function App() {
           )}
         </main>
         <Toasts />
+        <ConfirmHost />
       </div>
     </GlobalDrop>
   );

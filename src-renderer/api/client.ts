@@ -7,7 +7,7 @@ import { z as zod } from 'zod';
 import { Execution, ExecuteResponse, type ExecutionEvent } from '../../src-main/platform/contract/executions';
 import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
-import { WebhookDelivery, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
+import { WebhookDelivery, WebhookDeliveryDetail, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
 import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
 import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
@@ -127,7 +127,8 @@ export function createClient(t: Transport) {
     memories: {
       list: (q: Query = {}) => get(MemoryList, `/api/memories${qs(q)}`),
       create: (memory: string, collectionId?: number | null) => call(MemoryCreated, 'POST', '/api/memories', { memory, collection_id: collectionId ?? undefined }),
-      update: (id: number, memory: string, collectionId?: number | null) => call(MemoryUpdated, 'PATCH', `/api/memories/${id}`, { memory, collection_id: collectionId ?? undefined }),
+      /** collectionId null moves the memory to the default collection (made on first use); undefined keeps its collection. */
+      update: (id: number, memory: string, collectionId?: number | null) => call(MemoryUpdated, 'PATCH', `/api/memories/${id}`, { memory, collection_id: collectionId }),
       delete: (id: number) => call(MessageOnly, 'DELETE', `/api/memories/${id}`),
     },
     collections: {
@@ -143,7 +144,9 @@ export function createClient(t: Transport) {
       update: (id: number, body: { status?: 'active' | 'inactive'; url?: string; rotate_secret?: boolean }) => call(WebhookUpdated, 'PATCH', `/api/webhooks/${id}`, body),
       delete: (id: number) => call(WebhookDeleted, 'DELETE', `/api/webhooks/${id}`),
       deliveries: (id: number) => get(WebhookDeliveryPage, `/api/webhooks/${id}/deliveries?per_page=50`),
-      test: (id: number) => call(WebhookDelivery, 'POST', `/api/webhooks/${id}/test`),
+      test: (id: number) => call(WebhookDeliveryDetail, 'POST', `/api/webhooks/${id}/test`),
+      delivery: (id: number, deliveryId: number) => get(WebhookDeliveryDetail, `/api/webhooks/${id}/deliveries/${deliveryId}`),
+      redeliver: (id: number, deliveryId: number) => call(WebhookDelivery, 'POST', `/api/webhooks/${id}/deliveries/${deliveryId}/redeliver`),
     },
     schedules: {
       list: (q: Query = {}) => get(SchedulePage, `/api/schedules${qs({ per_page: 100, ...q })}`),
@@ -198,6 +201,8 @@ export function createClient(t: Transport) {
       remove: (id: number) => call(McpServerDeleted, 'DELETE', `/api/mcp-servers/${id}`),
       import: (body: McpImport) => call(McpImportResult, 'POST', '/api/mcp-servers/import', body),
       list: (id: number) => get(McpToolList, `/api/mcp-servers/${id}/tools`),
+      /** Starts the server when needed and fetches its tools again. */
+      refresh: (id: number) => call(McpToolList, 'POST', `/api/mcp-servers/${id}/refresh`),
       /** Answers a tool call waiting for approval; `always` lets that tool run unasked from now on. */
       approve: (executionId: number, step: number, always = false) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/approve`, { always }),
       deny: (executionId: number, step: number) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/deny`, {}),

@@ -1,8 +1,10 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
+import { useModalDialog } from './use-modal';
 
 /**
  * The app's own confirm: a modal <dialog> (top layer, so always in view, focus kept inside,
  * Esc cancels) styled like the rest of the app, instead of the browser's unstyled confirm().
+ * The safe button (Cancel) has focus; on close focus goes back to what opened it.
  */
 export function ConfirmDialog({
   open,
@@ -23,12 +25,7 @@ export function ConfirmDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  useModalDialog(ref, open);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), onCancel())} data-testid="confirm-dialog">
       {open ? (

@@ -1,6 +1,10 @@
 import { toast } from '../stores/toasts';
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/**
+ * Copies `text`. `name` is what a screen reader hears when the visible label alone is not enough
+ * ("Copy the base URL" where several Copy buttons sit on one screen).
+ */
+export function CopyButton({ text, label = 'Copy', name }: { text: string; label?: string; name?: string }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -10,7 +14,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     }
   };
   return (
-    <button type="button" className="btn btn-small" onClick={() => void copy()}>
+    <button type="button" className="btn btn-small" aria-label={name ?? label} title={name} onClick={() => void copy()}>
       {label}
     </button>
   );

@@ -4,6 +4,7 @@ import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
+import { askConfirm } from '../../components/confirm';
 import { QuestionRow } from './QuestionRow';
 import { AgentToolsField } from './AgentToolsField';
 
@@ -34,7 +35,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   };
 
   const del = async () => {
-    if (!confirm(`Delete the agent "${agent.title}"?`)) return;
+    if (!(await askConfirm({ title: `Delete the agent “${agent.title}”?`, body: 'Its webhooks, schedules and file links go too; past conversations stay.', confirmLabel: 'Delete agent', danger: true }))) return;
     try {
       await api.agents.delete(agent.id);
       remove(agent.id);

@@ -3,6 +3,7 @@ import { api, messageOf, type FileObject } from '../../api';
 import { formatBytes, formatCredits, formatTime } from '../../components/format';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
+import { askConfirm } from '../../components/confirm';
 import { useUploads } from '../../stores/uploads';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from '../../components/TableHead';
@@ -35,7 +36,7 @@ export function FileTable({ files }: { files: FileObject[] }) {
   };
 
   const del = async (f: FileObject) => {
-    if (!confirm(`Delete ${f.filename}? Its passages and agent links go too.`)) return;
+    if (!(await askConfirm({ title: `Delete ${f.filename}?`, body: 'Its passages and agent links go too.', confirmLabel: 'Delete file', danger: true }))) return;
     try {
       await removeFile(f.id);
       toast('File deleted.');

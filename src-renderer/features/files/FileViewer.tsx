@@ -2,22 +2,21 @@ import { useEffect, useId, useRef } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
+import { useModalDialog } from '../../components/use-modal';
 import './file-viewer.css';
 
 /**
  * A file as the model sees it: its extracted text passage by passage, what processing found
  * (metadata, including the pages read by OCR), and, when opened from a citation, the cited
- * passage highlighted and scrolled into view. A modal <dialog>: Esc or Close returns.
+ * passage highlighted and scrolled into view. A modal <dialog>: Esc or Close returns focus to its opener.
  */
 export function FileViewer({ fileId, highlight, onClose }: { fileId: number; highlight?: number | null; onClose(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const file = useLoad(() => api.files.get(fileId), [fileId]);
   const page = useLoad(() => api.files.passages(fileId), [fileId]);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  // Open while mounted; closing unmounts it, and focus goes back to the citation or button that opened it.
+  useModalDialog(ref, true);
   useEffect(() => {
     if (highlight === null || highlight === undefined || !page.data) return;
     ref.current?.querySelector(`[data-ordinal="${highlight}"]`)?.scrollIntoView({ block: 'center' });

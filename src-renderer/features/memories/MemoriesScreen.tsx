@@ -5,18 +5,25 @@ import { useLoad } from '../../components/use-load';
 import { CollectionsPanel } from './CollectionsPanel';
 import { MemoryEditor } from './MemoryEditor';
 import { MemoryItem } from './MemoryItem';
-import { loadAllCollections } from './collections';
+import { collectionChoices, loadAllCollections, type CollectionFilter } from './collections';
 import { Screen } from '../../components/Screen';
 
 const PER_PAGE = 10;
 
 export default function MemoriesScreen() {
-  const [collectionId, setCollectionId] = useState<number | null>(null);
+  const [filter, setFilter] = useState<CollectionFilter>({ kind: 'all' });
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const collections = useLoad(loadAllCollections, []);
-  const memories = useLoad(() => api.memories.list({ page, per_page: PER_PAGE, collection_id: collectionId ?? undefined, q: q.trim() || undefined }), [page, collectionId, q]);
   const cols = collections.data ?? [];
+  // Default before the platform made it (on first use) holds nothing yet; once made, it is a collection like the others.
+  const defaultId = collectionChoices(cols)[0].id;
+  const collectionId = filter.kind === 'one' ? filter.id : filter.kind === 'default' ? defaultId : null;
+  const empty = filter.kind === 'default' && defaultId === null;
+  const memories = useLoad(
+    () => (empty ? Promise.resolve({ message: '', memories: [], meta: { current_page: 1, last_page: 1, total: 0 } }) : api.memories.list({ page, per_page: PER_PAGE, collection_id: collectionId ?? undefined, q: q.trim() || undefined })),
+    [page, collectionId, empty, q],
+  );
   const meta = memories.data?.meta;
   const reloadAll = async () => {
     await Promise.all([memories.reload(), collections.reload()]);
@@ -28,15 +35,15 @@ export default function MemoriesScreen() {
         <CollectionsPanel
           collections={cols}
           error={collections.error}
-          selected={collectionId}
-          onSelect={(id) => {
-            setCollectionId(id);
+          selected={filter}
+          onSelect={(f) => {
+            setFilter(f);
             setPage(1);
           }}
           onChanged={reloadAll}
         />
         <div className="stack">
-          <MemoryEditor collections={cols} defaultCollection={collectionId} onSaved={() => (page === 1 ? memories.reload() : setPage(1))} />
+          <MemoryEditor collections={cols} defaultCollection={collectionId} onSaved={() => void (page === 1 ? reloadAll() : (setPage(1), collections.reload()))} />
           <div className="row">
             <label className="sr-only" htmlFor="memory-search">
               Search memories
@@ -58,7 +65,7 @@ export default function MemoriesScreen() {
           {memories.data && !memories.data.memories.length ? <p className="muted">{q ? 'No memory matches this search.' : 'No memories here yet.'}</p> : null}
           <ul className="list-plain stack" data-testid="memory-list">
             {memories.data?.memories.map((m) => (
-              <MemoryItem key={m.id} memory={m} collections={cols} onChanged={memories.reload} />
+              <MemoryItem key={m.id} memory={m} collections={cols} onChanged={reloadAll} />
             ))}
           </ul>
           {meta && meta.last_page > 1 ? (

@@ -9,10 +9,11 @@ import type { ListedCollection } from './collections';
 
 export function MemoryEditor({ collections, defaultCollection, onSaved }: { collections: ListedCollection[]; defaultCollection: number | null; onSaved(): void }) {
   const [text, setText] = useState('');
-  const [collection, setCollection] = useState<number | null>(null);
+  // undefined: the collection shown in the list (or Default); null: Default, chosen here.
+  const [collection, setCollection] = useState<number | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
-  const target = collection ?? defaultCollection;
+  const target = collection === undefined ? defaultCollection : collection;
   const over = text.length > MEMORY_MAX;
 
   const save = async () => {
@@ -56,7 +57,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
         />
       </label>
       <div className="row">
-        <CollectionSelect collections={collections} value={target} onChange={setCollection} label="Collection" allowDefault />
+        <CollectionSelect collections={collections} value={target} onChange={setCollection} label="Collection" />
         <span className="grow" />
         <CharCounter length={text.length} />
         <button type="submit" className="btn btn-primary" disabled={saving || !text.trim() || over}>

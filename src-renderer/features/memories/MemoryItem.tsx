@@ -6,12 +6,17 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
 import { CharCounter } from './CharCounter';
 import { CollectionSelect } from './CollectionSelect';
-import { collectionLabel, type ListedCollection } from './collections';
+import { collectionChoices, type ListedCollection } from './collections';
+import { LongText } from './LongText';
+import { useConfirm } from '../../components/confirm';
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n).trimEnd()}…` : s);
 
 export function MemoryItem({ memory, collections, onChanged }: { memory: Memory; collections: ListedCollection[]; onChanged(): Promise<void> }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const collection = collections.find((c) => c.id === memory.collection_id);
+  const collection = collectionChoices(collections).find((c) => c.id === memory.collection_id);
+  const confirm = useConfirm();
 
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -59,21 +64,25 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
         </div>
       ) : (
         <>
-          <p className="memory-text">{memory.memory}</p>
+          <LongText className="memory-text" text={memory.memory} />
           <div className="row">
-            <span className="badge">{collection ? collectionLabel(collection) : `Collection ${memory.collection_id}`}</span>
+            <span className="badge">{collection ? collection.label : `Collection ${memory.collection_id}`}</span>
             <span className="muted small">{memory.memory.length.toLocaleString()} characters</span>
             <span className="grow" />
             <CollectionSelect
               collections={collections}
               value={memory.collection_id}
               label="Move to"
-              onChange={(id) => id !== null && id !== memory.collection_id && void act(() => api.memories.update(memory.id, memory.memory, id), 'Memory moved.')}
+              onChange={(id) => id !== memory.collection_id && void act(() => api.memories.update(memory.id, memory.memory, id), `Memory moved to ${collectionChoices(collections).find((c) => c.id === id)?.label ?? 'Default'}.`)}
             />
             <button type="button" className="btn btn-small" onClick={() => setEditing(memory.memory)}>
               Edit
             </button>
-            <button type="button" className="btn btn-small" onClick={() => confirm('Delete this memory?') && void act(() => api.memories.delete(memory.id), 'Memory deleted.')}>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => void confirm({ title: 'Delete this memory?', body: `“${clip(memory.memory.replace(/\s+/g, ' '), 120)}” is deleted; agents no longer see it.`, confirmLabel: 'Delete memory', danger: true }).then((ok) => (ok ? act(() => api.memories.delete(memory.id), 'Memory deleted.') : undefined))}
+            >
               Delete
             </button>
           </div>

@@ -23,3 +23,26 @@ export function collectionLabel(c: ListedCollection): string {
 export function isDefaultCollection(c: ListedCollection): boolean {
   return c.name === 'default';
 }
+
+/**
+ * A collection as the screen offers it. The default collection is always offered, first, even
+ * before the platform made it (it does so on first use): then its id is null, and a memory saved
+ * or moved with no collection goes there.
+ */
+export interface CollectionChoice {
+  id: number | null;
+  label: string;
+  isDefault: boolean;
+  listed: ListedCollection | null;
+}
+
+export function collectionChoices(collections: ListedCollection[]): CollectionChoice[] {
+  const def = collections.find(isDefaultCollection) ?? null;
+  return [
+    { id: def?.id ?? null, label: 'Default', isDefault: true, listed: def },
+    ...collections.filter((c) => !isDefaultCollection(c)).map((c) => ({ id: c.id, label: collectionLabel(c), isDefault: false, listed: c })),
+  ];
+}
+
+/** The memory filter: every memory, the default collection (even before it exists), or one collection. */
+export type CollectionFilter = { kind: 'all' } | { kind: 'default' } | { kind: 'one'; id: number };

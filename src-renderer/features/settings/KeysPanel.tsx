@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
+import { askConfirm } from '../../components/confirm';
 import { TableHead } from '../../components/TableHead';
 
 export function KeysPanel() {
@@ -25,7 +26,7 @@ export function KeysPanel() {
     }
   };
   const revoke = async (id: number, keyName: string) => {
-    if (!confirm(`Revoke the key "${keyName}"? Programs using it lose access now.`)) return;
+    if (!(await askConfirm({ title: `Revoke the key “${keyName}”?`, body: 'Programs using it lose access now.', confirmLabel: 'Revoke key', danger: true }))) return;
     try {
       await api.keys.revoke(id);
       toast('Key revoked.');

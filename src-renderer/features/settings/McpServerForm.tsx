@@ -1,113 +1,266 @@
-import { useState } from 'react';
-import { api } from '../../api';
+import { useId, useState } from 'react';
+import type { McpServer, McpServerUpdate } from '../../../src-main/platform/contract/tools';
+import { api, ApiError } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { parseArgs, parsePairs } from './mcp-form';
 
-/** Adds an MCP server: a command to run (stdio) or a Streamable HTTP URL. Secrets go in env or headers and are never shown again. */
-export function McpServerForm({ onAdded }: { onAdded(): void }) {
-  const [transport, setTransport] = useState<'stdio' | 'http'>('stdio');
-  const [name, setName] = useState('');
-  const [command, setCommand] = useState('');
-  const [args, setArgs] = useState('');
+type Transport = 'stdio' | 'http';
+
+/** What a person calls the fields that decide where a server's secrets go. */
+const DESTINATION_WORDS = { transport: 'the kind of server', command: 'the command', args: 'the arguments', cwd: 'the working folder', url: 'the URL' } as const;
+type DestinationField = keyof typeof DESTINATION_WORDS;
+
+/** A field's own sentence from a 422 (`errors.command`), and the rest for the general note. */
+function splitErrors(err: unknown, fields: string[]): { byField: Record<string, string>; general: unknown } {
+  if (!(err instanceof ApiError) || !err.errors) return { byField: {}, general: err };
+  const byField: Record<string, string> = {};
+  for (const [k, v] of Object.entries(err.errors)) if (fields.includes(k) && v[0]) byField[k] = v[0];
+  const rest = Object.keys(err.errors).filter((k) => !(k in byField));
+  return { byField, general: rest.length ? err : null };
+}
+
+/**
+ * Adds an MCP server (a command to run, or a Streamable HTTP URL), or edits one in place
+ * (`server`). Secrets go in env or headers and are never shown again; when an edit changes where
+ * the server runs or what it connects to, the stored ones must be entered again: they are only
+ * sent to the destination they were entered for (the platform refuses otherwise).
+ */
+export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServer; onSaved(): void; onCancel?(): void }) {
+  const editing = !!server;
+  const uid = useId();
+  const [transport, setTransport] = useState<Transport>(server?.transport ?? 'stdio');
+  const [name, setName] = useState(server?.name ?? '');
+  const [command, setCommand] = useState(server?.command ?? '');
+  const [args, setArgs] = useState(server?.args.join('\n') ?? '');
   const [env, setEnv] = useState('');
-  const [cwd, setCwd] = useState('');
-  const [url, setUrl] = useState('');
+  const [cwd, setCwd] = useState(server?.cwd ?? '');
+  const [url, setUrl] = useState(server?.url ?? '');
   const [headers, setHeaders] = useState('');
-  const [approval, setApproval] = useState<'ask' | 'auto'>('ask');
+  const [drop, setDrop] = useState(false);
+  const [approval, setApproval] = useState<'ask' | 'auto'>(server?.approval ?? 'ask');
   const [error, setError] = useState<unknown>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 
-  const add = async () => {
+  const stdio = transport === 'stdio';
+  const secretField = stdio ? 'env' : 'headers';
+  const stored = server ? (stdio ? server.env_keys : server.header_names) : [];
+  const entered = parsePairs(stdio ? env : headers, stdio ? '=' : ':');
+  const argsChanged = !!server && JSON.stringify(parseArgs(args)) !== JSON.stringify(server.args);
+  // The first field (in the form's order) whose change sends the server's secrets somewhere new.
+  const moved: DestinationField | null = !server
+    ? null
+    : transport !== server.transport
+      ? 'transport'
+      : stdio
+        ? command.trim() !== (server.command ?? '')
+          ? 'command'
+          : argsChanged
+            ? 'args'
+            : (cwd.trim() || null) !== server.cwd
+              ? 'cwd'
+              : null
+        : url.trim() !== (server.url ?? '')
+          ? 'url'
+          : null;
+  const missing = moved && !drop ? stored.filter((k) => !(k in entered)) : [];
+  const reenter = moved && stored.length ? stored : [];
+
+  const reset = () => {
+    setName('');
+    setCommand('');
+    setArgs('');
+    setEnv('');
+    setCwd('');
+    setUrl('');
+    setHeaders('');
+  };
+
+  const patchOf = (s: McpServer): McpServerUpdate => {
+    const body: McpServerUpdate = {};
+    if (name.trim() !== s.name) body.name = name.trim();
+    if (transport !== s.transport) body.transport = transport;
+    if (approval !== s.approval) body.approval = approval;
+    if (stdio) {
+      if (command.trim() !== (s.command ?? '')) body.command = command.trim();
+      if (argsChanged) body.args = parseArgs(args);
+      if ((cwd.trim() || null) !== s.cwd) body.cwd = cwd.trim() || null;
+    } else if (url.trim() !== (s.url ?? '')) {
+      body.url = url.trim();
+    }
+    const secrets: Record<string, string | null> = { ...entered };
+    // "Send none of them to the new destination": each stored value not entered again is removed.
+    if (moved && drop) for (const k of stored) if (!(k in secrets)) secrets[k] = null;
+    if (Object.keys(secrets).length) body[secretField] = secrets;
+    return body;
+  };
+
+  const save = async () => {
+    if (missing.length) {
+      setFieldErrors({ [secretField]: `Enter ${missing.join(', ')} again, or tick “Send none of them”.` });
+      return;
+    }
     setBusy(true);
     try {
-      await api.tools.create(
-        transport === 'stdio'
-          ? { name: name.trim(), transport, command: command.trim(), args: parseArgs(args), env: parsePairs(env, '='), cwd: cwd.trim() || null, approval }
-          : { name: name.trim(), transport, url: url.trim(), headers: parsePairs(headers, ':'), approval },
-      );
-      setName('');
-      setCommand('');
-      setArgs('');
-      setEnv('');
-      setUrl('');
-      setHeaders('');
+      if (server) {
+        await api.tools.update(server.id, patchOf(server));
+      } else {
+        await api.tools.create(
+          stdio
+            ? { name: name.trim(), transport, command: command.trim(), args: parseArgs(args), env: parsePairs(env, '='), cwd: cwd.trim() || null, approval }
+            : { name: name.trim(), transport, url: url.trim(), headers: parsePairs(headers, ':'), approval },
+        );
+        reset();
+      }
       setError(null);
-      onAdded();
+      setFieldErrors({});
+      onSaved();
     } catch (err) {
-      setError(err);
+      const { byField, general } = splitErrors(err, ['name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers']);
+      setFieldErrors(byField);
+      setError(general);
     } finally {
       setBusy(false);
     }
   };
 
+  const clearError = (f: string) => setFieldErrors((all) => Object.fromEntries(Object.entries(all).filter(([k]) => k !== f)));
+  const id = (f: string) => `${uid}-${f}`;
+  const note = (f: string) =>
+    fieldErrors[f] ? (
+      <p className="field-note field-note-error" id={id(`${f}-error`)} data-testid={`mcp-${f}-error`}>
+        {fieldErrors[f]}
+      </p>
+    ) : null;
+  const described = (f: string, extra?: string) => [fieldErrors[f] ? id(`${f}-error`) : '', extra ?? ''].filter(Boolean).join(' ') || undefined;
+  // Add mode keeps the test ids the e2e suites use; an edit form's are its own.
+  const tid = (s: string) => (editing ? `mcp-edit-${s}` : `mcp-${s}`);
+
+  const secretsHint = editing && stored.length ? (
+    <p className="field-note" id={id('secrets-hint')}>
+      Stored: {stored.join(', ')} (hidden). Leave this empty to keep them; type {stdio ? 'KEY=value' : 'Name: value'} to replace or add one.
+    </p>
+  ) : null;
+  const reenterNote = reenter.length ? (
+    <div className="field-note field-note-warn" id={id('reenter')} role="status" data-testid="mcp-reenter">
+      <p>
+        You changed {DESTINATION_WORDS[moved!]}, so enter {stdio ? 'the env values' : 'the headers'} again ({reenter.join(', ')}): stored secrets are only sent to the{' '}
+        {stdio ? 'command' : 'URL'} they were entered for.
+      </p>
+      <label className="check-inline">
+        <input type="checkbox" checked={drop} onChange={(e) => setDrop(e.target.checked)} /> Send none of them (the ones not typed again are deleted)
+      </label>
+    </div>
+  ) : null;
+
   return (
     <form
       className="card stack"
-      aria-label="Add an MCP server"
-      data-testid="mcp-form"
+      aria-label={editing ? `Edit ${server.name}` : 'Add an MCP server'}
+      data-testid={editing ? 'mcp-edit-form' : 'mcp-form'}
       onSubmit={(e) => {
         e.preventDefault();
-        void add();
+        void save();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && onCancel) {
+          e.preventDefault();
+          onCancel();
+        }
       }}
     >
-      <h2 style={{ margin: 0 }}>Add a server</h2>
+      <h2 style={{ margin: 0 }}>{editing ? `Edit ${server.name}` : 'Add a server'}</h2>
       <div className="row">
         <label className="field grow">
           <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. files" required data-testid="mcp-name" />
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. files" required data-testid={tid('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
+          {note('name')}
         </label>
         <label className="field">
           <span>Transport</span>
-          <select value={transport} onChange={(e) => setTransport(e.target.value as 'stdio' | 'http')} data-testid="mcp-transport">
+          <select value={transport} onChange={(e) => setTransport(e.target.value as Transport)} data-testid={tid('transport')}>
             <option value="stdio">Command (stdio)</option>
             <option value="http">URL (Streamable HTTP)</option>
           </select>
         </label>
         <label className="field">
           <span>Tool calls</span>
-          <select value={approval} onChange={(e) => setApproval(e.target.value as 'ask' | 'auto')} data-testid="mcp-approval">
+          <select value={approval} onChange={(e) => setApproval(e.target.value as 'ask' | 'auto')} data-testid={tid('approval')}>
             <option value="ask">Ask me first</option>
             <option value="auto">Run without asking</option>
           </select>
         </label>
       </div>
-      {transport === 'stdio' ? (
+      {stdio ? (
         <>
           <label className="field">
             <span>Command</span>
-            <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required data-testid="mcp-command" />
+            <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required data-testid={tid('command')} aria-invalid={!!fieldErrors.command} aria-describedby={described('command')} />
+            {note('command')}
           </label>
           <div className="row">
             <label className="field grow">
               <span>Arguments (one per line)</span>
-              <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents'} data-testid="mcp-args" />
+              <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents'} data-testid={tid('args')} aria-invalid={!!fieldErrors.args} aria-describedby={described('args')} />
+              {note('args')}
             </label>
-            <label className="field grow">
-              <span>Environment (KEY=value per line; hidden once saved)</span>
-              <textarea rows={3} value={env} onChange={(e) => setEnv(e.target.value)} placeholder="API_TOKEN=…" />
-            </label>
+            <div className="field grow">
+              <label htmlFor={id('env')}>Environment (KEY=value per line; hidden once saved)</label>
+              <textarea
+                id={id('env')}
+                rows={3}
+                value={env}
+                onChange={(e) => (setEnv(e.target.value), clearError('env'))}
+                placeholder="API_TOKEN=…"
+                data-testid={tid('env')}
+                aria-invalid={!!fieldErrors.env || missing.length > 0}
+                aria-describedby={described('env', [secretsHint ? id('secrets-hint') : '', reenter.length ? id('reenter') : ''].filter(Boolean).join(' '))}
+              />
+              {secretsHint}
+              {reenterNote}
+              {note('env')}
+            </div>
           </div>
           <label className="field">
             <span>Working folder (optional)</span>
-            <input value={cwd} onChange={(e) => setCwd(e.target.value)} />
+            <input value={cwd} onChange={(e) => setCwd(e.target.value)} data-testid={tid('cwd')} aria-invalid={!!fieldErrors.cwd} aria-describedby={described('cwd')} />
+            {note('cwd')}
           </label>
         </>
       ) : (
         <div className="row">
           <label className="field grow">
             <span>URL</span>
-            <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3001/mcp" required />
+            <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3001/mcp" required data-testid={tid('url')} aria-invalid={!!fieldErrors.url} aria-describedby={described('url')} />
+            {note('url')}
           </label>
-          <label className="field grow">
-            <span>Headers (Name: value per line; hidden once saved)</span>
-            <textarea rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" />
-          </label>
+          <div className="field grow">
+            <label htmlFor={id('headers')}>Headers (Name: value per line; hidden once saved)</label>
+            <textarea
+              id={id('headers')}
+              rows={2}
+              value={headers}
+              onChange={(e) => (setHeaders(e.target.value), clearError('headers'))}
+              placeholder="Authorization: Bearer …"
+              data-testid={tid('headers')}
+              aria-invalid={!!fieldErrors.headers || missing.length > 0}
+              aria-describedby={described('headers', [secretsHint ? id('secrets-hint') : '', reenter.length ? id('reenter') : ''].filter(Boolean).join(' '))}
+            />
+            {secretsHint}
+            {reenterNote}
+            {note('headers')}
+          </div>
         </div>
       )}
       <ErrorNote error={error} />
       <div className="row end">
-        <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()} data-testid="mcp-add">
-          Add server
+        {onCancel ? (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()} data-testid={tid(editing ? 'save' : 'add')}>
+          {editing ? 'Save' : 'Add server'}
         </button>
       </div>
     </form>

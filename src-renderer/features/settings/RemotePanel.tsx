@@ -4,6 +4,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { noteAuth } from '../../stores/note-auth';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
+import { askConfirm } from '../../components/confirm';
 import { remoteApi, type RemoteSettings } from './remote-api';
 import { useRemote } from './remote-store';
 import { RemoteStatus } from './RemoteStatus';
@@ -59,12 +60,12 @@ export function RemotePanel() {
       if (next.status === 'online') toast(`Connected: ${next.agent_count} remote agent${next.agent_count === 1 ? '' : 's'}.`);
       return next;
     });
-  const removeKey = () => {
-    if (!confirm('Remove the stored key? The remote agents stay listed but cannot run until a key is saved again.')) return;
+  const removeKey = async () => {
+    if (!(await askConfirm({ title: 'Remove the stored key?', body: 'The remote agents stay listed but cannot run until a key is saved again.', confirmLabel: 'Remove key', danger: true }))) return;
     void act('remove-key', () => remoteApi.save({ api_key: null }));
   };
-  const disconnect = () => {
-    if (!confirm(`Disconnect ${settings.base_url ?? 'the remote platform'}? Its agents leave the lists here; past conversations stay.`)) return;
+  const disconnect = async () => {
+    if (!(await askConfirm({ title: `Disconnect ${settings.base_url ?? 'the remote platform'}?`, body: 'Its agents leave the lists here; past conversations stay.', confirmLabel: 'Disconnect', danger: true }))) return;
     void act('disconnect', async () => {
       const next = await remoteApi.save({ base_url: null, api_key: null });
       setTest(null);

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { api, messageOf } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatTime } from '../../components/format';
+import { useLoad } from '../../components/use-load';
+import { toast } from '../../stores/toasts';
+import { outcomeOf, statusText } from './outcome';
+
+/** The payload pretty-printed when it is JSON (it always is, unless cut at 64 KB). */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * One delivery opened: the request it sends (URL, headers, payload) and each attempt's answer
+ * (status, the start of the receiver's body, duration), with Redeliver.
+ */
+export function DeliveryDetail({ webhookId, deliveryId, active, onRedelivered }: { webhookId: number; deliveryId: number; active: boolean; onRedelivered(): void }) {
+  const detail = useLoad(() => api.webhooks.delivery(webhookId, deliveryId), [webhookId, deliveryId]);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const d = detail.data;
+
+  const redeliver = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await api.webhooks.redeliver(webhookId, deliveryId);
+      toast('Sending it again now, with the same webhook-id.');
+      onRedelivered();
+    } catch (err) {
+      setFailure(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (detail.error) return <ErrorNote error={detail.error} what="Delivery" />;
+  if (!d) return <p className="muted small">Loading the delivery…</p>;
+  const running = d.status === 'pending' && d.attempt === 0;
+  return (
+    <div className="delivery-detail" data-testid="delivery-detail">
+      <section aria-label="Request">
+        <h4>Request</h4>
+        <p className="small delivery-url">
+          {d.request.method} {d.request.url}
+        </p>
+        <dl className="kv small" data-testid="delivery-headers">
+          {Object.entries(d.request.headers).map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+          <div>
+            <dt>webhook-timestamp, webhook-signature</dt>
+            <dd className="muted">made at each attempt, signed with the webhook's secret</dd>
+          </div>
+        </dl>
+        <pre className="block small" data-testid="delivery-payload" tabIndex={0} aria-label="Payload">
+          {pretty(d.request.body)}
+        </pre>
+        {d.request.body_truncated ? <p className="muted small">Only the first 64 KB of the payload is shown.</p> : null}
+      </section>
+      <section aria-label="Answers">
+        <h4>{d.attempts.length > 1 ? `Answers (${d.attempts.length} attempts)` : 'Answer'}</h4>
+        {!d.attempts.length ? <p className="muted small">{running ? 'Not attempted yet.' : d.error ?? 'No attempt.'}</p> : null}
+        <ol className="attempts" reversed>
+          {[...d.attempts].reverse().map((a) => {
+            const outcome = outcomeOf(a);
+            return (
+              <li key={a.attempt} data-testid="delivery-attempt">
+                <p className="small">
+                  <span className={outcome.ok ? 'badge badge-ok' : 'badge badge-error'}>{a.status_code === null ? 'no answer' : statusText(a.status_code)}</span>{' '}
+                  <span className="muted">
+                    attempt {a.attempt} · {formatTime(a.created_at)} · {a.latency_ms} ms
+                  </span>
+                </p>
+                {a.status_code === null ? <p className="small">{outcome.text}</p> : null}
+                {a.response_body ? (
+                  <pre className="block small" data-testid="delivery-response" tabIndex={0} aria-label={`Answer of attempt ${a.attempt}`}>
+                    {a.response_body}
+                  </pre>
+                ) : a.status_code !== null ? (
+                  <p className="muted small">The answer had no body.</p>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+        {d.next_attempt_at ? <p className="muted small">Next attempt: {formatTime(d.next_attempt_at)}.</p> : null}
+      </section>
+      <div className="row">
+        <button type="button" className="btn btn-small" disabled={busy || !active} onClick={() => void redeliver()} aria-describedby={active ? undefined : `redeliver-why-${deliveryId}`}>
+          {busy ? 'Redelivering…' : 'Redeliver'}
+        </button>
+        {!active ? (
+          <span className="muted small" id={`redeliver-why-${deliveryId}`}>
+            Activate the webhook to send it again.
+          </span>
+        ) : null}
+      </div>
+      {failure ? (
+        <div className="note note-error small" role="alert">
+          {failure}
+        </div>
+      ) : null}
+    </div>
+  );
+}
