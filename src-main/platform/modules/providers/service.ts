@@ -272,6 +272,12 @@ export class ProvidersService {
     const asked = override ?? b.answers?.model ?? b.model;
     const options = agent.questions.find((q) => q.name === 'model')?.options ?? [];
     if (typeof asked === 'string' && asked && options.includes(asked)) return;
+    // A named model outside the options is accepted only if listed: a set default model is no
+    // reason to skip the listing (a schedule's first run after a start names a listed model).
+    if (typeof asked === 'string' && asked && !this.serves(asked)) {
+      await this.listings();
+      return;
+    }
     await this.ready();
   }
 
