@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { api } from '../../api';
-import { ErrorNote } from '../../components/ErrorNote';
+import { wordErrors } from '../../api/field-errors';
+import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
@@ -18,6 +19,14 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const { upsert, remove } = useAgents();
+  // A refusal in sentences under the fields (`questions.2.options` under that question's row).
+  const worded = wordErrors(error, {
+    fields: { title: 'title', description: 'description', instructions: 'instructions', ...Object.fromEntries(questions.map((q, i) => [`question:${i}`, `question “${q.name}”`])) },
+    field: (key) => {
+      const q = /^questions\.(\d+)/.exec(key);
+      return q ? `question:${q[1]}` : key;
+    },
+  });
 
   const save = async () => {
     setSaving(true);
@@ -63,15 +72,18 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
       </div>
       <label className="field">
         <span>Title</span>
-        <input value={title} onChange={(e) => setTitle(e.target.value)} required />
+        <input value={title} onChange={(e) => setTitle(e.target.value)} required {...describedBy(worded, 'title', 'agent-title-error')} />
+        <FieldError id="agent-title-error" text={worded.fields.title} />
       </label>
       <label className="field">
         <span>Description</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} />
+        <input value={description} onChange={(e) => setDescription(e.target.value)} {...describedBy(worded, 'description', 'agent-description-error')} />
+        <FieldError id="agent-description-error" text={worded.fields.description} />
       </label>
       <label className="field">
         <span>Instructions (system prompt)</span>
-        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} {...describedBy(worded, 'instructions', 'agent-instructions-error')} />
+        <FieldError id="agent-instructions-error" text={worded.fields.instructions} />
       </label>
       <fieldset className="stack" style={{ border: '1px solid var(--border)', borderRadius: 8 }}>
         <legend>Questions</legend>
@@ -81,6 +93,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
             q={q}
             onChange={(next) => setQuestions(questions.map((x, j) => (j === i ? next : x)))}
             onRemove={() => setQuestions(questions.filter((_, j) => j !== i))}
+            error={worded.fields[`question:${i}`]}
           />
         ))}
         <div>
@@ -90,7 +103,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
         </div>
       </fieldset>
       <AgentToolsField value={toolServers} onChange={setToolServers} />
-      <ErrorNote error={error} />
+      <FormError worded={worded} error={error} />
       <div className="row">
         <button type="button" className="btn btn-danger" onClick={() => void del()}>
           Delete agent

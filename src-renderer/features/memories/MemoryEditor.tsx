@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
 import { api } from '../../api';
-import { ErrorNote } from '../../components/ErrorNote';
+import { wordErrors } from '../../api/field-errors';
+import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { toast } from '../../stores/toasts';
 import { CharCounter } from './CharCounter';
 import { CollectionSelect } from './CollectionSelect';
@@ -15,6 +16,8 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
   const [saving, setSaving] = useState(false);
   const target = collection === undefined ? defaultCollection : collection;
   const over = text.length > MEMORY_MAX;
+  // A refusal in a sentence under the text (field-errors.ts); a collection's under the form.
+  const worded = wordErrors(error, { fields: { memory: 'memory' } });
 
   const save = async () => {
     if (!text.trim() || over) return;
@@ -53,8 +56,10 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
               void save();
             }
           }}
+          {...describedBy(worded, 'memory', 'new-memory-error')}
           data-testid="new-memory"
         />
+        <FieldError id="new-memory-error" text={worded.fields.memory} />
       </label>
       <div className="row">
         <CollectionSelect collections={collections} value={target} onChange={setCollection} label="Collection" />
@@ -64,7 +69,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
           Save memory
         </button>
       </div>
-      <ErrorNote error={error} />
+      <FormError worded={worded} error={error} />
     </form>
   );
 }

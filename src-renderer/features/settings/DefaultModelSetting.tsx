@@ -11,6 +11,7 @@ export function DefaultModelSetting({ saved, onSave }: { saved: string | null; o
   const id = useId();
   const current = useSetup((s) => s.defaultModel);
   const models = useSetup((s) => s.models);
+  const providerName = useSetup((s) => s.sources.find((x) => x.provider === s.defaultModel?.provider)?.label ?? s.defaultModel?.provider ?? '');
   const [failure, setFailure] = useState<string | null>(null);
   const automatic = current?.source === 'first_listed' && current.model ? current.model : (models[0]?.id ?? null);
   return (
@@ -35,7 +36,11 @@ export function DefaultModelSetting({ saved, onSave }: { saved: string | null; o
         />
       </div>
       <p id={`${id}-effect`} className="small muted" data-testid="effective-default-model">
-        {current?.model ? `New chats and schedules start on ${current.model}; agents that name no model run on it too.` : 'No provider lists a model yet: add one below.'}
+        {!current?.model
+          ? 'No provider lists a model yet: add one below.'
+          : current.source === 'first_listed'
+            ? `Automatic: new chats and schedules start on ${current.model}; agents that name no model run on ${current.model}, the first model of ${providerName}.`
+            : `New chats and schedules start on ${current.model}; agents that name no model run on it too.`}
       </p>
       {failure ? (
         <p className="field-error" role="alert">

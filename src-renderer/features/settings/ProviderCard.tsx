@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ProviderView } from '../../../src-main/platform/contract/settings';
 import { api } from '../../api';
 import { providerSentence, sentenceOf } from '../../api/field-errors';
@@ -14,7 +14,8 @@ const SHOWN_MODELS = 8;
  * the platform's refusal or null.
  */
 export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { provider: ProviderView; onEdit(): void; onToggle(): Promise<unknown>; onRemove(): Promise<unknown> }) {
-  const models = useSetup((s) => s.models.filter((m) => m.provider === p.id));
+  const all = useSetup((s) => s.models);
+  const models = useMemo(() => all.filter((m) => m.provider === p.id), [all, p.id]);
   const source = useSetup((s) => s.sources.find((x) => x.provider === p.id));
   const checking = useSetup((s) => s.status === 'checking');
   const defaultModel = useSetup((s) => s.defaultModel?.model ?? null);
@@ -40,7 +41,7 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
     setTest({ ok: true, text: 'Testing…' });
     try {
       const r = await api.settings.testProvider({ id: p.id });
-      setTest(r.ok ? { ok: true, text: `Reachable in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` } : { ok: false, text: providerSentence(r.error ?? 'No answer within 8 s.') });
+      setTest(r.ok ? { ok: true, text: `Connected in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` } : { ok: false, text: providerSentence(r.error ?? 'No answer within 8 s.') });
       void useSetup.getState().check({ fresh: true });
     } catch (err) {
       setTest({ ok: false, text: sentenceOf(err) });

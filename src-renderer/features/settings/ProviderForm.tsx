@@ -49,7 +49,7 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
     setError(null);
     try {
       const r = await api.settings.testProvider({ provider: draft() });
-      setResult({ ok: r.ok, text: r.ok ? `Reachable in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` : providerSentence(r.error ?? 'No answer within 8 s.'), models: r.models });
+      setResult({ ok: r.ok, text: r.ok ? `Connected in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` : providerSentence(r.error ?? 'No answer within 8 s.'), models: r.models });
     } catch (err) {
       setResult(null);
       setError(err);
@@ -121,7 +121,7 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
         ) : (
           <div className="field grow">
             <label htmlFor={f('url')}>Base URL</label>
-            <input id={f('url')} value={url} placeholder={PROVIDER_KIND_INFO[kind].url || 'http://localhost:1234/v1'} spellCheck={false} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'base_url', f('url-error'))} />
+            <input id={f('url')} value={url} placeholder={`e.g. ${PROVIDER_KIND_INFO[kind].url || 'http://localhost:1234/v1'}`} spellCheck={false} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'base_url', f('url-error'))} />
             <FieldError id={f('url-error')} text={worded.fields.base_url} />
           </div>
         )}

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
+import { wordErrors } from '../../api/field-errors';
+import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { useLoad } from '../../components/use-load';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
@@ -18,6 +20,9 @@ export default function WebhooksScreen() {
     if (agentId === null && agents.length) setAgentId(agents[0].id);
   }, [agentId, agents]);
   const hooks = useLoad(() => (agentId === null ? Promise.resolve(null) : api.webhooks.listForAgent(agentId)), [agentId]);
+
+  // A refusal in a sentence under the URL field (field-errors.ts); anything else below the form.
+  const worded = wordErrors(error, { fields: { url: 'webhook URL' } });
 
   const add = async () => {
     if (agentId === null || !url.trim()) return;
@@ -61,13 +66,14 @@ export default function WebhooksScreen() {
           >
             <label className="field grow">
               <span>Add a webhook URL</span>
-              <input type="url" placeholder="http://localhost:5678/webhook/…" value={url} onChange={(e) => setUrl(e.target.value)} data-testid="webhook-url" />
+              <input type="url" placeholder="http://localhost:5678/webhook/…" value={url} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'url', 'webhook-url-error')} data-testid="webhook-url" />
+              <FieldError id="webhook-url-error" text={worded.fields.url} />
             </label>
             <button type="submit" className="btn btn-primary" disabled={agentId === null || !url.trim()} style={{ alignSelf: 'flex-end' }}>
               Add webhook
             </button>
           </form>
-          <ErrorNote error={error} />
+          <FormError worded={worded} error={error} />
           {secret ? <SecretNotice secret={secret} onDone={() => setSecret(null)} /> : null}
           <ErrorNote error={hooks.error} what="Webhooks" />
           {hooks.data && !hooks.data.data.length ? <p className="muted">This agent has no webhooks.</p> : null}
