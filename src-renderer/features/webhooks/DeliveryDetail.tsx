@@ -19,8 +19,9 @@ function pretty(body: string): string {
  * One delivery opened: the request it sends (URL, headers, payload) and each attempt's answer
  * (status, the start of the receiver's body, duration), with Redeliver.
  */
-export function DeliveryDetail({ webhookId, deliveryId, active, onRedelivered }: { webhookId: number; deliveryId: number; active: boolean; onRedelivered(): void }) {
-  const detail = useLoad(() => api.webhooks.delivery(webhookId, deliveryId), [webhookId, deliveryId]);
+export function DeliveryDetail({ webhookId, deliveryId, version, active, onRedelivered }: { webhookId: number; deliveryId: number; version: string; active: boolean; onRedelivered(): void }) {
+  // Read again in place when the log shows it changed (a retry, a redelivery): focus stays where it is.
+  const detail = useLoad(() => api.webhooks.delivery(webhookId, deliveryId), [webhookId, deliveryId, version]);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const d = detail.data;
@@ -56,11 +57,8 @@ export function DeliveryDetail({ webhookId, deliveryId, active, onRedelivered }:
               <dd>{v}</dd>
             </div>
           ))}
-          <div>
-            <dt>webhook-timestamp, webhook-signature</dt>
-            <dd className="muted">made at each attempt, signed with the webhook's secret</dd>
-          </div>
         </dl>
+        <p className="muted small">webhook-timestamp and webhook-signature are made at each attempt, signed with the webhook's secret.</p>
         <pre className="block small" data-testid="delivery-payload" tabIndex={0} aria-label="Payload">
           {pretty(d.request.body)}
         </pre>
@@ -69,7 +67,7 @@ export function DeliveryDetail({ webhookId, deliveryId, active, onRedelivered }:
       <section aria-label="Answers">
         <h4>{d.attempts.length > 1 ? `Answers (${d.attempts.length} attempts)` : 'Answer'}</h4>
         {!d.attempts.length ? <p className="muted small">{running ? 'Not attempted yet.' : d.error ?? 'No attempt.'}</p> : null}
-        <ol className="attempts" reversed>
+        <ul className="attempts">
           {[...d.attempts].reverse().map((a) => {
             const outcome = outcomeOf(a);
             return (
@@ -91,7 +89,7 @@ export function DeliveryDetail({ webhookId, deliveryId, active, onRedelivered }:
               </li>
             );
           })}
-        </ol>
+        </ul>
         {d.next_attempt_at ? <p className="muted small">Next attempt: {formatTime(d.next_attempt_at)}.</p> : null}
       </section>
       <div className="row">

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
@@ -20,18 +20,19 @@ export function DeliveryLog({ webhookId, active }: { webhookId: number; active: 
   if (log.error) return <ErrorNote error={log.error} what="Delivery log" />;
   if (!log.data) return <p className="muted small">Loading deliveries…</p>;
   if (!log.data.data.length) return <p className="muted small">No deliveries yet.</p>;
+  const opened = log.data.data.find((d) => d.id === open) ?? null;
   return (
-    // Scrolls inside its card at narrow widths instead of pushing the card's buttons off screen.
-    <div className="table-scroll">
-      <table className="table small" data-testid="delivery-log">
-        <TableHead columns={['When', 'Event', 'Status', 'HTTP', 'Attempts', 'Next retry', 'Error', { hidden: 'Details' }]} />
-        <tbody>
-          {log.data.data.map((d) => {
-            const ok = d.status_code !== null && d.status_code >= 200 && d.status_code < 300;
-            const expanded = open === d.id;
-            return (
-              <Fragment key={d.id}>
-                <tr data-testid="delivery" data-status={d.status} className={expanded ? 'row-open' : undefined}>
+    <>
+      {/* Scrolls inside its card at narrow widths instead of pushing the card's buttons off screen. */}
+      <div className="table-scroll">
+        <table className="table small" data-testid="delivery-log">
+          <TableHead columns={['When', 'Event', 'Status', 'HTTP', 'Attempts', 'Next retry', 'Error', { hidden: 'Details' }]} />
+          <tbody>
+            {log.data.data.map((d) => {
+              const ok = d.status_code !== null && d.status_code >= 200 && d.status_code < 300;
+              const expanded = open === d.id;
+              return (
+                <tr key={d.id} data-testid="delivery" data-status={d.status} className={expanded ? 'row-open' : undefined}>
                   <td>{formatTime(d.updated_at)}</td>
                   <td>
                     <code>{d.event_type}</code>
@@ -53,7 +54,7 @@ export function DeliveryLog({ webhookId, active }: { webhookId: number; active: 
                       type="button"
                       className="btn btn-small"
                       aria-expanded={expanded}
-                      aria-controls={`delivery-${d.id}`}
+                      aria-controls={expanded ? `delivery-${d.id}` : undefined}
                       aria-label={`${expanded ? 'Hide details' : 'Details'} of ${d.event_type} at ${formatTime(d.created_at)}`}
                       onClick={() => setOpen(expanded ? null : d.id)}
                     >
@@ -61,19 +62,25 @@ export function DeliveryLog({ webhookId, active }: { webhookId: number; active: 
                     </button>
                   </td>
                 </tr>
-                {expanded ? (
-                  <tr className="row-detail">
-                    <td colSpan={8} id={`delivery-${d.id}`}>
-                      {/* Keyed by its last change: a retry or a redelivery shows its new attempt. */}
-                      <DeliveryDetail key={`${d.id}-${d.updated_at}`} webhookId={webhookId} deliveryId={d.id} active={active} onRedelivered={() => void reload()} />
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {/* Under the table, not in a row of it: the table scrolls sideways at narrow widths, the detail never does. */}
+      {opened ? (
+        <section className="delivery-open" id={`delivery-${opened.id}`} aria-label={`Delivery of ${opened.event_type} at ${formatTime(opened.created_at)}`}>
+          <div className="row">
+            <h3 className="grow">
+              <code>{opened.event_type}</code> at {formatTime(opened.created_at)}
+            </h3>
+            <button type="button" className="btn btn-small" onClick={() => setOpen(null)}>
+              Close
+            </button>
+          </div>
+          <DeliveryDetail key={opened.id} webhookId={webhookId} deliveryId={opened.id} version={opened.updated_at} active={active} onRedelivered={() => void reload()} />
+        </section>
+      ) : null}
+    </>
   );
 }

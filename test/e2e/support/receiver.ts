@@ -4,18 +4,21 @@ import type { AddressInfo } from 'node:net';
 export interface Receiver {
   url: string;
   received: { headers: http.IncomingHttpHeaders; body: string }[];
+  /** What it answers from now on (200 `{"ok":true}` unless told otherwise). */
+  answer: { status: number; body: string };
   close(): Promise<void>;
 }
 
-/** A webhook endpoint on 127.0.0.1 that records what it gets and answers 200. */
-export async function startReceiver(): Promise<Receiver> {
+/** A webhook endpoint on 127.0.0.1 that records what it gets and answers 200, or `answer`. */
+export async function startReceiver(answer: Receiver['answer'] = { status: 200, body: '{"ok":true}' }): Promise<Receiver> {
   const received: Receiver['received'] = [];
+  const state = { answer };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       received.push({ headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      res.writeHead(state.answer.status, { 'content-type': 'application/json' }).end(state.answer.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -23,6 +26,12 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
+    get answer() {
+      return state.answer;
+    },
+    set answer(a) {
+      state.answer = a;
+    },
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();
