@@ -193,6 +193,7 @@ describe('Agent Desk in a browser', () => {
     await edited.waitFor({ timeout: 10_000 });
     expect(await edited.locator('.badge').first().textContent()).toBe('Work');
     await edited.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this memory?' }).getByRole('button', { name: 'Delete memory' }).click();
     await edited.waitFor({ state: 'detached', timeout: 10_000 });
     const list = await pageFetch(page, 'GET', '/api/memories?q=aisle');
     expect(list.json.memories).toHaveLength(0);
@@ -211,6 +212,7 @@ describe('Agent Desk in a browser', () => {
     await shot(page, 'webhooks');
     const first = ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim();
     await hook.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
     await expect.poll(async () => ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim()).not.toBe(first);
     await hook.getByRole('button', { name: 'Deactivate' }).click();
     await hook.getByText('inactive', { exact: true }).waitFor({ timeout: 10_000 });
@@ -230,6 +232,7 @@ describe('Agent Desk in a browser', () => {
     const row = page.locator('[data-testid="key-row"][data-name="e2e script"]');
     await shot(page, 'settings-keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the key “e2e script”?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.locator('[data-testid="key-row"][data-name="e2e script"][data-revoked="true"]').waitFor({ timeout: 10_000 });
     expect(await withKey()).toBe(401);
   }, 30_000);
@@ -290,6 +293,7 @@ describe('Agent Desk in a browser', () => {
     expect(made).toHaveLength(1);
     await page.locator('[data-testid="agent-cards"] article', { hasText: title }).last().getByRole('button', { name: 'Edit' }).click();
     await page.getByRole('button', { name: 'Delete agent' }).click();
+    await page.getByRole('dialog', { name: `Delete the agent “${title}”?` }).getByRole('button', { name: 'Delete agent' }).click();
     await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${made[0].id}`)).status).toBe(404);
   }, 30_000);
 

@@ -194,6 +194,7 @@ describe('Agent Desk with a remote platform', () => {
 
   it('disconnects: the remote agents leave the lists, the imported copy stays', async () => {
     await form().getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('dialog', { name: /^Disconnect / }).getByRole('button', { name: 'Disconnect' }).click();
     await status('unconfigured').waitFor({ timeout: 10_000 });
     expect(await form().getByLabel('Base URL').inputValue()).toBe('');
     const left = await localAgents();
