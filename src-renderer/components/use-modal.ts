@@ -39,11 +39,15 @@ export function returnFocus(opener: Element | null): void {
  */
 export function useModalDialog(ref: RefObject<HTMLDialogElement | null>, open: boolean): void {
   const opener = useRef<Element | null>(null);
+  // Noted while rendering the opening, before React's autoFocus moves focus into the dialog.
+  const seen = useRef<Element | null>(null);
+  if (open && !opener.current) seen.current = document.activeElement;
   useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      opener.current = document.activeElement;
+      const before = seen.current;
+      opener.current = before && !d.contains(before) ? before : document.activeElement;
       d.showModal();
     } else if (!open && d.open) {
       d.close();
