@@ -41,6 +41,7 @@ describe('sessions', () => {
       last_status: 'succeeded',
       created_at: first.created_at,
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      schedule: null,
     });
     expect(s.title).toHaveLength(80);
     expect(s.updated_at >= cont.updated_at).toBe(true);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery, queryInt, shapeB } from './common.js';
+import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { Execution } from './executions.js';
 
 /**
@@ -20,16 +20,23 @@ export const Session = z
     last_status: z.string(),
     created_at: z.string(),
     updated_at: z.string(),
+    /** ext: the schedule whose run started this session (its name may be null), else null */
+    schedule: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
   })
   .meta({ id: 'Session' });
 export type Session = z.infer<typeof Session>;
 
 export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
 
-/** Newest activity first; `agent_id` keeps the sessions of one agent; `q` those whose title, a message or an answer holds it. */
+/**
+ * Newest activity first; `agent_id` keeps the sessions of one agent; `q` those whose title, a
+ * message or an answer holds it; `scheduled` false leaves out the sessions schedules started
+ * (true keeps only those).
+ */
 export const SessionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
   q: z.string().max(200, 'The q field must not be greater than 200 characters.').optional(),
+  scheduled: looseBool().optional(),
 });
 export type SessionListQuery = z.infer<typeof SessionListQuery>;
 

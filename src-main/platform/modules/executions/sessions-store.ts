@@ -12,28 +12,36 @@ export interface SessionRow {
   first_input: string;
   last_status: string;
   custom_title: string | null;
+  /** the schedule whose run made the first execution, else null */
+  schedule_id: number | null;
+  schedule_name: string | null;
 }
 
-/** The list's filters: `q` is a LIKE pattern (escaped with `\`), null for none. */
+/** The list's filters: `q` is a LIKE pattern (escaped with `\`), null for none; `scheduled` 1 (only), 0 (none) or null. */
 export interface SessionFilter {
   userId: number;
   agentId: number | null;
   q: string | null;
+  scheduled: 0 | 1 | null;
 }
 
 /**
- * Per user's session (root_id): counts and bounds, with its first and latest execution and the
- * title the user gave it.
+ * Per user's session (root_id): counts and bounds, with its first and latest execution, the
+ * title the user gave it and the schedule whose run started it.
  * `@q` (a LIKE pattern) keeps sessions whose title, or any message or answer, holds it.
  */
 const SESSIONS = `WITH s AS (
     SELECT root_id, count(*) AS turns, min(id) AS first_id, max(id) AS last_id, min(created_at) AS created_at, max(updated_at) AS updated_at
     FROM executions WHERE user_id = @userId GROUP BY root_id
   )
-  SELECT s.root_id, s.turns, s.created_at, s.updated_at, f.agent_id, f.turns AS first_turns, f.input AS first_input, l.status AS last_status, t.title AS custom_title
+  SELECT s.root_id, s.turns, s.created_at, s.updated_at, f.agent_id, f.turns AS first_turns, f.input AS first_input, l.status AS last_status, t.title AS custom_title,
+    sc.id AS schedule_id, sc.name AS schedule_name
   FROM s JOIN executions f ON f.id = s.first_id JOIN executions l ON l.id = s.last_id
   LEFT JOIN session_titles t ON t.user_id = @userId AND t.root_id = s.root_id
+  LEFT JOIN schedule_runs r ON r.execution_id = s.first_id
+  LEFT JOIN schedules sc ON sc.id = r.schedule_id
   WHERE (@agentId IS NULL OR f.agent_id = @agentId)
+    AND (@scheduled IS NULL OR (sc.id IS NOT NULL) = @scheduled)
     AND (@q IS NULL OR t.title LIKE @q ESCAPE '\\' OR EXISTS (
       SELECT 1 FROM executions e WHERE e.user_id = @userId AND e.root_id = s.root_id AND (e.input LIKE @q ESCAPE '\\' OR e.output LIKE @q ESCAPE '\\')
     ))`;
@@ -56,7 +64,7 @@ export class SessionRowsStore {
       `${SESSIONS} ORDER BY s.updated_at DESC, s.root_id DESC LIMIT @limit OFFSET @offset`,
     );
     this.countStmt = db.prepare<SessionFilter, { n: number }>(`SELECT count(*) AS n FROM (${SESSIONS})`);
-    this.oneStmt = db.prepare<{ userId: number; agentId: null; q: null; rootId: number }, SessionRow>(`SELECT * FROM (${SESSIONS}) WHERE root_id = @rootId`);
+    this.oneStmt = db.prepare<{ userId: number; agentId: null; q: null; scheduled: null; rootId: number }, SessionRow>(`SELECT * FROM (${SESSIONS}) WHERE root_id = @rootId`);
     const ofSession = 'root_id = @rootId AND user_id = @userId';
     this.rowsStmt = db.prepare<{ rootId: number; userId: number }, ExecutionRow>(`SELECT * FROM executions WHERE ${ofSession} ORDER BY id`);
     this.deleteStmt = db.prepare<{ rootId: number; userId: number }>(`DELETE FROM executions WHERE ${ofSession}`);
@@ -73,7 +81,7 @@ export class SessionRowsStore {
   }
 
   one(userId: number, rootId: number): SessionRow | undefined {
-    return this.oneStmt.get({ userId, agentId: null, q: null, rootId });
+    return this.oneStmt.get({ userId, agentId: null, q: null, scheduled: null, rootId });
   }
 
   /** The session's executions, oldest first. */

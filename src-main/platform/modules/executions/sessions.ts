@@ -64,7 +64,8 @@ export class Sessions {
   page(userId: number, q: SessionListQuery): Page<Session> {
     const agentId = q.agent_id ?? null;
     const pattern = q.q?.trim() ? likePattern(q.q.trim()) : null;
-    const { rows, total } = this.rows.page({ userId, agentId, q: pattern }, q.per_page, offsetOf(q.page, q.per_page));
+    const scheduled = q.scheduled === undefined ? null : q.scheduled ? 1 : 0;
+    const { rows, total } = this.rows.page({ userId, agentId, q: pattern, scheduled }, q.per_page, offsetOf(q.page, q.per_page));
     return { items: rows.map(toSession), total, page: q.page, perPage: q.per_page };
   }
 
@@ -142,5 +143,6 @@ function toSession(r: SessionRow): Session {
     last_status: r.last_status,
     created_at: isoMicros(r.created_at),
     updated_at: isoMicros(r.updated_at),
+    schedule: r.schedule_id !== null ? { id: r.schedule_id, name: r.schedule_name } : null,
   };
 }
