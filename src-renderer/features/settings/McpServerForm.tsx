@@ -169,7 +169,8 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
         }
       }}
     >
-      <h2 style={{ margin: 0 }}>{editing ? `Edit ${server.name}` : 'Add a server'}</h2>
+      {/* In a server's card (its name an h3) the edit form's title sits below it. */}
+      {editing ? <h4 style={{ margin: 0 }}>Edit {server.name}</h4> : <h2 style={{ margin: 0 }}>Add a server</h2>}
       <div className="row">
         <label className="field grow">
           <span>Name</span>
