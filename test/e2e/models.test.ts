@@ -29,6 +29,7 @@ let serve: ServeProcess | undefined;
 let page: Page;
 let env: Record<string, string>;
 const problems: string[] = [];
+let unreachable = '';
 
 /** A loopback port with nothing listening: the first-run probes find nothing there. */
 async function nothingAt(): Promise<string> {
@@ -101,13 +102,20 @@ describe('models: one list, one default, providers edited in place', () => {
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     await signIn(serve);
-    // The first-run setup, as a person does it: the server's address, Connect.
+    // The first-run setup, as a person does it: a wrong address first reads as one plain sentence.
+    await page.getByLabel('Server URL').fill(`${nothing}/v1`);
+    await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
+    const alert = page.getByTestId('setup-panel').getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    unreachable = (await alert.textContent()) ?? '';
+    // Then the server's address, Connect.
     await page.getByLabel('Server URL').fill(local.url);
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
     await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: 15_000 });
   });
 
   it('Settings sets the default model in one place; the chat, agent editor and schedule pickers offer exactly the served models, the default marked', async () => {
+    expect(unreachable).toBe(`Nothing answered at ${new URL(env.AGENT_DESK_PROBE_LMSTUDIO_URL).host}. Start the server there, or check the address.`);
     // Chat: exactly what the server serves (none of the chat agent's 25 listed cloud ids), starting on the default, marked.
     await page.locator('#q-model').waitFor({ timeout: 10_000 });
     await expect.poll(() => offered('#q-model'), { timeout: 10_000 }).toEqual({ values: SERVED, marked: [SERVED[0]], value: SERVED[0] });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ModelSetupBody } from '../../../src-main/platform/contract/models';
 import { api, messageOf } from '../../api';
+import { providerSentence } from '../../api/field-errors';
 import { toast } from '../../stores/toasts';
 import { useSetup } from './setup-store';
 import { LocalServers } from './LocalServers';
@@ -23,7 +24,7 @@ export function SetupPanel() {
     try {
       const r = await api.models.setup(body);
       if (!r.ok || !r.models.length) {
-        setError(r.ok ? `${what} answered but serves no model yet. Load or pull a model there, then try again.` : `${what} did not answer: ${r.error ?? 'no answer'}`);
+        setError(r.ok ? `${what} answered but serves no model yet. Load or pull a model there, then try again.` : providerSentence(r.error ?? 'No answer within 8 s.'));
         return false;
       }
       toast(`Connected to ${what}: ${r.models.length} model${r.models.length === 1 ? '' : 's'}. Default: ${r.default.model ?? r.models[0].id}.`);
