@@ -4,6 +4,12 @@ import { QuestionInput } from '../chat/QuestionInput';
 import { ModelSelect } from '../../components/ModelSelect';
 import { FieldError } from '../../components/FieldError';
 
+/** A question's name as a label people read: "Model", "Max words". */
+const label = (name: string) => {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /**
  * One labelled control per question the agent asks, for the answers every run sends; the model is
  * the app's one model picker (what the providers serve, starting on the default). `errors`: a
@@ -27,7 +33,7 @@ export function AnswerFields({ questions, answers, onChange, idPrefix, errors = 
         return (
           <div key={q.name} className={q.type === 'boolean' ? 'field inline' : 'field'}>
             <label htmlFor={id} title={q.description}>
-              {q.name.replace(/_/g, ' ')}
+              {label(q.name)}
               {q.required ? <span aria-label="required"> *</span> : null}
             </label>
             {control}
