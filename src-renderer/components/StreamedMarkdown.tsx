@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useEffect, useRef, type ComponentProps } from 'react';
 import { Streamdown, defaultComponents, defaultRehypePlugins, type LinkSafetyModalProps } from 'streamdown';
 import { createCodePlugin } from '@streamdown/code';
 import 'streamdown/styles.css';
@@ -29,21 +29,46 @@ type SupProps = ComponentProps<typeof DefaultSup>;
 const components = { img: SafeImage, sup: citeSup((p: SupProps) => <DefaultSup {...p} />) };
 const rehypePlugins = [...Object.values(defaultRehypePlugins), rehypeCitations];
 
+/**
+ * Streamdown's icon buttons (the table's copy, say) are named by `title` alone, which not every
+ * screen reader speaks: each gets an aria-label from it, also those it adds later (when the
+ * answer finishes, a code block's language loads).
+ */
+function useNamedIconButtons() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = ref.current;
+    if (!root) return;
+    const name = () => {
+      for (const b of root.querySelectorAll<HTMLButtonElement>('button[title]:not([aria-label])')) if (!b.textContent?.trim()) b.setAttribute('aria-label', b.title);
+    };
+    name();
+    const watch = new MutationObserver(name);
+    watch.observe(root, { childList: true, subtree: true });
+    return () => watch.disconnect();
+  }, []);
+  return ref;
+}
+
 export default function StreamedMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
+  const ref = useNamedIconButtons();
   return (
-    <Streamdown
-      className="md"
-      mode={streaming ? 'streaming' : 'static'}
-      isAnimating={streaming}
-      parseIncompleteMarkdown
-      plugins={plugins}
-      linkSafety={linkSafety}
-      components={components}
-      rehypePlugins={rehypePlugins}
-      lineNumbers={false}
-      controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
-    >
-      {text}
-    </Streamdown>
+    // display: contents: the wrapper only holds the ref, the layout is Streamdown's.
+    <div ref={ref} style={{ display: 'contents' }}>
+      <Streamdown
+        className="md"
+        mode={streaming ? 'streaming' : 'static'}
+        isAnimating={streaming}
+        parseIncompleteMarkdown
+        plugins={plugins}
+        linkSafety={linkSafety}
+        components={components}
+        rehypePlugins={rehypePlugins}
+        lineNumbers={false}
+        controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
+      >
+        {text}
+      </Streamdown>
+    </div>
   );
 }

@@ -49,7 +49,13 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 
 describe('keyboard, focus, toasts and the console', () => {
   const it = e2eSetup(async (own) => {
-    env = own(await startChatEnv({ tokens: () => ['The permit must be renewed before Friday ', '[2].'] }, { env: { AGENT_DESK_API_KEY: KEY } }));
+    env = own(
+      await startChatEnv(
+        // A table and code when asked for them (their icon buttons), else an answer citing passage [2].
+        { tokens: (b: any) => (JSON.stringify(b.messages).includes('A table, please') ? ['| Day | Train |\n|---|---|\n| Mon | 08:10 |\n\n```js\nrun()\n```\n'] : ['The permit must be renewed before Friday ', '[2].']) },
+        { env: { AGENT_DESK_API_KEY: KEY } },
+      ),
+    );
   });
 
   it('logs no console error from the first load on, nor on any screen', async () => {
@@ -118,6 +124,19 @@ describe('keyboard, focus, toasts and the console', () => {
     expect(await focused(page)).toMatchObject({ testid: 'citation-link' });
     expect(env.problems).toEqual([]);
   }, 90_000);
+
+  it('every icon button of an answer (the table and code copy buttons) has a name of its own, not only a tooltip', async () => {
+    const { page } = env;
+    await sendMessage(page, 'A table, please');
+    await lastTurnDone(page);
+    const turn = page.locator('[data-testid="turn"]').last();
+    await turn.locator('table').waitFor({ timeout: 10_000 });
+    const copyTable = turn.getByRole('button', { name: 'Copy table' });
+    await copyTable.waitFor({ timeout: 10_000 });
+    expect(await copyTable.getAttribute('aria-label')).toBe('Copy table');
+    const unnamed = await turn.locator('button').evaluateAll((bs) => bs.filter((b) => !b.getAttribute('aria-label')?.trim() && !(b as HTMLElement).innerText.trim()).map((b) => b.outerHTML.slice(0, 120)));
+    expect(unnamed).toEqual([]);
+  }, 60_000);
 
   it('toasts never cover the message box or its buttons, at 1280 and 1024', async () => {
     const { page } = env;
