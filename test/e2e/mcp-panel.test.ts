@@ -35,6 +35,8 @@ describe('MCP servers panel', () => {
     const note = card.getByTestId('mcp-tools-note');
     await note.waitFor({ timeout: 10_000 });
     expect(await note.innerText()).toMatch(/^The MCP server "everything" did not list its tools/);
+    // The start's error is said once, in that sentence.
+    expect(await card.locator('.note-error').count()).toBe(1);
     await card.getByTestId('mcp-refresh').waitFor();
 
     // Edit in place: new arguments, the stored env value not typed again.

@@ -121,7 +121,8 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
         {s.header_names.length ? <> · headers: {s.header_names.join(', ')} (hidden)</> : null}
         {s.always_tools.length ? <> · always allowed: {s.always_tools.join(', ')}</> : null}
       </div>
-      {s.error ? (
+      {/* Said once: when the tools line gives the same reason, it stands for both. */}
+      {s.error && !toolsNote?.includes(s.error) ? (
         <div className="note note-error" role="alert">
           {s.error}
         </div>
@@ -138,7 +139,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
             </button>
           </>
         ) : toolsNote ? (
-          <span role="status" data-testid="mcp-tools-note">
+          <span role="status" data-testid="mcp-tools-note" className={s.error && toolsNote.includes(s.error) ? 'note note-error' : undefined}>
             {toolsNote}
           </span>
         ) : (
