@@ -10,19 +10,10 @@ import { mainTextQuestion, type Answers } from '../features/chat/answers';
 import { ROOT, pathOf, type Turn } from '../features/chat/tree';
 import { conversationAnswers, draftAnswers, saveAnswers, savedAnswers } from './chat-answers';
 import { drop, dropAll, follow, isTerminal, track, untrack } from './chat-streams';
+import { forget, newAttachment, sendable, upload, type Attachment } from './chat-attachments';
+import { useChatPrefs } from '../features/chat/prefs';
 
-export type { Turn };
-
-export interface Attachment {
-  key: string;
-  name: string;
-  fileId: number | null;
-  /** what the chip says: uploading 40 %, processing, ready */
-  status: string;
-  /** processed (or failed): the file can be sent */
-  done: boolean;
-  error?: string;
-}
+export type { Turn, Attachment };
 
 interface ChatState {
   agentId: number | null;
@@ -65,13 +56,14 @@ interface ChatState {
   openSession(rootId: number, agent?: Agent): Promise<void>;
   deleteSession(rootId: number): Promise<void>;
   attach(files: File[]): Promise<void>;
+  /** Sends a failed attachment's file again. */
+  retry(key: string): Promise<void>;
   detach(key: string): void;
 }
 
 let seq = 0;
 const key = () => `t${Date.now().toString(36)}${seq++}`;
 const execKey = (id: number) => `e${id}`;
-const POLL_MS = 500;
 const isLive = (t: Turn) => t.status === 'pending' || t.status === 'running';
 
 const blank = (user: string, parent: string, attachments: Turn['attachments'] = []): Turn => ({
@@ -223,6 +215,14 @@ export const useChat = create<ChatState>((set, get) => {
     }
   };
 
+  /** Uploads attachment `k` and follows its reading; it updates in place while it is still attached. */
+  const followUpload = (k: string) =>
+    upload(
+      k,
+      (p) => set({ attachments: get().attachments.map((a) => (a.key === k ? { ...a, ...p } : a)) }),
+      () => get().attachments.some((a) => a.key === k),
+    );
+
   return {
     agentId: null,
     mainQuestion: null,
@@ -261,11 +261,13 @@ export const useChat = create<ChatState>((set, get) => {
     async send(text) {
       const trimmed = text.trim();
       if (!trimmed || get().busy || get().agentId === null) return;
-      const ready = get().attachments.filter((a) => a.fileId !== null && a.done && !a.error);
+      // Uploaded and read, or an image still being read (its text comes once read).
+      const ready = get().attachments.filter(sendable);
       const path = get().turns;
       const parent = path[path.length - 1];
       const turn = blank(trimmed, parent?.key ?? ROOT, ready.map((a) => ({ id: a.fileId!, name: a.name })));
       set({ attachments: get().attachments.filter((a) => !ready.includes(a)) });
+      for (const a of ready) forget(a.key);
       setTree([...get().tree, turn], { ...get().chosen, [turn.parent]: turn.key });
       await run(turn, turn.attachments.map((a) => a.id), parent?.responseId ? { parent_id: parent.responseId } : {});
     },
@@ -325,9 +327,11 @@ export const useChat = create<ChatState>((set, get) => {
       const query = opts.query ?? get().sessionsQuery;
       const have = opts.more ? get().sessions : [];
       try {
-        const page = await api.sessions.list({ per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor(have.length / SESSIONS_SHOWN) + 1 : 1, q: query.trim() || undefined });
+        // Sessions schedules started are left out by the platform when the person hides them (so pages and totals agree).
+        const hide = useChatPrefs.getState().hideScheduled;
+        const page = await api.sessions.list({ per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor(have.length / SESSIONS_SHOWN) + 1 : 1, q: query.trim() || undefined, scheduled: hide ? 'false' : undefined });
         // A newer search may have started meanwhile: keep only the answer to the current one.
-        if (query !== (opts.query ?? get().sessionsQuery)) return;
+        if (query !== (opts.query ?? get().sessionsQuery) || hide !== useChatPrefs.getState().hideScheduled) return;
         const seen = new Set(have.map((s) => s.id));
         set({ sessions: [...have, ...page.data.filter((s) => !seen.has(s.id))], sessionsTotal: page.total, sessionsQuery: query, sessionsError: null });
       } catch (err) {
@@ -412,40 +416,18 @@ export const useChat = create<ChatState>((set, get) => {
     },
 
     async attach(files) {
-      const added = files.map((f) => ({ key: key(), name: f.name || 'pasted file', fileId: null, status: 'uploading', done: false }) as Attachment);
+      const added = files.map((f) => newAttachment(key(), f));
       set({ attachments: [...get().attachments, ...added] });
-      await Promise.all(
-        files.map(async (f, i) => {
-          const k = added[i].key;
-          const patch = (p: Partial<Attachment>) => set({ attachments: get().attachments.map((a) => (a.key === k ? { ...a, ...p } : a)) });
-          const present = () => get().attachments.some((a) => a.key === k);
-          try {
-            // Processed right away so its text is ready for the model.
-            const file = await api.files.upload(f, {
-              process: true,
-              // Once every byte is sent the platform still stores and reads it: say so.
-              onProgress: (sent, total) => patch({ status: sent >= total ? 'processing…' : `uploading ${Math.floor((sent / Math.max(total, 1)) * 100)} %` }),
-            });
-            patch({ fileId: file.id, status: file.status === 'completed' ? 'ready' : 'processing…' });
-            let status = file.status;
-            let error = file.error;
-            while ((status === 'waiting' || status === 'in_progress') && present()) {
-              await new Promise((r) => setTimeout(r, POLL_MS));
-              const now = await api.files.get(file.id);
-              status = now.status;
-              error = now.error;
-            }
-            if (status === 'failed') patch({ done: true, status: 'failed', error: error ?? 'The file could not be read.' });
-            else patch({ done: true, status: 'ready' });
-          } catch (err) {
-            noteAuth(err);
-            patch({ done: true, status: 'failed', error: messageOf(err) });
-          }
-        }),
-      );
+      await Promise.all(added.map((a) => followUpload(a.key)));
+    },
+
+    async retry(k) {
+      if (!get().attachments.some((a) => a.key === k)) return;
+      await followUpload(k);
     },
 
     detach(k) {
+      forget(k);
       set({ attachments: get().attachments.filter((a) => a.key !== k) });
     },
   };

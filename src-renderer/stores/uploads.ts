@@ -9,6 +9,8 @@ export interface Upload {
   sent: number;
   fileId: number | null;
   phase: 'uploading' | 'uploaded' | 'failed';
+  /** the transport does not report bytes as they go (the desktop bridge sends them in one message) */
+  indeterminate: boolean;
   error?: string;
 }
 
@@ -34,6 +36,10 @@ interface UploadsState {
   loadMore(): Promise<void>;
   setFilter(filter: Partial<FileFilter>): Promise<void>;
   upload(files: File[]): Promise<void>;
+  /** Sends a failed upload's file again. */
+  retry(key: string): Promise<void>;
+  /** Takes a failed upload off the list. */
+  dismiss(key: string): void;
   clearFinished(): void;
   removeFile(id: number): Promise<void>;
 }
@@ -42,6 +48,8 @@ export const PAGE_SIZE = 50;
 const TERMINAL = new Set(['completed', 'failed']);
 const POLL_MS = 600;
 let seq = 0;
+/** The File behind each upload still listed, for Retry. */
+const sources = new Map<string, File>();
 let timer: ReturnType<typeof setTimeout> | null = null;
 /** Bumped by every filter change: an answer to an older filter is dropped, never shown. */
 let generation = 0;
@@ -101,6 +109,27 @@ export const useUploads = create<UploadsState>((set, get) => {
     }, POLL_MS);
   };
 
+  const patch = (k: string, p: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === k ? { ...u, ...p } : u)) });
+
+  /** Uploads one listed file; a failure stays on its row with the reason (never a full bar). */
+  const send = async (k: string) => {
+    const f = sources.get(k);
+    if (!f) return;
+    patch(k, { phase: 'uploading', sent: 0, error: undefined });
+    try {
+      const file = await api.files.upload(f, { process: true, onProgress: (sent) => patch(k, { sent: Math.min(sent, f.size) }) });
+      sources.delete(k);
+      patch(k, { fileId: file.id, phase: 'uploaded', sent: f.size });
+      set({ uploaded: { ...get().uploaded, [file.id]: file } });
+      // Shown at once when no filter is set; otherwise the reload after it decides.
+      const { status, q } = get().filter;
+      if (!status && !q.trim()) set({ files: [file, ...get().files.filter((x) => x.id !== file.id)] });
+    } catch (err) {
+      noteAuth(err);
+      patch(k, { phase: 'failed', error: messageOf(err) });
+    }
+  };
+
   return {
     uploads: [],
     uploaded: {},
@@ -157,31 +186,29 @@ export const useUploads = create<UploadsState>((set, get) => {
     },
 
     async upload(files) {
-      const added: Upload[] = files.map((f) => ({ key: `u${seq++}`, name: f.name, size: f.size, sent: 0, fileId: null, phase: 'uploading' }));
+      const added: Upload[] = files.map((f) => ({ key: `u${seq++}`, name: f.name, size: f.size, sent: 0, fileId: null, phase: 'uploading', indeterminate: api.transport === 'bridge' }));
+      added.forEach((u, i) => sources.set(u.key, files[i]));
       set({ uploads: [...added, ...get().uploads] });
-      const patch = (k: string, p: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === k ? { ...u, ...p } : u)) });
-      await Promise.all(
-        files.map(async (f, i) => {
-          const k = added[i].key;
-          try {
-            const file = await api.files.upload(f, { process: true, onProgress: (sent) => patch(k, { sent }) });
-            patch(k, { fileId: file.id, phase: 'uploaded', sent: f.size });
-            set({ uploaded: { ...get().uploaded, [file.id]: file } });
-            // Shown at once when no filter is set; otherwise the reload below decides.
-            const { status, q } = get().filter;
-            if (!status && !q.trim()) set({ files: [file, ...get().files.filter((x) => x.id !== file.id)] });
-          } catch (err) {
-            noteAuth(err);
-            patch(k, { phase: 'failed', error: messageOf(err) });
-          }
-        }),
-      );
+      await Promise.all(added.map((u) => send(u.key)));
       await get().loadFiles();
+    },
+
+    async retry(key) {
+      if (!get().uploads.some((u) => u.key === key && u.phase === 'failed')) return;
+      await send(key);
+      await get().loadFiles();
+    },
+
+    dismiss(key) {
+      sources.delete(key);
+      set({ uploads: get().uploads.filter((u) => u.key !== key) });
     },
 
     clearFinished() {
       const { uploaded } = get();
-      set({ uploads: get().uploads.filter((u) => u.phase === 'uploading' || (u.fileId !== null && !TERMINAL.has(uploaded[u.fileId]?.status ?? ''))) });
+      const kept = get().uploads.filter((u) => u.phase === 'uploading' || (u.fileId !== null && !TERMINAL.has(uploaded[u.fileId]?.status ?? '')));
+      for (const u of get().uploads) if (!kept.includes(u)) sources.delete(u.key);
+      set({ uploads: kept });
     },
 
     async removeFile(id) {

@@ -2,9 +2,11 @@ import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
 import { SourceBadge } from '../agents/SourceBadge';
 
+/** An agent by its title (its kind is not what people pick it by), marked when it runs on the remote platform. */
 const option = (a: Agent) => (
   <option key={a.id} value={a.id}>
-    {a.title} ({a.type}){a.source === 'remote' ? ' · remote' : ''}
+    {a.title}
+    {a.source === 'remote' ? ' · remote' : ''}
   </option>
 );
 

@@ -1,31 +1,76 @@
-import { useChat, type Attachment } from '../../stores/chat';
+import { useChat } from '../../stores/chat';
+import type { Attachment } from '../../stores/chat-attachments';
+import { formatBytes } from '../../components/format';
+import { duration } from './elapsed';
+import { useNow } from './use-now';
+import './composer.css';
 
-/** The files waiting to go with the next message: uploading, processing, ready, or failed (with why). */
+/**
+ * The files waiting to go with the next message: uploading (bytes sent, or "Sending…" where the
+ * transport does not report them), being read (for how long), ready, or failed (in red, with the
+ * reason, Retry and Remove). Never a full bar for a file that failed.
+ */
 export function AttachmentChips() {
   const attachments = useChat((s) => s.attachments);
-  const detach = useChat((s) => s.detach);
+  const reading = attachments.some((a) => a.phase === 'processing');
+  const now = useNow(reading);
   if (!attachments.length) return null;
   return (
-    <ul className="chips" aria-label="Attachments">
+    <ul className="chips attachments" aria-label="Attachments">
       {attachments.map((a) => (
-        <li key={a.key} className={a.error ? 'chip chip-error' : 'chip'} data-testid="attachment" data-state={state(a)}>
-          <span className="chip-name">{a.name}</span> <span className="small chip-status">{a.error ? 'failed' : a.status}</span>
-          <button type="button" className="btn-icon" aria-label={`Remove ${a.name}`} onClick={() => detach(a.key)}>
-            ×
-          </button>
-        </li>
+        <AttachmentChip key={a.key} a={a} now={now} />
       ))}
     </ul>
   );
 }
 
-export const state = (a: Attachment) => (a.error ? 'failed' : a.done ? 'ready' : a.fileId === null && !a.status.startsWith('processing') ? 'uploading' : 'processing');
+function AttachmentChip({ a, now }: { a: Attachment; now: number }) {
+  const detach = useChat((s) => s.detach);
+  const retry = useChat((s) => s.retry);
+  const pct = a.size ? Math.min(100, Math.floor((a.sent / a.size) * 100)) : 0;
+  const failed = a.phase === 'failed';
+  return (
+    <li className={`chip attachment${failed ? ' chip-error' : ''}`} data-testid="attachment" data-state={state(a)} title={a.error}>
+      <span className="chip-name">{a.name}</span>
+      <span className="small chip-size">{formatBytes(a.size)}</span>
+      <span className="small chip-status" data-testid="attachment-status">
+        {statusText(a, pct, now)}
+      </span>
+      {a.phase === 'uploading' ? (
+        <span
+          className={`chip-progress${a.indeterminate ? ' indeterminate' : ''}`}
+          role="progressbar"
+          aria-label={`Upload of ${a.name}`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={a.indeterminate ? undefined : pct}
+          data-testid="attachment-progress"
+        >
+          <span style={a.indeterminate ? undefined : { width: `${pct}%` }} />
+        </span>
+      ) : null}
+      {failed && a.uploadFailed ? (
+        <button type="button" className="btn-link small" onClick={() => void retry(a.key)} aria-label={`Retry ${a.name}`}>
+          Retry
+        </button>
+      ) : null}
+      <button type="button" className="btn-icon" aria-label={`Remove ${a.name}`} onClick={() => detach(a.key)}>
+        ×
+      </button>
+    </li>
+  );
+}
 
-/** Why Send is off because of attachments, or null. */
-export function attachmentBlock(attachments: Attachment[]): string | null {
-  const failed = attachments.find((a) => a.error);
-  if (failed) return `"${failed.name}" could not be attached: ${failed.error} Remove it to send.`;
-  const waiting = attachments.find((a) => !a.done);
-  if (waiting) return `Waiting for "${waiting.name}" to be ${state(waiting) === 'uploading' ? 'uploaded' : 'processed'}…`;
-  return null;
+/** The chip's state for tests and styles: uploading, processing, ready, failed. */
+export const state = (a: Attachment) => a.phase;
+
+function statusText(a: Attachment, pct: number, now: number): string {
+  // The reason is in the sentence under the chips (and the chip's tooltip).
+  if (a.phase === 'failed') return 'Failed';
+  if (a.phase === 'ready') return 'Ready';
+  if (a.phase === 'uploading') return a.indeterminate ? 'Sending…' : `Uploading ${pct} %`;
+  const since = a.readingSince ? Date.parse(a.readingSince) : NaN;
+  const took = Number.isFinite(since) ? Math.max(0, Math.floor((now - since) / 1000)) : 0;
+  const what = a.image ? 'Reading the text in the image' : 'Reading';
+  return took >= 2 ? `${what}… ${duration(took)}` : `${what}…`;
 }

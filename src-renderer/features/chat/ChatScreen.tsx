@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useAgents } from '../../stores/agents';
 import { useChat } from '../../stores/chat';
 import { AgentPicker } from './AgentPicker';
-import { QuestionControls } from './QuestionControls';
 import { SessionList } from './SessionList';
 import { TurnView } from './TurnView';
 import { Composer } from './Composer';
@@ -70,7 +69,6 @@ export function ChatScreen() {
         {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
         {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
         {needsSetup ? <SetupPanel /> : null}
-        {agent ? <QuestionControls agent={agent} /> : null}
         <div className="turns-wrap">
           <div
             className="turns"

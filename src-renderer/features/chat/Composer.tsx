@@ -1,11 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useChat } from '../../stores/chat';
+import { attachmentBlock, imageNote } from '../../stores/chat-attachments';
 import { missingAnswers, mainTextQuestion } from './answers';
 import { pickFiles } from '../../components/pick-files';
-import { AttachmentChips, attachmentBlock } from './AttachmentChips';
+import { AttachmentChips } from './AttachmentChips';
+import { OptionsRow } from './OptionsRow';
 import { enterAction, useChatPrefs } from './prefs';
 import { preloadMarkdown } from '../../components/Markdown';
+import { useSetup } from '../setup/setup-store';
+import { checkInput, inputLimits, pasteAsFile, pastedName } from './long-input';
+import { questionLabel } from './option-words';
+
+/** Pasted texts turned into files in this window, for their names ("Pasted text 2.txt"). */
+let pastedCount = 0;
 
 export function Composer({ agent }: { agent: Agent | null }) {
   const [text, setText] = useState('');
@@ -13,9 +21,14 @@ export function Composer({ agent }: { agent: Agent | null }) {
   const { enterSends, setEnterSends } = useChatPrefs();
   const box = useRef<HTMLTextAreaElement>(null);
   const main = agent && agent.type !== 'chat' ? mainTextQuestion(agent.questions) : null;
-  const missing = agent ? missingAnswers(agent.questions, answers).filter((n) => n !== main?.name) : [];
+  const missing = agent ? agent.questions.filter((q) => missingAnswers(agent.questions, answers).includes(q.name) && q.name !== main?.name) : [];
+  const model = useModelWindow(agent, answers.model);
+  const limits = inputLimits(!main, model.id, model.window);
+  const input = checkInput(text.length, limits);
   const blocked = attachmentBlock(attachments);
-  const canSend = !!agent && !busy && !!text.trim() && !missing.length && !blocked;
+  const why = input.block ?? blocked ?? (missing.length ? `Choose ${questionLabel(missing[0]).toLowerCase()} in Options to send.` : null);
+  const canSend = !!agent && !busy && !!text.trim() && !why;
+  const note = !why ? imageNote(attachments) : null;
 
   const submit = () => {
     if (!canSend) return;
@@ -23,6 +36,9 @@ export function Composer({ agent }: { agent: Agent | null }) {
     setText('');
     void send(t);
   };
+
+  /** The text as a file attachment (what a message too long to send becomes). */
+  const asFile = (content: string) => attach([new File([content], pastedName(++pastedCount), { type: 'text/plain' })]);
 
   useEffect(() => {
     // Esc stops a running answer wherever focus is.
@@ -49,11 +65,29 @@ export function Composer({ agent }: { agent: Agent | null }) {
         submit();
       }}
     >
+      {agent ? <OptionsRow agent={agent} /> : null}
       <AttachmentChips />
-      {missing.length ? <p className="muted small">Answer first: {missing.join(', ')}</p> : null}
-      {blocked ? (
-        <p className={attachments.some((a) => a.error) ? 'note note-error small' : 'muted small'} role="status" data-testid="send-blocked">
-          {blocked}
+      {why ? (
+        <div className={input.block || attachments.some((a) => a.phase === 'failed') ? 'note note-error small composer-why' : 'muted small composer-why'} role="status" data-testid="send-blocked">
+          <span>{why}</span>
+          {input.block ? (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                void asFile(text);
+                setText('');
+                box.current?.focus();
+              }}
+              data-testid="attach-as-file"
+            >
+              Attach as a file
+            </button>
+          ) : null}
+        </div>
+      ) : note ? (
+        <p className="muted small composer-why" role="status" data-testid="image-note">
+          {note}
         </p>
       ) : null}
       <div className="composer-row">
@@ -66,16 +100,27 @@ export function Composer({ agent }: { agent: Agent | null }) {
           rows={3}
           value={text}
           placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : 'Write a message…'}
+          aria-describedby={input.counter ? 'chat-counter' : undefined}
           onFocus={preloadMarkdown}
           onChange={(e) => setText(e.target.value)}
           onPaste={(e) => {
             // Files and images pasted (a screenshot, files copied in the file manager) attach.
             const files = Array.from(e.clipboardData.files);
-            if (!files.length) return;
-            // Handled here (pasted screenshots get a unique name), not again by the app-wide drop zone.
-            e.preventDefault();
-            e.stopPropagation();
-            void attach(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${f.type.split('/')[1] || 'bin'}`, { type: f.type }))));
+            if (files.length) {
+              // Handled here (pasted screenshots get a unique name), not again by the app-wide drop zone.
+              e.preventDefault();
+              e.stopPropagation();
+              void attach(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${f.type.split('/')[1] || 'bin'}`, { type: f.type }))));
+              return;
+            }
+            // Text longer than a message holds (or the model reads) goes in as a file, as chat apps do.
+            const pasted = e.clipboardData.getData('text/plain');
+            const el = e.currentTarget;
+            const kept = text.length - (el.selectionEnd - el.selectionStart);
+            if (pasteAsFile(pasted.length, kept, limits)) {
+              e.preventDefault();
+              void asFile(pasted);
+            }
           }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
@@ -110,13 +155,29 @@ export function Composer({ agent }: { agent: Agent | null }) {
         </div>
       </div>
       <div className="composer-hints small muted">
-        <span>
-          <kbd>{sendKeys}</kbd> sends, <kbd>{enterSends ? 'Shift+Enter' : 'Enter'}</kbd> adds a line, <kbd>↑</kbd> edits your last message
-        </span>
+        {input.counter ? (
+          <span id="chat-counter" className={input.block ? 'composer-counter over' : 'composer-counter'} data-testid="char-counter">
+            {input.counter}
+          </span>
+        ) : (
+          <span>
+            <kbd>{sendKeys}</kbd> sends, <kbd>{enterSends ? 'Shift+Enter' : 'Enter'}</kbd> adds a line, <kbd>↑</kbd> edits your last message
+          </span>
+        )}
         <label className="check">
           <input type="checkbox" checked={!enterSends} onChange={(e) => setEnterSends(!e.target.checked)} data-testid="ctrl-enter-sends" /> Send with Ctrl+Enter
         </label>
       </div>
     </form>
   );
+}
+
+/** The model the next message goes to and its context window (tokens), when the app knows them. */
+function useModelWindow(agent: Agent | null, chosen: unknown): { id: string | null; window: number | null } {
+  const { models, defaultModel } = useSetup();
+  // A remote platform's agent runs on the remote's models: nothing known here.
+  if (!agent || agent.source === 'remote') return { id: null, window: null };
+  const id = typeof chosen === 'string' && chosen ? chosen : (defaultModel?.model ?? null);
+  const m = id ? models.find((x) => x.id === id) : undefined;
+  return { id, window: m?.context_window ?? null };
 }

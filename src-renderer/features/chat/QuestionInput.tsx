@@ -1,8 +1,10 @@
 import type { Question } from '../../../src-main/platform/contract/agents';
+import { optionWords } from './option-words';
 
 /**
  * The control for one agent question, by its type: the chat's options and a schedule's answers
  * both use it. A cleared select or number becomes "not answered" (undefined), a list is one item per line.
+ * Options read in words (the web tools' "no-tools" is "No web search").
  */
 export function QuestionInput({ q, id, value, onChange }: { q: Question; id: string; value: unknown; onChange(v: unknown): void }) {
   if (q.type === 'select') {
@@ -11,7 +13,7 @@ export function QuestionInput({ q, id, value, onChange }: { q: Question; id: str
         {!q.required ? <option value="">—</option> : null}
         {(q.options ?? []).map((o) => (
           <option key={o} value={o}>
-            {o}
+            {optionWords(q, o)}
           </option>
         ))}
       </select>

@@ -2,15 +2,21 @@ import { useState } from 'react';
 import { useAgents } from '../../stores/agents';
 import { useChat } from '../../stores/chat';
 import type { Session } from '../../stores/sessions';
+import { fullDate, relativeDate } from './session-dates';
 
-/** One session in the list: open it, rename it in place, or delete it. */
-export function SessionItem({ session: s, onDelete }: { session: Session; onDelete(): void }) {
+/**
+ * One session in the list: open it, rename it in place, or delete it. Shows when it was last
+ * active, its number among sessions of the same title, and the schedule that started it.
+ */
+export function SessionItem({ session: s, number, now, onDelete }: { session: Session; number: number | null; now: number; onDelete(): void }) {
   const { rootId, openSession, renameSession } = useChat();
   const busy = useChat((st) => st.busy);
   const agent = useAgents((st) => st.agents.find((a) => a.id === s.agent_id));
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(s.title);
   const active = s.id === rootId;
+  // Sessions sharing a title are told apart by their number in the buttons' names too.
+  const named = `${s.title}${number !== null ? ` #${number}` : ''}`;
   const writing = isWriting(s) || (active && busy);
   return (
     <li className={active ? 'active' : undefined} data-testid="session" data-session-id={s.id}>
@@ -38,8 +44,24 @@ export function SessionItem({ session: s, onDelete }: { session: Session; onDele
         </form>
       ) : (
         <button type="button" className="session-open" aria-current={active ? 'true' : undefined} onClick={() => void openSession(s.id, agent)}>
-          <span className="session-title">{s.title || 'Untitled'}</span>
+          <span className="session-title-row">
+            <span className="session-title">{s.title || 'Untitled'}</span>
+            {number !== null ? (
+              <span className="session-number muted small" data-testid="session-number" aria-label={`number ${number} of this title`}>
+                #{number}
+              </span>
+            ) : null}
+          </span>
+          {s.schedule ? (
+            <span className="badge badge-schedule" data-testid="session-scheduled" title={`Started by the schedule ${s.schedule.name ?? ''}`.trim()}>
+              Scheduled{s.schedule.name ? `: ${s.schedule.name}` : ''}
+            </span>
+          ) : null}
           <span className="muted small">
+            <time dateTime={s.updated_at} title={fullDate(s.updated_at)} data-testid="session-date">
+              {relativeDate(s.updated_at, now)}
+            </time>
+            {' · '}
             {agent?.title ?? `Agent ${s.agent_id}`} · {s.turns} turn{s.turns === 1 ? '' : 's'}
             {writing ? (
               <>
@@ -55,7 +77,7 @@ export function SessionItem({ session: s, onDelete }: { session: Session; onDele
       <button
         type="button"
         className="btn-icon"
-        aria-label={`Rename session ${s.title}`}
+        aria-label={`Rename session ${named}`}
         title="Rename"
         onClick={() => {
           setTitle(s.title);
@@ -68,7 +90,7 @@ export function SessionItem({ session: s, onDelete }: { session: Session; onDele
         type="button"
         className="btn-icon"
         disabled={writing}
-        aria-label={`Delete session ${s.title}`}
+        aria-label={`Delete session ${named}`}
         title={writing ? 'An answer is being written; stop it or let it finish first' : 'Delete this session and its answers'}
         onClick={onDelete}
       >

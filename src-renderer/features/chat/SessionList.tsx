@@ -4,19 +4,32 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { Session } from '../../stores/sessions';
 import { SessionItem, isWriting } from './SessionItem';
+import { useChatPrefs } from './prefs';
+import { titleNumbers } from './session-dates';
+import { useNow } from './use-now';
+import './session-list.css';
 
 const WRITING_POLL_MS = 3000;
+/** Relative dates ("2 min ago") are re-read this often. */
+const DATES_EVERY_MS = 30_000;
 
-/** The platform's session list (GET /api/sessions): the same wherever the user signs in; searchable, paged. */
+/**
+ * The platform's session list (GET /api/sessions): the same wherever the user signs in; searchable,
+ * paged; each with when it was last active, a number where titles repeat, and a badge when a
+ * schedule started it. "Hide scheduled" (remembered) leaves those out.
+ */
 export function SessionList() {
   const { sessions, sessionsTotal, sessionsError, newSession, deleteSession, loadSessions } = useChat();
+  const { hideScheduled, setHideScheduled } = useChatPrefs();
   const [query, setQuery] = useState('');
   const [doomed, setDoomed] = useState<Session | null>(null);
+  const now = useNow(true, DATES_EVERY_MS);
+  const numbers = titleNumbers(sessions);
   useEffect(() => {
     // Searching as the user types, a moment after the last key.
     const t = setTimeout(() => void loadSessions({ query }), query ? 250 : 0);
     return () => clearTimeout(t);
-  }, [query, loadSessions]);
+  }, [query, loadSessions, hideScheduled]);
   const writing = sessions.some(isWriting);
   useEffect(() => {
     // Answers run on in sessions not open here: re-read the list until they have ended.
@@ -34,11 +47,14 @@ export function SessionList() {
         Search sessions
       </label>
       <input id="session-search" type="search" className="session-search" placeholder="Search sessions…" value={query} onChange={(e) => setQuery(e.target.value)} data-testid="session-search" />
+      <label className="check small session-hide-scheduled">
+        <input type="checkbox" checked={hideScheduled} onChange={(e) => setHideScheduled(e.target.checked)} data-testid="hide-scheduled" /> Hide scheduled
+      </label>
       <ErrorNote error={sessionsError} />
-      {!sessions.length ? <p className="muted small">{query ? 'No session matches.' : 'Your conversations appear here.'}</p> : null}
+      {!sessions.length ? <p className="muted small">{query ? 'No session matches.' : hideScheduled ? 'No sessions besides scheduled ones.' : 'Your conversations appear here.'}</p> : null}
       <ul className="session-list">
         {sessions.map((s) => (
-          <SessionItem key={s.id} session={s} onDelete={() => setDoomed(s)} />
+          <SessionItem key={s.id} session={s} number={numbers.get(s.id) ?? null} now={now} onDelete={() => setDoomed(s)} />
         ))}
       </ul>
       {sessions.length < sessionsTotal ? (

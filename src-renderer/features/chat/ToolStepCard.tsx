@@ -13,9 +13,31 @@ const LABEL: Record<ToolStep['status'], string> = {
   denied: 'Denied',
 };
 
+/** What the web tools' steps name as their server, and a client's own tools (the /v1 gateways). */
+const WEB_SERVER = 'the web';
+const CLIENT_SERVER = 'client';
+
+/**
+ * A call the platform refused without running it: a tool the agent does not have (no server), or
+ * a web tool while this answer's web search is off. Null for any other step.
+ */
+export function refusal(step: Pick<ToolStep, 'status' | 'server_id' | 'server'>): { label: string; why: string } | null {
+  if (step.status !== 'denied' || step.server_id !== null || step.server === CLIENT_SERVER) return null;
+  if (step.server === WEB_SERVER) return { label: 'Not allowed in this answer', why: 'Web search is off for this answer, so nothing was run. Turn it on under Tools to let the agent search.' };
+  return { label: 'Not available to this agent', why: 'The model asked for a tool this agent does not have, so nothing was run.' };
+}
+
+/** Where the call ran, in words: "on files", "on the web"; null when there is nothing to say. */
+function whereOf(step: ToolStep): string | null {
+  if (step.server_id === null) return step.server === WEB_SERVER ? 'on the web' : step.server === CLIENT_SERVER ? 'in your app' : null;
+  return `on ${step.server ?? 'a removed server'}`;
+}
+
 /** One tool call: tool, server, arguments and result, collapsible; with the approval buttons while it waits. */
 export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep; executionId: number; onAnswered(): void }) {
   const waiting = step.status === 'awaiting_approval';
+  const refused = refusal(step);
+  const where = whereOf(step);
   // Open while it waits for an answer; afterwards only when the user opens it (the answer stays in view).
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -40,10 +62,13 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
       }}>
       <summary>
         <span className="tool-step-name">
-          <code>{step.tool}</code> <span className="muted">on {step.server ?? 'a removed server'}</span>
+          <code>{step.tool}</code> {where ? <span className="muted">{where}</span> : null}
         </span>
-        <span className={`badge ${step.status === 'succeeded' ? 'badge-ok' : step.status === 'failed' || step.status === 'denied' ? 'badge-error' : 'badge-warn'}`} data-testid="tool-step-status">
-          {LABEL[step.status]}
+        <span
+          className={`badge ${refused ? '' : step.status === 'succeeded' ? 'badge-ok' : step.status === 'failed' || step.status === 'denied' ? 'badge-error' : 'badge-warn'}`}
+          data-testid="tool-step-status"
+        >
+          {refused ? refused.label : LABEL[step.status]}
         </span>
         {step.duration_ms !== null && !waiting ? <span className="small muted">{step.duration_ms} ms</span> : null}
         {step.approved === 'user' ? <span className="small muted">allowed by you</span> : null}
@@ -59,7 +84,11 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
             </pre>
           </>
         ) : null}
-        {step.error ? (
+        {refused ? (
+          <div className="note note-muted small" role="status" data-testid="tool-step-refused">
+            {refused.why}
+          </div>
+        ) : step.error ? (
           <div className="note note-error small" role="status">
             {step.error}
           </div>

@@ -1,10 +1,15 @@
 import { formatBytes } from '../../components/format';
-import { useUploads } from '../../stores/uploads';
+import { useUploads, type Upload } from '../../stores/uploads';
 import { StatusBadge } from './StatusBadge';
+import './uploads.css';
 
-/** Uploads of this session: bytes sent, then the platform's processing status until it settles. */
+/**
+ * Uploads of this session: bytes sent (or, where the transport hands them over in one message,
+ * that they are being sent), then the platform's processing status until it settles. A failed
+ * upload reads as failed, in red, with the reason, Retry and Remove; never as a full bar.
+ */
 export function UploadList() {
-  const { uploads, uploaded, files, clearFinished } = useUploads();
+  const { uploads, uploaded, files, clearFinished, retry, dismiss } = useUploads();
   if (!uploads.length) return null;
   return (
     <div className="card" style={{ marginTop: 12 }} aria-label="Uploads">
@@ -20,23 +25,59 @@ export function UploadList() {
         <tbody>
           {uploads.map((u) => {
             const file = u.fileId !== null ? (files.find((f) => f.id === u.fileId) ?? uploaded[u.fileId]) : undefined;
-            const pct = u.size ? Math.min(100, Math.round((u.sent / u.size) * 100)) : u.phase === 'uploading' ? 0 : 100;
+            const failed = u.phase === 'failed';
             return (
-              <tr key={u.key} data-testid="upload-row" data-name={u.name} data-status={u.phase === 'failed' ? 'failed' : (file?.status ?? u.phase)}>
+              <tr key={u.key} data-testid="upload-row" data-name={u.name} data-status={failed ? 'failed' : (file?.status ?? u.phase)}>
                 <td>{u.name}</td>
                 <td className="muted small">{formatBytes(u.size)}</td>
-                <td style={{ width: '30%' }}>
-                  <div className="progress" role="progressbar" aria-label={`Upload of ${u.name}`} aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
-                    <div style={{ width: `${pct}%` }} />
-                  </div>
+                <td style={{ width: '30%' }}>{failed ? <span className="upload-error small" role="status">{u.error ?? 'The upload failed.'}</span> : <UploadBar u={u} />}</td>
+                <td>
+                  {failed ? (
+                    <span className="badge badge-error">Upload failed</span>
+                  ) : u.phase === 'uploading' ? (
+                    <span className="badge">{u.indeterminate ? 'Sending…' : `Uploading ${pct(u)} %`}</span>
+                  ) : (
+                    <StatusBadge status={file?.status ?? 'waiting'} title={file?.error ?? undefined} />
+                  )}
                 </td>
-                <td>{u.phase === 'failed' ? <span className="badge badge-error" title={u.error}>upload failed</span> : u.phase === 'uploading' ? <span className="badge">uploading {pct}%</span> : <StatusBadge status={file?.status ?? 'waiting'} />}</td>
-                <td className="small">{u.error ?? ''}</td>
+                <td className="small">
+                  {failed ? (
+                    <span className="row" style={{ gap: 6, flexWrap: 'nowrap' }}>
+                      <button type="button" className="btn btn-small" onClick={() => void retry(u.key)} aria-label={`Retry ${u.name}`}>
+                        Retry
+                      </button>
+                      <button type="button" className="btn btn-small btn-ghost" onClick={() => dismiss(u.key)} aria-label={`Remove ${u.name} from the list`}>
+                        Remove
+                      </button>
+                    </span>
+                  ) : null}
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+const pct = (u: Upload) => (u.size ? Math.min(100, Math.floor((u.sent / u.size) * 100)) : 0);
+
+/** Bytes sent so far; an unknown share (the desktop bridge) shows only that it runs, then full once sent. */
+function UploadBar({ u }: { u: Upload }) {
+  const done = u.phase === 'uploaded';
+  const unknown = u.indeterminate && !done;
+  const value = done ? 100 : pct(u);
+  return (
+    <div
+      className={`progress${unknown ? ' progress-indeterminate' : ''}`}
+      role="progressbar"
+      aria-label={`Upload of ${u.name}`}
+      aria-valuenow={unknown ? undefined : value}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
+      <div style={unknown ? undefined : { width: `${value}%` }} />
     </div>
   );
 }

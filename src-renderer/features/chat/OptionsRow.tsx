@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Agent, Question } from '../../../src-main/platform/contract/agents';
+import { useChat } from '../../stores/chat';
+import { useNav } from '../../stores/nav';
+import { QuestionInput } from './QuestionInput';
+import { ModelPicker } from './ModelPicker';
+import { mainTextQuestion, shownQuestions } from './answers';
+import { answerWords, isWebToolsQuestion, optionWords, questionLabel, toolsSummary } from './option-words';
+import { useAgentTools, type AgentTools } from './use-tool-servers';
+import './options-row.css';
+
+type Panel = 'tools' | 'options' | null;
+
+/**
+ * The agent's options on one line above the composer: the model (picked right there), "Tools"
+ * (the web search the answer may use and the agent's own tools, as one list in words) and the
+ * other options summed up ("Temperature 0.5"); Tools and Options open a panel to change them.
+ * An agent that is not a chat gets its main text question from the composer, so it is not here.
+ */
+export function OptionsRow({ agent }: { agent: Agent }) {
+  const answers = useChat((s) => s.answers);
+  const tools = useAgentTools(agent);
+  const [open, setOpen] = useState<Panel>(null);
+  const row = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const main = agent.type !== 'chat' ? mainTextQuestion(agent.questions)?.name : undefined;
+  const questions = shownQuestions(agent.questions).filter((q) => q.name !== main);
+  const model = questions.find((q) => q.name === 'model' && q.type === 'select');
+  const web = questions.find(isWebToolsQuestion);
+  const rest = questions.filter((q) => q !== model && q !== web);
+  const hasTools = !!web || tools.servers.length > 0;
+
+  const close = (focusBack = true) => {
+    setOpen(null);
+    if (focusBack) opener.current?.focus();
+  };
+  useEffect(() => {
+    if (!open) return;
+    // A click elsewhere closes the panel (as a menu does), leaving focus where the click put it.
+    const onDown = (e: PointerEvent) => {
+      if (row.current && !row.current.contains(e.target as Node)) setOpen(null);
+    };
+    document.addEventListener('pointerdown', onDown);
+    return () => document.removeEventListener('pointerdown', onDown);
+  }, [open]);
+  useEffect(() => setOpen(null), [agent.id]);
+
+  if (!questions.length && !hasTools) return null;
+  const toggle = (panel: Exclude<Panel, null>) => (e: React.MouseEvent<HTMLButtonElement>) => {
+    opener.current = e.currentTarget;
+    setOpen(open === panel ? null : panel);
+  };
+  const missing = rest.filter((q) => q.required && q.type !== 'boolean' && answerWords(q, answers[q.name]) === null);
+  const summary = rest
+    .map((q) => [questionLabel(q), answerWords(q, answers[q.name])] as const)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(' · ');
+
+  return (
+    <div
+      className="options-row"
+      ref={row}
+      data-testid="options-row"
+      onKeyDown={(e) => {
+        // Esc closes the panel (and does not stop a running answer).
+        if (e.key === 'Escape' && open) {
+          e.preventDefault();
+          e.stopPropagation();
+          close();
+        }
+      }}
+    >
+      <div className="options-line">
+        {model ? (
+          <span className="opt-chip opt-model">
+            <label htmlFor="q-model">Model</label>
+            <ModelPicker id="q-model" value={String(answers.model ?? '')} options={model.options ?? []} required={!!model.required} onChange={(m) => useChat.getState().setAnswer('model', m)} />
+          </span>
+        ) : null}
+        {hasTools ? (
+          <button type="button" className="opt-chip" aria-expanded={open === 'tools'} aria-controls="chat-tools-panel" onClick={toggle('tools')} data-testid="tools-chip">
+            <span className="opt-key">Tools</span> <span className="opt-value">{toolsSummary(web ? answers[web.name] : null, tools.servers.map((s) => s.name))}</span>
+          </button>
+        ) : null}
+        {rest.length ? (
+          <button
+            type="button"
+            className={`opt-chip${missing.length ? ' opt-missing' : ''}`}
+            aria-expanded={open === 'options'}
+            aria-controls="chat-options-panel"
+            onClick={toggle('options')}
+            data-testid="options-chip"
+          >
+            <span className="opt-key">Options</span> <span className="opt-value">{missing.length ? `Choose ${questionLabel(missing[0]).toLowerCase()}` : summary || 'Default'}</span>
+          </button>
+        ) : null}
+      </div>
+      {open === 'tools' ? <ToolsPanel web={web} servers={tools.servers} /> : null}
+      {open === 'options' ? (
+        <div className="options-panel" id="chat-options-panel" role="group" aria-label="Options">
+          {rest.map((q) => (
+            <OptionField key={q.name} q={q} />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Web search (a choice) and the agent's own tools (set in the agent), as one list. */
+function ToolsPanel({ web, servers }: { web: Question | undefined; servers: AgentTools['servers'] }) {
+  const value = useChat((s) => (web ? s.answers[web.name] : undefined));
+  const setAnswer = useChat((s) => s.setAnswer);
+  const go = useNav((s) => s.go);
+  return (
+    <div className="options-panel tools-panel" id="chat-tools-panel" role="group" aria-label="Tools">
+      {web ? (
+        <div className="field">
+          <label htmlFor="q-tools">Web search</label>
+          <select id="q-tools" value={String(value ?? '')} onChange={(e) => setAnswer(web.name, e.target.value || undefined)} autoFocus>
+            {!web.required ? <option value="">{optionWords(web, 'no-tools')}</option> : null}
+            {(web.options ?? []).map((o) => (
+              <option key={o} value={o}>
+                {optionWords(web, o)}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div className="field">
+        <span>The agent's tools</span>
+        {servers.length ? (
+          <ul className="agent-tools" data-testid="agent-tools">
+            {servers.map((s) => (
+              <li key={s.id}>
+                <strong>{s.name}</strong>{' '}
+                <span className="muted small">
+                  {s.tools ? s.tools.join(', ') : 'all its tools'}
+                  {s.off ? ' · switched off in Settings' : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted small">None.</p>
+        )}
+        <p className="muted small">
+          Which tool servers an agent may use is set on the{' '}
+          <button type="button" className="btn-link" onClick={() => go('agents')}>
+            Agents
+          </button>{' '}
+          screen.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function OptionField({ q }: { q: Question }) {
+  const value = useChat((s) => s.answers[q.name]);
+  const setAnswer = useChat((s) => s.setAnswer);
+  const id = `q-${q.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{questionLabel(q)}</label>
+      <QuestionInput q={q} id={id} value={value} onChange={(v) => setAnswer(q.name, v)} />
+      {q.description ? <small className="muted">{q.description}</small> : null}
+    </div>
+  );
+}

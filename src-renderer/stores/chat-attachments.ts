@@ -1,0 +1,120 @@
+import { api, messageOf } from '../api';
+import { noteAuth } from './note-auth';
+
+/**
+ * The files waiting to go with the next chat message. Each is uploaded (bytes sent, as the
+ * browser reports them; the desktop bridge hands the bytes over in one message, so its progress
+ * is unknown until done), then read by the platform (text extracted, images OCR'd), which can
+ * take a while for an image: an image being read never holds the message back.
+ */
+export interface Attachment {
+  key: string;
+  name: string;
+  /** bytes */
+  size: number;
+  image: boolean;
+  fileId: number | null;
+  phase: 'uploading' | 'processing' | 'ready' | 'failed';
+  /** bytes sent so far (uploading) */
+  sent: number;
+  /** the transport does not report bytes as they go (the desktop bridge) */
+  indeterminate: boolean;
+  /** when reading began (ISO, this page's clock), for the time it has taken */
+  readingSince: string | null;
+  /** why it failed, in a sentence */
+  error?: string;
+  /** the upload failed (Retry sends it again); false: the platform could not read it */
+  uploadFailed?: boolean;
+}
+
+export type AttachmentPatch = (p: Partial<Attachment>) => void;
+
+const POLL_MS = 500;
+const IMAGE_EXT = /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i;
+
+/** The File behind each attachment, for Retry (not state: the store holds only what it shows). */
+const files = new Map<string, File>();
+
+export const isImage = (f: File) => f.type.startsWith('image/') || IMAGE_EXT.test(f.name);
+
+export function newAttachment(key: string, f: File): Attachment {
+  files.set(key, f);
+  return { key, name: f.name || 'Pasted file', size: f.size, image: isImage(f), fileId: null, phase: 'uploading', sent: 0, indeterminate: api.transport === 'bridge', readingSince: null };
+}
+
+export const fileOf = (key: string) => files.get(key);
+export const forget = (key: string) => void files.delete(key);
+
+/**
+ * Uploads one attachment's file and follows its reading until it ends (or it is removed:
+ * `present` false). Failures land in the attachment as a sentence, never thrown.
+ */
+export async function upload(key: string, patch: AttachmentPatch, present: () => boolean): Promise<void> {
+  const f = files.get(key);
+  if (!f) return;
+  patch({ phase: 'uploading', sent: 0, error: undefined, uploadFailed: undefined, fileId: null, readingSince: null });
+  let file;
+  let readingSince: string | null = null;
+  try {
+    file = await api.files.upload(f, {
+      process: true,
+      onProgress: (sent, total) => {
+        if (!present()) return;
+        // Every byte sent: the platform stores it and starts reading it.
+        if (sent >= total && total > 0) patch({ sent: f.size, phase: 'processing', readingSince: (readingSince ??= new Date().toISOString()) });
+        else patch({ sent: Math.min(sent, f.size) });
+      },
+    });
+  } catch (err) {
+    noteAuth(err);
+    if (present()) patch({ phase: 'failed', error: messageOf(err), uploadFailed: true });
+    return;
+  }
+  if (!present()) return;
+  patch({ fileId: file.id, sent: f.size, ...(file.status === 'completed' ? { phase: 'ready' } : { phase: 'processing', readingSince: (readingSince ??= new Date().toISOString()) }) });
+  let status = file.status;
+  let error = file.error;
+  try {
+    while ((status === 'waiting' || status === 'in_progress') && present()) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      const now = await api.files.get(file.id);
+      status = now.status;
+      error = now.error;
+    }
+  } catch (err) {
+    noteAuth(err);
+    if (present()) patch({ phase: 'failed', error: messageOf(err) });
+    return;
+  }
+  if (!present()) return;
+  if (status === 'failed') patch({ phase: 'failed', error: error ?? 'The file could not be read.' });
+  else patch({ phase: 'ready' });
+}
+
+/**
+ * Whether a message can go now, given its attachments: a failed one must be removed (or retried)
+ * first; one still uploading is waited for (the platform needs its id); a document being read is
+ * waited for (its text is what the message is about); an image being read is not (its text
+ * reaches the model once read). Null: it can go.
+ */
+export function attachmentBlock(attachments: Attachment[]): string | null {
+  const failed = attachments.find((a) => a.phase === 'failed');
+  if (failed) return `"${failed.name}" could not be attached: ${failed.error ?? 'it failed.'} Remove it to send.`;
+  // No id yet (bytes still going, or the platform storing them): the message cannot name it.
+  const uploading = attachments.find((a) => a.fileId === null);
+  if (uploading) return `Waiting for "${uploading.name}" to be uploaded…`;
+  const reading = attachments.find((a) => a.phase === 'processing' && !a.image);
+  if (reading) return `Waiting for "${reading.name}" to be read, so the model gets its text…`;
+  return null;
+}
+
+/** What to say about images still being read when the message can go (null: none). */
+export function imageNote(attachments: Attachment[]): string | null {
+  const reading = attachments.filter((a) => a.phase === 'processing' && a.image);
+  if (!reading.length) return null;
+  const names = reading.length === 1 ? `"${reading[0].name}" is` : `${reading.length} images are`;
+  return `${names} still being read. You can send now: the model gets the text in the image once it is read, from your next message on.`;
+}
+
+/** The attachments that go with a message: uploaded, and read (or an image being read). */
+export const sendable = (a: Attachment) => a.fileId !== null && (a.phase === 'ready' || (a.phase === 'processing' && a.image));
