@@ -10,7 +10,7 @@ import { startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
-import { seriousViolations } from './support/axe';
+import { seriousViolationsInBothThemes } from './support/axe';
 import { EVERYTHING } from '../tools/helpers';
 
 let env: ChatEnv;
@@ -55,7 +55,7 @@ describe('MCP servers panel', () => {
     await form.getByTestId('mcp-edit-save').click();
     await expect.poll(async () => (await form.getByTestId('mcp-env-error').innerText()).trim()).toBe('Enter API_TOKEN again, or tick “Send none of them”.');
     expect(await env1.getAttribute('aria-invalid')).toBe('true');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     expect(patches).toEqual([]);
     expect((await pageFetch(page, 'GET', `/api/mcp-servers/${id}`)).json.args).toEqual([BROKEN, 'stdio']);
 
@@ -81,7 +81,7 @@ describe('MCP servers panel', () => {
     await card.getByTestId('mcp-tools').getByText('echo', { exact: true }).waitFor();
     await page.locator('[data-testid="mcp-server"][data-name="everything"][data-status="running"]').waitFor({ timeout: 10_000 });
     await card.scrollIntoViewIfNeeded();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-mcp-tools');
   }, 120_000);
 });

@@ -13,7 +13,7 @@ import { e2eSetup } from './support/suite';
 import { startReceiver, type Receiver } from './support/receiver';
 import { openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
-import { seriousViolations } from './support/axe';
+import { seriousViolationsInBothThemes } from './support/axe';
 
 let env: ChatEnv;
 let receiver: Receiver;
@@ -82,7 +82,7 @@ describe('webhooks and memories', () => {
     expect(await attempt.innerText()).toMatch(/500 Internal Server Error[\s\S]*attempt 1 · .* · \d+ ms/);
     expect(await attempt.getByTestId('delivery-response').innerText()).toBe('{"error":"database down"}');
     await detail.scrollIntoViewIfNeeded();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-webhook-delivery');
 
     // Redeliver, with the receiver answering again: same webhook-id, a second attempt that succeeded.
@@ -150,7 +150,7 @@ describe('webhooks and memories', () => {
     expect(box!.height).toBeLessThan(200);
     const more = item.getByRole('button', { name: 'Show more' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-memories-long-collapsed');
     await more.focus();
     await page.keyboard.press('Enter');
@@ -183,7 +183,7 @@ describe('webhooks and memories', () => {
     const d = dialog(page, 'Delete “Travel”?');
     await d.waitFor();
     expect(await d.innerText()).toContain('Its one memory moves to Default.');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-confirm-collection');
     await page.keyboard.press('Escape');
     await d.waitFor({ state: 'hidden' });

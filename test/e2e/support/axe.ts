@@ -22,3 +22,14 @@ export async function seriousViolations(page: Page): Promise<Violation[]> {
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** The same in the light and the dark theme (the page is left in the light one), by theme. */
+export async function seriousViolationsInBothThemes(page: Page): Promise<Record<string, Violation[]>> {
+  const found: Record<string, Violation[]> = {};
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const v = await seriousViolations(page);
+    if (v.length) found[scheme] = v;
+  }
+  return found;
+}
