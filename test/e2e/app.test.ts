@@ -306,7 +306,7 @@ describe('Agent Desk in a browser', () => {
       await shot(page, name);
     }
     await openScreen(page, 'Settings', 'Settings');
-    for (const tab of ['Providers', 'Localhost API', 'Data folder', 'Usage']) {
+    for (const tab of ['Providers', 'Localhost API', 'Data folder']) {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByRole('tab', { name: tab, selected: true }).waitFor();
       await shot(page, `settings-${tab.toLowerCase().replace(/ /g, '-')}`);

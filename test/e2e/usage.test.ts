@@ -112,6 +112,9 @@ describe('Usage screen', () => {
     const credits = (n: number) => (n < 1 ? n.toFixed(4).replace(/0+$/, '').replace(/\.$/, '') : n.toFixed(2));
     expect(await page.getByTestId('usage-runs').textContent()).toBe('5');
     expect(await page.getByTestId('usage-credits').textContent()).toBe(credits(week.totals.credits));
+    // How credits come about, in one sentence under the figures (the formula the platform bills by).
+    const formula = (await pageFetch(page, 'GET', '/api/usage?days=7')).json.formula;
+    expect(await page.getByTestId('usage-formula').textContent()).toContain(`an answer costs ${formula.executionBase} plus ${formula.per1kInputTokens} per 1,000 input tokens`);
 
     // Per agent and per model, most credits first: names and runs as created above.
     const byAgent = await cellsOf('usage-agents-table');

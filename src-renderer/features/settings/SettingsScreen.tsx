@@ -3,7 +3,6 @@ import { ProvidersPanel } from './ProvidersPanel';
 import { KeysPanel } from './KeysPanel';
 import { LocalhostPanel } from './LocalhostPanel';
 import { DataPanel } from './DataPanel';
-import { UsagePanel } from './UsagePanel';
 import { RemotePanel } from './RemotePanel';
 import { McpServersPanel } from './McpServersPanel';
 import { OcrPanel } from './OcrPanel';
@@ -17,7 +16,6 @@ const TABS = [
   { id: 'localhost', label: 'Localhost API' },
   { id: 'data', label: 'Data folder' },
   { id: 'ocr', label: 'OCR' },
-  { id: 'usage', label: 'Usage' },
 ] as const;
 
 export default function SettingsScreen() {
@@ -40,7 +38,6 @@ export default function SettingsScreen() {
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}
         {tab === 'ocr' ? <OcrPanel /> : null}
-        {tab === 'usage' ? <UsagePanel /> : null}
       </div>
     </Screen>
   );

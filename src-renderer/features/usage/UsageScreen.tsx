@@ -53,6 +53,9 @@ export default function UsageScreen() {
   const go = useNav((s) => s.go);
   const range = rangeOf(sub);
   const report = useLoad(() => loadAll((page) => api.workspaceUsage({ range: range.id, page, per_page: 100 })), [range.id]);
+  // Files processed and the credits formula come from the app's own usage figures (same period).
+  const credits = useLoad(() => api.usage(range.days), [range.days]);
+  const f = credits.data?.formula;
   const dates = useMemo(() => daysOf(range.days), [range.days, report.data]);
   const sums = useMemo(() => (report.data ? summarise(report.data.rows, dates) : null), [report.data, dates]);
   const totals = report.data?.totals;
@@ -152,6 +155,17 @@ export default function UsageScreen() {
           <GroupTable id="usage-agents" title="By agent" first="Agent" groups={sums.agents} />
           <GroupTable id="usage-models" title="By model" first="Model" groups={sums.models} />
         </>
+      ) : null}
+      {credits.data && credits.data.files > 0 ? (
+        <p data-testid="usage-files">
+          Reading files {range.phrase}: {formatCount(credits.data.files)} processed. Credits with files included: {formatCredits(credits.data.total_credits)}.
+        </p>
+      ) : null}
+      {f ? (
+        <p className="muted small" data-testid="usage-formula">
+          How credits are counted: an answer costs {f.executionBase} plus {f.per1kInputTokens} per 1,000 input tokens and {f.per1kOutputTokens} per 1,000 output tokens; reading a file
+          costs {f.fileBase} plus {f.perMiB} per MiB.
+        </p>
       ) : null}
     </Screen>
   );
