@@ -4,25 +4,35 @@ import { CHAT, call, chatBody, poll } from './helpers.js';
 import { makePlatform, tempDir } from '../api/helpers.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { until } from '../fixtures/until.js';
+import { tokenGate } from '../fixtures/token-gate.js';
 
 describe('execution lifecycle across shutdown and restart', () => {
   it('shutdown lets a running execution finish within the grace period, fails the ones that hang, and a restart shows both', async () => {
-    const fake = await startFakeOpenAI({ reply: 'slow but finishes', delayMs: 60 });
+    // The first answer is held after its first token until the test lets it go; no clock decides.
+    const held = tokenGate();
+    const fake = await startFakeOpenAI({ tokens: ['slow ', 'but ', 'finishes'], gate: held.gate });
     const dir = tempDir();
     const env = { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0' };
     try {
       const p = makePlatform({ dataDir: dir, env });
+      held.allow(1);
       const finishing = (await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('a') })).json.responses[0].id;
       await poll(p, finishing, (e) => e.output.length > 0);
       fake.set({ fail: 'hang' });
       const hanging = (await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('b') })).json.responses[0].id;
       await poll(p, hanging, (e) => e.status === 'running');
       await until('its request to reach the fake', () => fake.requests.filter((r) => r.path === '/v1/chat/completions').length >= 2);
-      await p.services.executions.shutdown(1500);
+      // The grace period ends when the test says so: after the held answer, released now, has been stored.
+      let endGrace!: () => void;
+      const closing = p.services.executions.shutdown(new Promise<void>((r) => (endGrace = r)));
       // New work is refused while shutting down: a clear 503, not a crash.
       const refused = await call(p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('c') });
       expect(refused.status).toBe(503);
       expect(refused.json.message).toMatch(/shutting down/);
+      held.allow(Infinity);
+      await poll(p, finishing, (e) => e.status === 'succeeded');
+      endGrace();
+      await closing;
       await p.close();
 
       const again = makePlatform({ dataDir: dir, env });

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, parseSSE, poll, withFake } from './helpers.js';
+import { BASE, KEY } from '../api/helpers.js';
+import { tokenGate } from '../fixtures/token-gate.js';
+import { readSSE } from '../fixtures/sse-reader.js';
 
 describe('execute: stream', () => {
   let env: Awaited<ReturnType<typeof withFake>>;
@@ -9,15 +12,30 @@ describe('execute: stream', () => {
   afterAll(() => env.close());
 
   it('streams running events whose outputs join to the text, then completed with credits', async () => {
-    const r = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('Say hello', { stream: true }) });
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(r.headers.get('cache-control')).toBe('no-cache, no-transform');
-    expect(r.headers.get('x-accel-buffering')).toBe('no');
-    const events = parseSSE(r.text);
+    // Each token leaves the fake only once the event of the one before has arrived: events cannot merge.
+    const held = tokenGate();
+    env.fake.set({ gate: held.gate });
+    const res = await env.p.app.request(`${BASE}/api/agents/${CHAT}/execute`, {
+      method: 'POST',
+      headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody('Say hello', { stream: true })),
+    });
+    let text = '';
+    let seen = 0;
+    await readSSE(res, (data) => {
+      text += `data: ${data}\n\n`;
+      held.allow(++seen);
+    });
+    env.fake.set({ gate: undefined });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const events = parseSSE(text);
     const last = events[events.length - 1];
     const running = events.slice(0, -1);
-    expect(running.length).toBeGreaterThan(1);
+    // The run's first event (it is running, nothing written yet), then one per token the provider sent.
+    expect(running.map((e) => e.output)).toEqual(['', 'Hel', 'lo', ', ', 'wor', 'ld', '!']);
     for (const e of events) {
       expect(Object.keys(e).sort()).toEqual(['created_at', 'credits', 'error', 'id', 'output', 'root_id', 'status', 'template_id', 'updated_at']);
       expect(e.id).toBe(events[0].id);

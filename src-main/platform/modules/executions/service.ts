@@ -181,12 +181,13 @@ export class ExecutionsService {
    * stored. `othersToo: false` (a second process on the data dir) touches only this process's
    * own executions, never the ones another process is running.
    */
-  async shutdown(graceMs = 10_000, opts: { othersToo?: boolean } = {}): Promise<void> {
+  /** `grace`: how long running work may go on, in ms, or until a promise settles (tests end it on a condition). */
+  async shutdown(grace: number | Promise<unknown> = 10_000, opts: { othersToo?: boolean } = {}): Promise<void> {
     this.closing = true;
     const mine = new Set(this.live.keys());
     const all = () => Promise.allSettled([...this.running]);
     const timer = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-    if (this.running.size) await Promise.race([all(), timer(graceMs)]);
+    if (this.running.size) await Promise.race([all(), typeof grace === 'number' ? timer(grace) : grace]);
     for (const l of this.live.values()) {
       l.abortReason = 'shutdown';
       l.abort.abort();
