@@ -177,11 +177,11 @@ export class ExecutionsService {
   }
 
   /**
-   * Shutdown: no new executions; running ones get `graceMs` to finish, the rest are failed and
-   * stored. `othersToo: false` (a second process on the data dir) touches only this process's
-   * own executions, never the ones another process is running.
+   * Shutdown: no new executions; running ones get `grace` to finish (ms, or until a promise
+   * settles: tests end it on a condition), the rest are failed and stored. `othersToo: false` (a
+   * second process on the data dir) touches only this process's own executions, never the ones
+   * another process is running.
    */
-  /** `grace`: how long running work may go on, in ms, or until a promise settles (tests end it on a condition). */
   async shutdown(grace: number | Promise<unknown> = 10_000, opts: { othersToo?: boolean } = {}): Promise<void> {
     this.closing = true;
     const mine = new Set(this.live.keys());
