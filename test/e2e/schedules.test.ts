@@ -165,12 +165,12 @@ describe('Schedules screen', () => {
     const row = card.getByTestId('schedule-run');
     await row.first().waitFor();
     expect(await row.count()).toBe(1);
-    expect(await row.getByTestId('run-status').textContent()).toBe('succeeded');
+    expect(await row.getByTestId('run-status').textContent()).toBe('Succeeded');
 
     const brokenCard = page.getByTestId('schedule').filter({ hasText: 'Missing message' });
     await brokenCard.getByRole('button', { name: 'Past runs' }).click();
     await brokenCard.getByTestId('run-error').waitFor();
-    expect(await brokenCard.getByTestId('run-status').textContent()).toBe('not started');
+    expect(await brokenCard.getByTestId('run-status').textContent()).toBe('Could not start');
     expect((await brokenCard.getByTestId('run-error').textContent())!.length).toBeGreaterThan(5);
     await page.waitForLoadState('networkidle');
     expect(await seriousAxe(page)).toEqual([]);

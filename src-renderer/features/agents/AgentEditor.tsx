@@ -3,28 +3,60 @@ import type { Agent, Question } from '../../../src-main/platform/contract/agents
 import { api } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
+import { ModelSelect } from '../../components/ModelSelect';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
 import { QuestionRow } from './QuestionRow';
-import { AgentToolsField } from './AgentToolsField';
+import { AgentToolsField, type ApprovalChange } from './AgentToolsField';
+import { AgentFilesField, type FilesDraft } from './AgentFilesField';
+import { PROTOCOL_QUESTIONS, isOwnQuestion, settingOf, startingChoice, temperatureWords, withDefault, type SettingName } from './agent-questions';
+import './agents.css';
 
-/** Edits an agent's title, description, instructions and questions (ext PATCH), or deletes it. */
+const TYPE_WORDS: Record<Agent['type'], string> = { chat: 'Chat agent', text: 'Text agent', image: 'Image agent', video: 'Video agent' };
+
+/**
+ * Edits what a person sets on an agent: its name, description, instructions, model, temperature,
+ * tools and files, and the questions it asks (a text agent's inputs). The chat's own questions
+ * (the history and the session) are neither shown nor changed: `questions` goes back in its
+ * order with them exactly as they came.
+ */
 export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void }) {
   const [title, setTitle] = useState(agent.title);
   const [description, setDescription] = useState(agent.description ?? '');
   const [instructions, setInstructions] = useState(agent.instructions);
   const [questions, setQuestions] = useState<Question[]>(agent.questions);
   const [toolServers, setToolServers] = useState(agent.tool_servers ?? []);
+  const [approvals, setApprovals] = useState<Record<number, ApprovalChange>>({});
+  const [files, setFiles] = useState<FilesDraft | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const { upsert, remove } = useAgents();
-  // A refusal in sentences under the fields (`questions.2.options` under that question's row).
+
+  const indexOf = (name: SettingName) => questions.findIndex((q) => settingOf(q) === name);
+  const setting = (name: SettingName) => questions[indexOf(name)] ?? null;
+  const replace = (i: number, next: Question) => setQuestions(questions.map((x, j) => (j === i ? next : x)));
+  const model = setting('model');
+  const temperature = setting('temperature');
+  const web = setting('tools');
+
+  // A refusal in sentences under the fields (`questions.2.options` under that question's row, or under its setting).
   const worded = wordErrors(error, {
-    fields: { title: 'title', description: 'description', instructions: 'instructions', ...Object.fromEntries(questions.map((q, i) => [`question:${i}`, `question “${q.name}”`])) },
+    fields: {
+      title: 'name',
+      description: 'description',
+      instructions: 'instructions',
+      model: 'model',
+      temperature: 'temperature',
+      tools: 'tools',
+      ...Object.fromEntries(questions.map((q, i) => [`question:${i}`, `question “${q.name}”`])),
+    },
     field: (key) => {
-      const q = /^questions\.(\d+)/.exec(key);
-      return q ? `question:${q[1]}` : key;
+      const m = /^questions\.(\d+)/.exec(key);
+      if (!m) return key === 'tool_servers' ? 'tools' : key;
+      const q = questions[Number(m[1])];
+      if (!q || PROTOCOL_QUESTIONS.has(q.name)) return null;
+      return settingOf(q) ?? `question:${m[1]}`;
     },
   });
 
@@ -33,6 +65,11 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
     try {
       const saved = await api.agents.update(agent.id, { title, description: description || null, instructions, questions, tool_servers: toolServers });
       upsert(saved);
+      for (const [id, change] of Object.entries(approvals)) await api.tools.update(Number(id), change);
+      if (files) {
+        if (files.add.length) await api.agents.linkFiles(agent.id, files.add);
+        for (const id of files.remove) await api.agents.unlinkFile(agent.id, id);
+      }
       setError(null);
       toast('Agent saved.');
       onClose();
@@ -55,9 +92,12 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
     }
   };
 
+  const own = questions.map((q, i) => ({ q, i })).filter(({ q }) => isOwnQuestion(q));
+  const settingsNamed = andList([model && 'model', temperature && 'temperature', web && 'web tools'].filter((x): x is string => !!x));
+
   return (
     <form
-      className="card stack"
+      className="card stack agent-editor"
       aria-label={`Edit ${agent.title}`}
       onSubmit={(e) => {
         e.preventDefault();
@@ -68,10 +108,10 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
         <h2 style={{ margin: 0 }} className="grow">
           {agent.title}
         </h2>
-        <span className="badge">{agent.type}</span>
+        <span className="badge">{TYPE_WORDS[agent.type]}</span>
       </div>
       <label className="field">
-        <span>Title</span>
+        <span>Name</span>
         <input value={title} onChange={(e) => setTitle(e.target.value)} required {...describedBy(worded, 'title', 'agent-title-error')} />
         <FieldError id="agent-title-error" text={worded.fields.title} />
       </label>
@@ -82,27 +122,80 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
       </label>
       <label className="field">
         <span>Instructions (system prompt)</span>
-        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} {...describedBy(worded, 'instructions', 'agent-instructions-error')} />
+        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} placeholder="What the agent is told before every conversation: its role, tone, what to do and avoid." {...describedBy(worded, 'instructions', 'agent-instructions-error')} />
         <FieldError id="agent-instructions-error" text={worded.fields.instructions} />
       </label>
-      <fieldset className="stack" style={{ border: '1px solid var(--border)', borderRadius: 8 }}>
-        <legend>Questions</legend>
-        {questions.map((q, i) => (
-          <QuestionRow
-            key={i}
-            q={q}
-            onChange={(next) => setQuestions(questions.map((x, j) => (j === i ? next : x)))}
-            onRemove={() => setQuestions(questions.filter((_, j) => j !== i))}
-            error={worded.fields[`question:${i}`]}
-          />
-        ))}
-        <div>
-          <button type="button" className="btn btn-small" onClick={() => setQuestions([...questions, { name: `question_${questions.length + 1}`, type: 'string', description: '', required: false }])}>
-            Add question
-          </button>
+      {model || temperature ? (
+        <div className="agent-settings">
+          {model ? (
+            <div className="field">
+              <label htmlFor="agent-model">Model</label>
+              <ModelSelect
+                id="agent-model"
+                value={model.default ?? ''}
+                preferred={null}
+                noneLabel="The app's default model"
+                testId="agent-model-picker"
+                ariaDescribedBy={worded.fields.model ? 'agent-model-error' : 'agent-model-help'}
+                onChange={(m) => replace(indexOf('model'), withDefault(model, m || null))}
+              />
+              <p id="agent-model-help" className="muted small field-help">
+                A conversation can pick another in its options.
+              </p>
+              <FieldError id="agent-model-error" text={worded.fields.model} />
+            </div>
+          ) : null}
+          {temperature ? (
+            <div className="field">
+              <label htmlFor="agent-temperature">Temperature</label>
+              <select
+                id="agent-temperature"
+                value={startingChoice(temperature) ?? ''}
+                onChange={(e) => replace(indexOf('temperature'), withDefault(temperature, e.target.value))}
+                aria-describedby={worded.fields.temperature ? 'agent-temperature-error' : undefined}
+              >
+                {(temperature.options ?? []).map((o) => (
+                  <option key={o} value={o}>
+                    {temperatureWords(o, temperature.options ?? [])}
+                  </option>
+                ))}
+              </select>
+              <p className="muted small field-help">Lower keeps answers focused; higher makes them more varied.</p>
+              <FieldError id="agent-temperature-error" text={worded.fields.temperature} />
+            </div>
+          ) : null}
         </div>
-      </fieldset>
-      <AgentToolsField value={toolServers} onChange={setToolServers} />
+      ) : null}
+      <AgentToolsField
+        web={web}
+        onWeb={(q) => replace(indexOf('tools'), q)}
+        servers={toolServers}
+        onServers={setToolServers}
+        approvals={approvals}
+        onApproval={(id, change) => setApprovals({ ...approvals, [id]: change })}
+      />
+      <FieldError id="agent-tools-error" text={worded.fields.tools} />
+      <AgentFilesField agentId={agent.id} draft={files} onDraft={setFiles} />
+      <fieldset className="agent-section" data-testid="agent-questions">
+          <legend>Questions</legend>
+          <p className="muted small agent-section-help">
+            What the agent asks whoever runs it{settingsNamed ? `, besides the ${settingsNamed}` : ''}.{own.length ? '' : ' None yet.'}
+          </p>
+          {own.map(({ q, i }) => (
+            <QuestionRow
+              key={i}
+              q={q}
+              onChange={(next) => replace(i, next)}
+              onRemove={() => setQuestions(questions.filter((_, j) => j !== i))}
+              error={worded.fields[`question:${i}`]}
+            />
+          ))}
+          <div>
+            <button type="button" className="btn btn-small" onClick={() => setQuestions([...questions, { name: freeName(questions), type: 'string', description: '', required: false }])}>
+              Add question
+            </button>
+          </div>
+        </fieldset>
       <FormError worded={worded} error={error} />
       <div className="row">
         <button type="button" className="btn btn-danger" onClick={() => void del()}>
@@ -113,9 +206,22 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
           Cancel
         </button>
         <button type="submit" className="btn btn-primary" disabled={saving || !title.trim()}>
-          Save
+          {saving ? 'Saving…' : 'Save'}
         </button>
       </div>
     </form>
   );
+}
+
+/** "model, temperature and web tools" */
+function andList(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** `question_3`, or the next number not taken. */
+function freeName(questions: Question[]): string {
+  const taken = new Set(questions.map((q) => q.name));
+  let n = questions.length + 1;
+  while (taken.has(`question_${n}`)) n++;
+  return `question_${n}`;
 }

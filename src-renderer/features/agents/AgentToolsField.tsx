@@ -1,83 +1,254 @@
-import { useState } from 'react';
-import type { McpServer, ToolServerRef } from '../../../src-main/platform/contract/tools';
+import type { z } from 'zod';
+import { useEffect, useId, useState } from 'react';
+import type { Question } from '../../../src-main/platform/contract/agents';
+import type { McpServer, McpTool, ToolServerRef } from '../../../src-main/platform/contract/tools';
 import { api } from '../../api';
+import { generalSentence } from '../../api/field-errors';
 import { useLoad } from '../../components/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
+import { useNav } from '../../stores/nav';
+import { startingChoice, toolLabel, webChoice, withDefault } from './agent-questions';
+
+/** A change to an MCP server's approval the editor sends when the agent is saved. */
+export interface ApprovalChange {
+  approval: McpServer['approval'];
+  always_tools: string[];
+}
+
+interface Props {
+  /** the agent's `tools` question (the web tools), when it has one */
+  web: Question | null;
+  onWeb(q: Question): void;
+  servers: ToolServerRef[];
+  onServers(next: ToolServerRef[]): void;
+  approvals: Record<number, ApprovalChange>;
+  onApproval(serverId: number, change: ApprovalChange): void;
+}
 
 /**
- * "Agent tools": which MCP servers this agent may use, all of a server's tools or some of them.
- * Apart from the chat's `tools` question, which governs only the web tools.
+ * The agent's tools in one place: the web tools (the `tools` question's choices, the one a new
+ * conversation starts with) and the tools of each MCP server, one by one, with whether each asks
+ * before it runs. The wire keeps its shapes: the question's `default`, the agent's `tool_servers`,
+ * the server's `approval` and `always_tools`.
  */
-export function AgentToolsField({ value, onChange }: { value: ToolServerRef[]; onChange(next: ToolServerRef[]): void }) {
-  const servers = useLoad(() => api.tools.servers(), []);
-  const refOf = (id: number) => value.find((r) => r.server_id === id);
-  const set = (ref: ToolServerRef) => onChange(value.map((r) => (r.server_id === ref.server_id ? ref : r)));
+export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onApproval }: Props) {
+  const list = useLoad(() => api.tools.servers(), []);
+  const go = useNav((s) => s.go);
+  const uid = useId();
+  const refOf = (id: number) => servers.find((r) => r.server_id === id);
+  const put = (ref: ToolServerRef | null, id: number) => {
+    const rest = servers.filter((r) => r.server_id !== id);
+    onServers(ref ? (refOf(id) ? servers.map((r) => (r.server_id === id ? ref : r)) : [...rest, ref]) : rest);
+  };
+  const webValue = web ? startingChoice(web) : null;
+
   return (
-    <fieldset className="stack" style={{ border: '1px solid var(--border)', borderRadius: 8 }} data-testid="agent-tools">
-      <legend>Agent tools</legend>
-      <ErrorNote error={servers.error} what="MCP servers" />
-      {servers.data && !servers.data.data.length ? <p className="muted small">No MCP servers yet: add one in Settings → MCP servers.</p> : null}
-      {servers.data?.data.map((s) => (
-        <div key={s.id} className="stack">
-          <label className="row small">
-            <input
-              type="checkbox"
-              checked={!!refOf(s.id)}
-              aria-label={`Use the tools of ${s.name}`}
-              onChange={(e) => onChange(e.target.checked ? [...value, { server_id: s.id, tools: null }] : value.filter((r) => r.server_id !== s.id))}
-            />
-            <span>
-              <strong>{s.name}</strong> <span className="muted">({s.approval === 'ask' ? 'asks before each call' : 'runs without asking'})</span>
-            </span>
-          </label>
-          {refOf(s.id) ? <ToolChoice server={s} value={refOf(s.id)!} onChange={set} /> : null}
-        </div>
-      ))}
+    <fieldset className="agent-section agent-tools" data-testid="agent-tools">
+      <legend>Tools</legend>
+      <p className="muted small agent-section-help">What this agent may use while it answers. A conversation can turn the web tools off or change them in its options.</p>
+      <ul className="tool-list" aria-label="Tools">
+        {web ? (
+          <li className="tool-group" data-testid="web-tools">
+            <div className="tool-group-head">
+              <strong id={`${uid}-web`}>On the web</strong>
+              <span className="muted small">New conversations start with:</span>
+            </div>
+            <div role="radiogroup" aria-labelledby={`${uid}-web`} className="tool-items">
+              {(web.options ?? []).map((value) => {
+                const words = webChoice(value);
+                return (
+                  <label key={value} className="tool-item" data-testid="web-tool">
+                    <input type="radio" name={`${uid}-web-choice`} checked={webValue === value} onChange={() => onWeb(withDefault(web, value))} aria-describedby={`${uid}-web-${value}`} />
+                    <span className="tool-item-text">
+                      <span className="tool-name">{words.label}</span>
+                      <span id={`${uid}-web-${value}`} className="muted small tool-detail">
+                        {words.detail}
+                      </span>
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+          </li>
+        ) : null}
+        {list.data?.data.map((s) => (
+          <ServerTools key={s.id} server={s} value={refOf(s.id) ?? null} onChange={(ref) => put(ref, s.id)} approval={approvals[s.id] ?? null} onApproval={(c) => onApproval(s.id, c)} />
+        ))}
+      </ul>
+      <ErrorNote error={list.error} what="MCP servers" />
+      {list.data && !list.data.data.length ? (
+        <p className="muted small">
+          No MCP servers yet. Add one in{' '}
+          <a
+            href="#/settings/tools"
+            onClick={(e) => {
+              e.preventDefault();
+              go('settings', 'tools');
+            }}
+          >
+            Settings → MCP servers
+          </a>{' '}
+          to give this agent more tools.
+        </p>
+      ) : null}
     </fieldset>
   );
 }
 
-/** All tools of the server, or the ones ticked (the list is read from the server when asked for). */
-function ToolChoice({ server, value, onChange }: { server: McpServer; value: ToolServerRef; onChange(ref: ToolServerRef): void }) {
-  const [names, setNames] = useState<string[] | null>(null);
+/** Whether a tool asks before each call, with the server's approval as changed in this editor. */
+const asks = (a: ApprovalChange, tool: string) => a.approval === 'ask' && !a.always_tools.includes(tool);
+
+/** One MCP server: use it or not, and each of its tools with its approval. */
+function ServerTools({
+  server: s,
+  value,
+  onChange,
+  approval,
+  onApproval,
+}: {
+  server: McpServer;
+  value: ToolServerRef | null;
+  onChange(ref: ToolServerRef | null): void;
+  approval: ApprovalChange | null;
+  onApproval(c: ApprovalChange): void;
+}) {
+  const uid = useId();
+  const [tools, setTools] = useState<z.infer<typeof McpTool>[] | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const load = async () => {
+  const [looking, setLooking] = useState(false);
+  const current: ApprovalChange = approval ?? { approval: s.approval, always_tools: s.always_tools };
+
+  useEffect(() => {
+    let live = true;
+    api.tools.list(s.id).then(
+      (r) => live && setTools(r.data),
+      (err: unknown) => live && setError(err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [s.id]);
+
+  const lookUp = async () => {
+    setLooking(true);
     try {
-      setNames((await api.tools.list(server.id)).data.map((t) => t.name));
+      setTools((await api.tools.refresh(s.id)).data);
       setError(null);
     } catch (err) {
       setError(err);
+    } finally {
+      setLooking(false);
     }
   };
-  const chosen = value.tools;
+
+  const names = tools?.map((t) => t.name) ?? [];
+  const on = (name: string) => !!value && (value.tools === null || value.tools.includes(name));
+  const toggle = (name: string, checked: boolean) => {
+    if (checked) {
+      const cur = value ? (value.tools ?? names) : [];
+      const next = cur.includes(name) ? cur : [...cur, name];
+      onChange({ server_id: s.id, tools: names.every((n) => next.includes(n)) ? null : next });
+    } else if (value) {
+      const next = (value.tools ?? names).filter((n) => n !== name);
+      onChange(next.length ? { server_id: s.id, tools: next } : null);
+    }
+  };
+  const setAsks = (name: string, ask: boolean) => {
+    // A tool set to ask on a server that runs everything unasked: the server asks from now on,
+    // its other known tools keep running unasked.
+    if (current.approval === 'auto') {
+      if (ask) onApproval({ approval: 'ask', always_tools: [...new Set([...current.always_tools, ...names.filter((n) => n !== name)])] });
+      return;
+    }
+    const always = ask ? current.always_tools.filter((n) => n !== name) : [...new Set([...current.always_tools, name])];
+    onApproval({ approval: 'ask', always_tools: always });
+  };
+  const partial = !!value && value.tools !== null;
+
   return (
-    <div className="stack small" style={{ paddingLeft: 24 }}>
-      {names === null ? (
-        <div className="row">
-          <span className="muted">{chosen ? `${chosen.length} tool${chosen.length === 1 ? '' : 's'}: ${chosen.join(', ')}` : 'All its tools'}</span>
-          <button type="button" className="btn btn-small btn-ghost" onClick={() => void load()}>
-            Choose tools
+    <li className="tool-group" data-testid="mcp-tools-group" data-name={s.name}>
+      <div className="tool-group-head">
+        <label className="row">
+          <input
+            type="checkbox"
+            checked={!!value}
+            ref={(el) => {
+              if (el) el.indeterminate = partial;
+            }}
+            aria-label={`Use the tools of ${s.name}`}
+            aria-describedby={`${uid}-state`}
+            onChange={(e) => onChange(e.target.checked ? { server_id: s.id, tools: null } : null)}
+          />
+          <strong>{s.name}</strong>
+        </label>
+        <span id={`${uid}-state`} className="muted small">
+          {serverState(s, value, names.length)}
+        </span>
+      </div>
+      {tools && tools.length ? (
+        <div className="tool-items">
+          {tools.map((t) => {
+            const id = `${uid}-${t.name}`;
+            return (
+              <div key={t.name} className="tool-item" data-testid="mcp-tool" data-tool={t.name}>
+                <input id={id} type="checkbox" checked={on(t.name)} onChange={(e) => toggle(t.name, e.target.checked)} aria-describedby={t.description ? `${id}-about` : undefined} />
+                <span className="tool-item-text">
+                  <label htmlFor={id} className="tool-name" title={t.name}>
+                    {toolLabel(t.name)}
+                  </label>
+                  {t.description ? (
+                    <span id={`${id}-about`} className="muted small tool-detail">
+                      {firstSentence(t.description)}
+                    </span>
+                  ) : null}
+                </span>
+                <select
+                  className="tool-approval"
+                  aria-label={`When ${toolLabel(t.name)} runs`}
+                  value={asks(current, t.name) ? 'ask' : 'auto'}
+                  onChange={(e) => setAsks(t.name, e.target.value === 'ask')}
+                  data-testid="tool-approval"
+                >
+                  <option value="ask">Asks you first</option>
+                  <option value="auto">Runs without asking</option>
+                </select>
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+      {tools && !tools.length && !error ? (
+        <p className="muted small tool-note">
+          Its tools are not known yet: they are read when it starts.{' '}
+          <button type="button" className="btn btn-small" disabled={looking} onClick={() => void lookUp()}>
+            {looking ? 'Looking…' : 'Look up its tools'}
           </button>
-        </div>
-      ) : (
-        <div className="row" style={{ flexWrap: 'wrap' }}>
-          {names.map((n) => (
-            <label key={n} className="row small">
-              <input
-                type="checkbox"
-                checked={!chosen || chosen.includes(n)}
-                onChange={(e) => {
-                  const cur = chosen ?? names;
-                  const next = e.target.checked ? [...cur, n] : cur.filter((x) => x !== n);
-                  onChange({ ...value, tools: next.length === names.length ? null : next });
-                }}
-              />
-              <code>{n}</code>
-            </label>
-          ))}
-        </div>
-      )}
-      <ErrorNote error={error} />
-    </div>
+        </p>
+      ) : null}
+      {error ? (
+        <p className="muted small tool-note">
+          {generalSentence(error)}{' '}
+          <button type="button" className="btn btn-small" disabled={looking} onClick={() => void lookUp()}>
+            {looking ? 'Trying…' : 'Try again'}
+          </button>
+        </p>
+      ) : null}
+      {approval ? <p className="muted small tool-note">Approvals belong to the server: they change for every agent that uses {s.name}.</p> : null}
+    </li>
   );
+}
+
+function serverState(s: McpServer, ref: ToolServerRef | null, known: number): string {
+  const off = s.enabled ? '' : ' It is turned off in Settings, so it does not run.';
+  if (!ref) return `Not used.${off}`;
+  if (ref.tools === null) return `${known ? `All ${known} tools` : 'All its tools'}.${off}`;
+  return `${ref.tools.length} of ${known || ref.tools.length} tools.${off}`;
+}
+
+/** A tool's description cut to its first sentence (servers write paragraphs). */
+function firstSentence(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const m = /^(.{20,200}?[.!?])(\s|$)/.exec(t);
+  if (m) return m[1];
+  return t.length > 200 ? `${t.slice(0, 199)}…` : t;
 }

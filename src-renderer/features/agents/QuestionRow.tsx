@@ -1,36 +1,40 @@
 import { useId } from 'react';
 import type { Question } from '../../../src-main/platform/contract/agents';
-import { ModelSelect } from '../../components/ModelSelect';
 import { FieldError } from '../../components/FieldError';
-
-const TYPES: Question['type'][] = ['string', 'select', 'number', 'boolean', 'array'];
+import { QUESTION_KINDS } from './agent-questions';
 
 /**
- * One question of an agent. The `model` question is not a list to type: its choice is a model the
- * providers serve, and the agent's own default is picked from them (left empty: the app's default).
+ * One question the agent asks whoever runs it (a text agent's "Text", "Tone"...): its name, kind,
+ * description, choices and whether it must be answered. The model, temperature and web tools are
+ * settings of the editor, and the chat's own questions are never rows.
  */
 export function QuestionRow({ q, onChange, onRemove, error }: { q: Question; onChange(q: Question): void; onRemove(): void; error?: string }) {
   const uid = useId();
-  const isModel = q.name === 'model' && q.type === 'select';
   return (
-    <div className="stack question-row">
+    <div className="stack question-row" data-testid="question-row" data-name={q.name}>
       <div className="row" style={{ alignItems: 'flex-end' }}>
         <label className="field">
           <span>Name</span>
-          <input value={q.name} onChange={(e) => onChange({ ...q, name: e.target.value })} size={14} />
+          <input value={q.name} onChange={(e) => onChange({ ...q, name: e.target.value })} size={14} aria-describedby={error ? `${uid}-error` : undefined} />
         </label>
         <label className="field">
-          <span>Type</span>
+          <span>Kind</span>
           <select
             value={q.type}
             onChange={(e) => {
               const type = e.target.value as Question['type'];
-              onChange({ ...q, type, options: type === 'select' ? (q.options ?? ['option 1']) : undefined });
+              const next: Question = { ...q, type };
+              if (type === 'select') next.options = q.options ?? ['Option 1'];
+              else {
+                delete next.options;
+                delete next.default;
+              }
+              onChange(next);
             }}
           >
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
+            {QUESTION_KINDS.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
               </option>
             ))}
           </select>
@@ -39,34 +43,17 @@ export function QuestionRow({ q, onChange, onRemove, error }: { q: Question; onC
           <span>Description</span>
           <input value={q.description} onChange={(e) => onChange({ ...q, description: e.target.value })} />
         </label>
-        {isModel ? (
-          <div className="field grow">
-            <label htmlFor={`${uid}-model`}>Default model</label>
-            <ModelSelect
-              id={`${uid}-model`}
-              value={q.default ?? ''}
-              preferred={null}
-              noneLabel="The app's default model"
-              testId="agent-model-picker"
-              onChange={(m) => {
-                const rest: Question = { ...q };
-              delete rest.default;
-                // The platform runs an omitted model on the question's default only when it is one of its options.
-                onChange(m ? { ...rest, default: m, options: (q.options ?? []).includes(m) ? q.options : [...(q.options ?? []), m] } : rest);
-              }}
-            />
-          </div>
-        ) : q.type === 'select' ? (
+        {q.type === 'select' ? (
           <label className="field grow">
-            <span>Options (comma separated)</span>
+            <span>Choices (comma separated)</span>
             <input value={(q.options ?? []).join(', ')} onChange={(e) => onChange({ ...q, options: e.target.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
           </label>
         ) : null}
         <label className="field inline">
           <input type="checkbox" checked={q.required} onChange={(e) => onChange({ ...q, required: e.target.checked })} />
-          <span>Required</span>
+          <span>Must be answered</span>
         </label>
-        <button type="button" className="btn-icon" aria-label={`Remove question ${q.name}`} onClick={onRemove}>
+        <button type="button" className="btn-icon" aria-label={`Remove the question ${q.name}`} onClick={onRemove}>
           ×
         </button>
       </div>

@@ -1,12 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import type { Schedule } from '../../../src-main/platform/contract/schedules';
 import { api, messageOf } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { toast } from '../../stores/toasts';
+import { useLoad } from '../../components/use-load';
 import { describeTiming, formatAt } from './describe';
+import { TONE_BADGE, runOutcome } from './run-outcome';
 import { RunList } from './RunList';
 import { ScheduleForm } from './ScheduleForm';
+
+/** How often a card looks at a run still starting or running. */
+const RUNNING_POLL_MS = 2000;
 
 /** One schedule: its timing in words, next and last run, and its actions (pause/resume, edit, delete, runs). */
 export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Schedule; agents: Agent[]; onChanged(): Promise<void> }) {
@@ -15,6 +20,17 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [runsKey, setRunsKey] = useState(0);
+  // The latest run, read again whenever the schedule records a new one (the screen keeps the list
+  // fresh) and, while it runs, until it settles.
+  const latest = useLoad(() => (s.last_run_at ? api.schedules.runs(s.id, { per_page: 1 }) : Promise.resolve(null)), [s.id, s.last_run_at]);
+  const run = latest.data?.data[0] ?? null;
+  const outcome = run ? runOutcome(run) : null;
+  const { reload } = latest;
+  useEffect(() => {
+    if (!outcome || outcome.settled || latest.loading) return;
+    const t = setTimeout(() => void reload(), RUNNING_POLL_MS);
+    return () => clearTimeout(t);
+  }, [outcome?.settled, latest.loading, latest.data, reload]);
   const agent = agents.find((a) => a.id === s.agent_id);
   const title = s.name || agent?.title || `Agent #${s.agent_id}`;
   const headingId = `schedule-${s.id}-title`;
@@ -68,7 +84,21 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
         </div>
         <div>
           <dt>Last run</dt>
-          <dd data-testid="schedule-last">{s.last_run_at ? formatAt(s.last_run_at) : 'Never'}</dd>
+          <dd data-testid="schedule-last" data-state={outcome ? (outcome.settled ? outcome.tone : 'busy') : s.last_run_at ? 'busy' : 'never'}>
+            {outcome ? (
+              <>
+                {formatAt(outcome.at)}{' '}
+                <span className={TONE_BADGE[outcome.tone]} data-testid="schedule-last-outcome">
+                  {outcome.word}
+                </span>
+                {outcome.reason ? <span className="schedule-last-reason muted">{outcome.reason}</span> : null}
+              </>
+            ) : s.last_run_at ? (
+              formatAt(s.last_run_at)
+            ) : (
+              'Never'
+            )}
+          </dd>
         </div>
       </dl>
       <div className="row small">
@@ -94,7 +124,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
           Delete
         </button>
       </div>
-      {showRuns ? <RunList scheduleId={s.id} refreshKey={runsKey} /> : null}
+      {showRuns ? <RunList scheduleId={s.id} refreshKey={`${runsKey}:${s.last_run_at ?? ''}`} /> : null}
       <ConfirmDialog
         open={confirming}
         title="Delete this schedule?"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
@@ -6,6 +6,7 @@ import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { ScheduleCard } from './ScheduleCard';
 import { ScheduleForm } from './ScheduleForm';
+import { nextRefreshIn } from './describe';
 import './schedules.css';
 import { Screen } from '../../components/Screen';
 
@@ -15,6 +16,12 @@ export default function SchedulesScreen() {
   const list = useLoad(() => api.schedules.list(), []);
   const [formKey, setFormKey] = useState(0);
   const schedules = list.data?.data ?? [];
+  // While the screen is open its cards follow the runs: "Last run" changes without a reload.
+  const { reload, data, error } = list;
+  useEffect(() => {
+    const t = setTimeout(() => void reload(), nextRefreshIn(data?.data ?? [], Date.now()));
+    return () => clearTimeout(t);
+  }, [data, error, reload]);
 
   return (
     <Screen id="schedules" title="Schedules">

@@ -80,3 +80,14 @@ export function formatAt(iso: string | Date | null, zone?: string): string {
   if (zone && zone !== browserZone()) return `${d.toLocaleString(undefined, { ...opts, timeZone: zone })} (${zone})`;
   return d.toLocaleString(undefined, opts);
 }
+
+/** How often the open screen reads the schedules again, for runs and changes made elsewhere. */
+const POLL_MS = 30_000;
+/** A run is recorded at its due time; the list is read again this long after it. */
+const AFTER_DUE_MS = 1500;
+
+/** When to read the list again: shortly after the next due run, at the latest after POLL_MS. */
+export function nextRefreshIn(schedules: { enabled: boolean; next_run_at: string | null }[], now: number): number {
+  const dues = schedules.filter((s) => s.enabled && s.next_run_at).map((s) => Date.parse(s.next_run_at!) - now + AFTER_DUE_MS);
+  return Math.max(AFTER_DUE_MS, Math.min(POLL_MS, ...dues.filter((d) => Number.isFinite(d))));
+}

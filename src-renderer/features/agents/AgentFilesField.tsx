@@ -1,0 +1,112 @@
+import { useId, useState } from 'react';
+import type { FileObject } from '../../api';
+import { api } from '../../api';
+import { ErrorNote } from '../../components/ErrorNote';
+import { formatBytes } from '../../components/format';
+import { useLoad } from '../../components/use-load';
+import { useNav } from '../../stores/nav';
+
+/** The files the agent reads from, as the editor will leave them on Save. */
+export interface FilesDraft {
+  /** linked now (as loaded) */
+  linked: FileObject[];
+  add: number[];
+  remove: number[];
+}
+
+/**
+ * The agent's files: the ones it reads from, and uploaded files to give it. Changes are kept
+ * here and sent on Save (link and unlink), so Cancel leaves the agent as it was.
+ */
+export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; draft: FilesDraft | null; onDraft(d: FilesDraft): void }) {
+  const uid = useId();
+  const go = useNav((s) => s.go);
+  const [pick, setPick] = useState('');
+  const linked = useLoad(async () => {
+    const set = await api.agents.files(agentId);
+    onDraft({ linked: set.files, add: [], remove: [] });
+    return set;
+  }, [agentId]);
+  const uploaded = useLoad(() => api.files.list({ per_page: 100 }), []);
+  if (!draft) return <ErrorNote error={linked.error} what="The agent's files" />;
+
+  const all = uploaded.data?.data ?? [];
+  const byId = new Map([...all, ...draft.linked].map((f) => [f.id, f]));
+  const shown = [...draft.linked.map((f) => f.id).filter((id) => !draft.remove.includes(id)), ...draft.add];
+  const offered = all.filter((f) => !shown.includes(f.id));
+
+  return (
+    <fieldset className="agent-section" data-testid="agent-files">
+      <legend>Files</legend>
+      <p className="muted small agent-section-help">Passages of these files go to the agent with each message, when they help answer it.</p>
+      {shown.length ? (
+        <ul className="agent-files">
+          {shown.map((id) => {
+            const f = byId.get(id);
+            const name = f?.filename ?? 'A file';
+            return (
+              <li key={id} className="row" data-testid="agent-file">
+                <span className="grow">
+                  {name} {f ? <span className="muted small">{formatBytes(f.bytes)}</span> : null}
+                  {draft.add.includes(id) ? <span className="muted small"> · added on Save</span> : null}
+                </span>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  aria-label={`Remove ${name} from this agent`}
+                  onClick={() => onDraft(draft.add.includes(id) ? { ...draft, add: draft.add.filter((x) => x !== id) } : { ...draft, remove: [...draft.remove, id] })}
+                >
+                  Remove
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <p className="small">No files yet.</p>
+      )}
+      {offered.length ? (
+        <div className="row">
+          <label className="sr-only" htmlFor={`${uid}-pick`}>
+            A file to add
+          </label>
+          <select id={`${uid}-pick`} className="grow" value={pick} onChange={(e) => setPick(e.target.value)}>
+            <option value="">Choose an uploaded file…</option>
+            {offered.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.filename}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={!pick}
+            onClick={() => {
+              const id = Number(pick);
+              onDraft(draft.remove.includes(id) ? { ...draft, remove: draft.remove.filter((x) => x !== id) } : { ...draft, add: [...draft.add, id] });
+              setPick('');
+            }}
+          >
+            Add file
+          </button>
+        </div>
+      ) : uploaded.data && !all.length ? (
+        <p className="muted small">
+          Upload files on the{' '}
+          <a
+            href="#/files"
+            onClick={(e) => {
+              e.preventDefault();
+              go('files');
+            }}
+          >
+            Files
+          </a>{' '}
+          screen to give them to this agent.
+        </p>
+      ) : null}
+      <ErrorNote error={uploaded.error} what="Your files" />
+    </fieldset>
+  );
+}
