@@ -43,8 +43,8 @@ export const WORKERS = {
   'archive-import': 'src-main/platform/modules/archive/import-worker.ts',
 };
 
-/** Plain files the code starts by URL next to itself (ingest/embed/builtin.ts). */
-const COPIED = ['src-main/platform/ingest/embed/builtin-worker.mjs'];
+/** Plain files the code starts by URL next to itself (none now: the embedder's thread is evaluated from its source). */
+const COPIED = [];
 
 /**
  * Never bundled: native addons, packages that find files of their own at run time (binaries,

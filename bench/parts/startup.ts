@@ -4,23 +4,34 @@
  * and CPU time from spawn to the listening line (median of warm starts on an existing data dir, and
  * the first start on a new one), resident memory of the server and its child processes after 5 s
  * idle and after 1,000 mixed requests (lists, memory writes, executions against a fake provider),
- * and which worker threads and child processes were running then. Targets (idle 2-core machine):
- * start <= 500 ms, RSS <= 120 MB idle, <= 150 MB after the requests.
+ * and which worker threads and child processes were running then, and again after a quiet spell past
+ * the workers' idle end. The desktop app's platform process is measured the same way in the same run:
+ * the app is built into out-bench/, its built main runs under the tests' fake electron
+ * (bench/desk-driver.mjs), and the requests go through the page's bridge; its start is timed from the
+ * main process's fork of the platform to its ready message and to the page's first answer.
+ * Targets (idle 2-core machine): start <= 500 ms, RSS <= 120 MB idle, <= 150 MB after the requests.
+ * BENCH_STARTUP_RUNNERS=serve,dev,desktop picks runners (all by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import readline from 'node:readline';
 import type { BenchPart, Figures } from '../run.js';
 import { median } from '../helpers/stats.js';
-import { startServer, type ServerProcess } from '../../test/api/server-process.js';
+import { ROOT, childEnv, startServer, type ServerProcess } from '../../test/api/server-process.js';
 import { startFakeOpenAI, type FakeServer } from '../../test/fixtures/fake-openai.js';
 import { ensureServeBuilt } from '../../scripts/build-serve.mjs';
+import { mixedRequests } from '../helpers/request-mix.mjs';
 
 const KEY = 'bench-key-startup-0123456789';
 const WARM_STARTS = 5;
 const IDLE_MS = 5_000;
 const REQUESTS = 1_000;
+/** The quiet spell after the requests: past the workers' idle end (60 s by default). */
+const QUIET_MS = 70_000;
+/** The desktop app's build for this bench, beside out/ (bare imports resolve from the repo's node_modules). */
+const DESK_OUT = 'out-bench';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -92,41 +103,18 @@ async function timedStart(runner: 'node' | 'dev', dataDir: string, env: Record<s
   return { server, ms: performance.now() - t0, cpu: cpuMs(server.pid) };
 }
 
-/** 1,000 requests: per round of 50, lists, a memory created, updated and deleted, and an execution. */
-async function mixedRequests(url: string): Promise<{ errors: number; executions: number }> {
-  const req = (p: string, method = 'GET', body?: unknown) =>
-    fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  let sent = 0;
-  let errors = 0;
-  let executions = 0;
-  const check = async (r: Promise<Response>) => {
-    sent++;
-    const res = await r;
-    const json = (await res.json().catch(() => null)) as { memory?: { id: number } } | null;
-    if (res.status !== 200) errors++;
-    return json;
-  };
-  for (let round = 0; sent < REQUESTS; round++) {
-    const lists = ['/api/agents', '/api/memories?per_page=20', '/api/memory-collections', '/api/files', '/api/agents?q=chat', '/api/webhooks'];
-    await Promise.all(lists.map((p) => check(req(p))));
-    const made = await check(req('/api/memories', 'POST', { memory: `bench memory ${round} ${'m'.repeat(round % 200)}` }));
-    if (made?.memory?.id) {
-      await check(req(`/api/memories/${made.memory.id}`, 'PATCH', { memory: `updated ${round}` }));
-      if (round % 2) await check(req(`/api/memories/${made.memory.id}`, 'DELETE'));
-    }
-    if (round % 2 === 0) {
-      executions++;
-      await check(req('/api/agents/1/execute', 'POST', { model: 'gpt-4o-mini', tools: 'no-tools', messages: [{ role: 'user', content: `bench ${round}` }] }));
-    }
-    for (let i = 0; i < 40 && sent < REQUESTS; i += 8) await Promise.all(lists.concat(['/api/agents/1']).concat(['/api/memories']).map((p) => check(req(p))));
-  }
-  return { errors, executions };
+/** The mixed requests over HTTP with the bench's key. */
+function httpMix(url: string, total: number) {
+  return mixedRequests(async (p, method = 'GET', body) => {
+    const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, json: await res.json().catch(() => null) };
+  }, total);
 }
 
 async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, bare: { startMs: number; cpuMs: number; rssMb: number }): Promise<Figures> {
   const f: Figures = {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-desk-bench-startup-${runner}-`));
-  const env = { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error' };
+  const env = { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error', ...idleEnv };
   try {
     // First start: a new data dir (its migrations and seed).
     const first = await timedStart(runner, dir, env);
@@ -153,17 +141,20 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       f[`${label}: RSS idle ratio to bare node`] = idle / bare.rssMb;
       f[`${label}: running when idle`] = running(server.pid);
       const t0 = performance.now();
-      const r = await mixedRequests(server.url);
+      const r = await httpMix(server.url, REQUESTS);
       f[`${label}: ${REQUESTS} mixed requests s`] = (performance.now() - t0) / 1000;
       f[`${label}: request errors`] = r.errors;
       f[`${label}: RSS after ${REQUESTS} requests MB`] = treeRssMb(server.pid);
       f[`${label}: running after the requests`] = running(server.pid);
       // The first round also pays for the workers it starts (tokenizer, embedder and its model); the second shows the steady state.
       const t1 = performance.now();
-      const again = await mixedRequests(server.url);
+      const again = await httpMix(server.url, REQUESTS);
       f[`${label}: ${REQUESTS} more requests s`] = (performance.now() - t1) / 1000;
       f[`${label}: request errors`] = r.errors + again.errors;
       f[`${label}: RSS after ${2 * REQUESTS} requests MB`] = treeRssMb(server.pid);
+      await sleep(QUIET_MS);
+      f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(server.pid);
+      f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(server.pid);
     } finally {
       await server.stop();
     }
@@ -173,6 +164,133 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
   return f;
 }
 
+/** The desktop driver (bench/desk-driver.mjs): the built main under the fake electron, spoken to by lines. */
+interface Desk {
+  child: ChildProcess;
+  /** The next `BENCH <tag> <json>` line the driver prints. */
+  next(tag: string): Promise<Record<string, number | boolean>>;
+  send(line: string): void;
+  quit(): Promise<void>;
+}
+
+function startDesk(dataDir: string, env: Record<string, string>): Desk {
+  const child = spawn(process.execPath, ['--import', './test/desktop/support/register-fake-electron.mjs', 'bench/desk-driver.mjs'], {
+    cwd: ROOT,
+    env: childEnv({ ...env, FAKE_ELECTRON_APP_PATH: ROOT, BUILT_OUT: DESK_OUT, AGENT_DESK_BUILD_OUT: DESK_OUT, AGENT_DESK_DATA_DIR: dataDir, FAKE_ELECTRON_LOGS: path.join(dataDir, '..', 'logs') }),
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  const wake: (() => void)[] = [];
+  let ended = false;
+  readline.createInterface({ input: child.stdout! }).on('line', (l) => {
+    lines.push(l);
+    wake.splice(0).forEach((w) => w());
+  });
+  child.once('exit', () => {
+    ended = true;
+    wake.splice(0).forEach((w) => w());
+  });
+  const next = async (tag: string) => {
+    for (;;) {
+      const i = lines.findIndex((l) => l.startsWith(`BENCH ${tag} `) || l.startsWith('BENCH FAILED '));
+      if (i >= 0) {
+        const [line] = lines.splice(0, i + 1).slice(-1);
+        if (line.startsWith('BENCH FAILED ')) throw new Error(`the desktop app did not start: ${line}`);
+        return JSON.parse(line.slice(`BENCH ${tag} `.length)) as Record<string, number | boolean>;
+      }
+      if (ended) throw new Error(`the desktop driver ended before ${tag}`);
+      await new Promise<void>((r) => wake.push(r));
+    }
+  };
+  const send = (line: string) => child.stdin!.write(`${line}\n`);
+  return {
+    child,
+    next,
+    send,
+    async quit() {
+      send('quit');
+      await next('QUIT');
+      if (!ended) await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** The desktop app's platform process (the built out-bench/main under the fake electron), as serve is measured. */
+async function measureDesktop(fake: FakeServer): Promise<Figures> {
+  const label = 'desktop platform process';
+  const f: Figures = {};
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-startup-desk-'));
+  const dataDir = path.join(work, 'data');
+  const env = { AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error', ...idleEnv };
+  const launch = async () => {
+    const desk = startDesk(dataDir, env);
+    try {
+      return { desk, ready: await desk.next('READY') };
+    } catch (err) {
+      desk.child.kill('SIGKILL');
+      throw err;
+    }
+  };
+  try {
+    const first = await launch();
+    await first.desk.quit();
+    f[`${label}: first start, fork to ready ms (new data dir)`] = first.ready.forkToReadyMs as number;
+    const toReady: number[] = [];
+    const toAnswer: number[] = [];
+    for (let i = 0; i < WARM_STARTS; i++) {
+      const { desk, ready } = await launch();
+      toReady.push(ready.forkToReadyMs as number);
+      toAnswer.push(ready.forkToFirstAnswerMs as number);
+      await desk.quit();
+    }
+    f[`${label}: fork to ready ms (median of ${WARM_STARTS})`] = median(toReady);
+    f[`${label}: fork to the page's first answer ms (median)`] = median(toAnswer);
+
+    const { desk, ready } = await launch();
+    const pid = ready.platformPid as number;
+    try {
+      await sleep(IDLE_MS);
+      f[`${label}: RSS after ${IDLE_MS / 1000} s idle MB`] = treeRssMb(pid);
+      f[`${label}: running when idle`] = running(pid);
+      f[`${label}: main process (plain Node + fake electron, not Electron) RSS MB`] = treeRssMb(desk.child.pid!) - treeRssMb(pid);
+      let errors = 0;
+      for (const [n, round] of [['', 1], [' more', 2]] as const) {
+        desk.send(`requests ${REQUESTS}`);
+        const r = await desk.next('DONE');
+        errors += r.errors as number;
+        f[`${label}: ${REQUESTS}${n} requests (bridge) s`] = r.seconds as number;
+        f[`${label}: RSS after ${round * REQUESTS} requests MB`] = treeRssMb(pid);
+        if (round === 1) f[`${label}: running after the requests`] = running(pid);
+      }
+      f[`${label}: request errors`] = errors;
+      await sleep(QUIET_MS);
+      f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(pid);
+      f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(pid);
+    } finally {
+      await desk.quit().catch(() => desk.child.kill('SIGKILL'));
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return f;
+}
+
+/** Builds the desktop app's main and preload into DESK_OUT (electron-vite, as npm run build does into out/). */
+function buildDesk(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '-c', 'bench/desk-vite.config.ts'], { cwd: ROOT, env: { ...process.env, AGENT_DESK_BUILD_OUT: DESK_OUT }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (b) => (err += b));
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the desktop build failed:\n${err}`))));
+  });
+}
+
+/** BENCH_WORKER_IDLE_S: the workers' idle end for this run (AGENT_DESK_WORKER_IDLE_S; 0 never ends them), else their default. */
+const idleEnv: Record<string, string> = process.env.BENCH_WORKER_IDLE_S ? { AGENT_DESK_WORKER_IDLE_S: process.env.BENCH_WORKER_IDLE_S } : {};
+
+/** Which runners to measure (BENCH_STARTUP_RUNNERS=serve,dev,desktop; all by default). */
+const runners = new Set((process.env.BENCH_STARTUP_RUNNERS ?? 'serve,dev,desktop').split(','));
+
 const bench: BenchPart = {
   name: 'startup',
   async run(): Promise<Figures> {
@@ -180,15 +298,24 @@ const bench: BenchPart = {
     // The bundle is built before anything is timed (a start that builds it says so and takes a second more).
     const buildStart = performance.now();
     const built = await ensureServeBuilt({ note: () => {} });
-    const f: Figures = { 'bundle built now (ms, 0 if it was fresh)': built ? performance.now() - buildStart : 0, 'load average (1 min)': os.loadavg()[0], cores: os.cpus().length };
+    const f: Figures = { 'bundle built now (ms, 0 if it was fresh)': built ? performance.now() - buildStart : 0 };
+    if (runners.has('desktop')) {
+      const t0 = performance.now();
+      await buildDesk();
+      f[`desktop app built into ${DESK_OUT}/ ms`] = performance.now() - t0;
+    }
+    f['workers end after idle (s)'] = idleEnv.AGENT_DESK_WORKER_IDLE_S ?? 'default (60)';
+    f['load average (1 min)'] = os.loadavg()[0];
+    f.cores = os.cpus().length;
     const bare = await bareNode();
     f['bare node -e: start ms'] = bare.startMs;
     f['bare node -e: CPU ms'] = bare.cpuMs;
     f['bare node -e: RSS MB'] = bare.rssMb;
     const fake = await startFakeOpenAI({ reply: 'Bench reply.' });
     try {
-      Object.assign(f, await measure('node', 'npm run serve (bundle)', fake, bare));
-      Object.assign(f, await measure('dev', 'npm run serve:dev (tsx)', fake, bare));
+      if (runners.has('serve')) Object.assign(f, await measure('node', 'npm run serve (bundle)', fake, bare));
+      if (runners.has('dev')) Object.assign(f, await measure('dev', 'npm run serve:dev (tsx)', fake, bare));
+      if (runners.has('desktop')) Object.assign(f, await measureDesktop(fake));
     } finally {
       await fake.close();
     }

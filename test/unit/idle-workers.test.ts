@@ -1,0 +1,148 @@
+/**
+ * On-demand worker threads end after an idle period and start again on the next use: the built-in
+ * embedder (its model) and the tokenizer (its tables). Time is an injected clock; whether a thread
+ * really ended is read from /proc (Linux), waited for with `until`, never a fixed time.
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { until } from '../fixtures/until.js';
+import { IdleEnd, workerIdleMs, DEFAULT_WORKER_IDLE_MS, type IdleClock } from '../../src-main/platform/kernel/idle-end.js';
+import { BuiltinEmbedder } from '../../src-main/platform/ingest/embed/builtin.js';
+import { countTokensSync, estimateTokens, setTokenizerIdle, tokenCounter, tokenizerReady } from '../../src-main/platform/engine/tokens.js';
+
+/** A clock whose time moves only when told; due timers fire in order, including ones set while firing. */
+function fakeClock() {
+  let now = 0;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const clock: IdleClock & { advance(ms: number): void; pending(): number } = {
+    now: () => now,
+    set: (fn, ms) => {
+      timers.set(nextId, { at: now + ms, fn });
+      return nextId++;
+    },
+    clear: (h) => void timers.delete(h as number),
+    advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...timers].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].fn();
+      }
+      now = until;
+    },
+    pending: () => timers.size,
+  };
+  return clock;
+}
+
+/** Names of this process's threads (a worker thread is named after its `name` option). */
+const threads = () =>
+  fs.readdirSync('/proc/self/task').flatMap((t) => {
+    try {
+      return [fs.readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim()];
+    } catch {
+      return [];
+    }
+  });
+const count = (name: string) => threads().filter((n) => n === name).length;
+
+describe('IdleEnd', () => {
+  it('ends after the period without use; each use pushes the end back; nothing ends while work is in flight', () => {
+    const clock = fakeClock();
+    let ended = 0;
+    let busy = false;
+    const idle = new IdleEnd({ ms: 1000, clock, end: () => ended++, canEnd: () => !busy });
+    expect(clock.pending()).toBe(0);
+    idle.touch();
+    clock.advance(600);
+    idle.touch();
+    clock.advance(600);
+    expect(ended).toBe(0);
+    clock.advance(400);
+    expect(ended).toBe(1);
+    expect(clock.pending()).toBe(0);
+
+    idle.touch();
+    busy = true;
+    clock.advance(5000);
+    expect(ended).toBe(1);
+    busy = false;
+    clock.advance(1000);
+    expect(ended).toBe(2);
+
+    idle.touch();
+    idle.cancel();
+    clock.advance(5000);
+    expect(ended).toBe(2);
+  });
+
+  it('a period of 0 never ends; AGENT_DESK_WORKER_IDLE_S sets the period (60 s unset or unreadable)', () => {
+    const clock = fakeClock();
+    let ended = 0;
+    new IdleEnd({ ms: 0, clock, end: () => ended++ }).touch();
+    expect(clock.pending()).toBe(0);
+    expect(workerIdleMs({})).toBe(DEFAULT_WORKER_IDLE_MS);
+    expect(DEFAULT_WORKER_IDLE_MS).toBe(60_000);
+    expect(workerIdleMs({ AGENT_DESK_WORKER_IDLE_S: '2.5' })).toBe(2500);
+    expect(workerIdleMs({ AGENT_DESK_WORKER_IDLE_S: '0' })).toBe(0);
+    expect(workerIdleMs({ AGENT_DESK_WORKER_IDLE_S: 'soon' })).toBe(DEFAULT_WORKER_IDLE_MS);
+    expect(workerIdleMs({ AGENT_DESK_WORKER_IDLE_S: '-1' })).toBe(DEFAULT_WORKER_IDLE_MS);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('idle worker threads end and start again', () => {
+  it('the built-in embedder: its thread ends after the idle period, not during a request, and the next request gets the same vectors', async () => {
+    const clock = fakeClock();
+    const e = new BuiltinEmbedder({ idleMs: 60_000, clock });
+    const before = count('embedder');
+    try {
+      const [first] = await e.embed(['bees like lavender']);
+      expect(first).toHaveLength(512);
+      expect(e.running).toBe(true);
+      expect(count('embedder')).toBe(before + 1);
+      clock.advance(59_000);
+      expect(e.running).toBe(true);
+
+      // A request in flight holds the thread past the period.
+      const pending = e.embed(['a second sentence']);
+      clock.advance(120_000);
+      expect(e.running).toBe(true);
+      await pending;
+
+      clock.advance(60_000);
+      expect(e.running).toBe(false);
+      await until('the embedder thread to end', () => count('embedder') === before);
+
+      const [again] = await e.embed(['bees like lavender']);
+      expect(e.running).toBe(true);
+      expect(Array.from(again)).toEqual(Array.from(first));
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('the tokenizer: its thread ends after the idle period (counts fall back to the estimate), and the next tokenCounter() brings exact counts back', async () => {
+    const clock = fakeClock();
+    setTokenizerIdle({ ms: 60_000, clock });
+    const text = 'Exact counts come back after the tokenizer rests.';
+    const exact = (await tokenCounter())(text);
+    expect(exact).not.toBe(estimateTokens(text));
+    expect(count('tokenizer')).toBe(1);
+    clock.advance(30_000);
+    expect(countTokensSync(text)).toBe(exact);
+    clock.advance(59_000);
+    expect(tokenizerReady()).toBe(true);
+
+    clock.advance(1_000);
+    expect(tokenizerReady()).toBe(false);
+    expect(countTokensSync(text)).toBe(estimateTokens(text));
+    await until('the tokenizer thread to end', () => count('tokenizer') === 0);
+
+    expect((await tokenCounter())(text)).toBe(exact);
+    expect(countTokensSync(text)).toBe(exact);
+    expect(count('tokenizer')).toBe(1);
+  });
+});
