@@ -1,4 +1,4 @@
-import { api, messageOf } from '../api';
+import { api, ApiError, messageOf } from '../api';
 import { noteAuth } from './note-auth';
 
 /**
@@ -23,8 +23,8 @@ export interface Attachment {
   readingSince: string | null;
   /** why it failed, in a sentence */
   error?: string;
-  /** the upload failed (Retry sends it again); false: the platform could not read it */
-  uploadFailed?: boolean;
+  /** the upload broke on the way (a network fault, the platform restarting): Retry may work */
+  retriable?: boolean;
 }
 
 export type AttachmentPatch = (p: Partial<Attachment>) => void;
@@ -34,6 +34,9 @@ const IMAGE_EXT = /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i;
 
 /** The File behind each attachment, for Retry (not state: the store holds only what it shows). */
 const files = new Map<string, File>();
+
+/** A refusal (the file's type, its size: a 4xx) fails again on Retry; a broken connection or a 5xx may not. */
+export const isRetriable = (err: unknown) => !(err instanceof ApiError && err.status >= 400 && err.status < 500);
 
 export const isImage = (f: File) => f.type.startsWith('image/') || IMAGE_EXT.test(f.name);
 
@@ -46,35 +49,43 @@ export const fileOf = (key: string) => files.get(key);
 export const forget = (key: string) => void files.delete(key);
 
 /**
- * Uploads one attachment's file and follows its reading until it ends (or it is removed:
- * `present` false). Failures land in the attachment as a sentence, never thrown.
+ * Uploads one attachment's file, then has the platform read it and follows the reading until it
+ * ends (or the attachment is removed: `present` false). The upload answers as soon as the bytes
+ * are stored (the file's id is known then); the reading runs on its own request, so a slow OCR
+ * never holds the upload. Failures land in the attachment as a sentence, never thrown.
  */
 export async function upload(key: string, patch: AttachmentPatch, present: () => boolean): Promise<void> {
   const f = files.get(key);
   if (!f) return;
-  patch({ phase: 'uploading', sent: 0, error: undefined, uploadFailed: undefined, fileId: null, readingSince: null });
+  patch({ phase: 'uploading', sent: 0, error: undefined, retriable: undefined, fileId: null, readingSince: null });
   let file;
   let readingSince: string | null = null;
+  const reading = () => (readingSince ??= new Date().toISOString());
   try {
     file = await api.files.upload(f, {
-      process: true,
       onProgress: (sent, total) => {
         if (!present()) return;
-        // Every byte sent: the platform stores it and starts reading it.
-        if (sent >= total && total > 0) patch({ sent: f.size, phase: 'processing', readingSince: (readingSince ??= new Date().toISOString()) });
+        // Every byte sent: the platform stores it, then reads it.
+        if (sent >= total && total > 0) patch({ sent: f.size, phase: 'processing', readingSince: reading() });
         else patch({ sent: Math.min(sent, f.size) });
       },
     });
   } catch (err) {
     noteAuth(err);
-    if (present()) patch({ phase: 'failed', error: messageOf(err), uploadFailed: true });
+    if (present()) patch({ phase: 'failed', error: messageOf(err), retriable: isRetriable(err) });
     return;
   }
   if (!present()) return;
-  patch({ fileId: file.id, sent: f.size, ...(file.status === 'completed' ? { phase: 'ready' } : { phase: 'processing', readingSince: (readingSince ??= new Date().toISOString()) }) });
+  patch({ fileId: file.id, sent: f.size, ...(file.status === 'completed' ? { phase: 'ready' } : { phase: 'processing', readingSince: reading() }) });
   let status = file.status;
   let error = file.error;
   try {
+    if (status !== 'completed' && status !== 'failed') {
+      // Answers once the reading has ended (or after the platform's own wait, then the polls below).
+      const settled = await api.files.process(file.id);
+      status = settled.status;
+      error = settled.error;
+    }
     while ((status === 'waiting' || status === 'in_progress') && present()) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       const now = await api.files.get(file.id);

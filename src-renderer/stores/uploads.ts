@@ -12,6 +12,8 @@ export interface Upload {
   /** the transport does not report bytes as they go (the desktop bridge sends them in one message) */
   indeterminate: boolean;
   error?: string;
+  /** the upload broke on the way (not refused by the platform): Retry may work */
+  retriable?: boolean;
 }
 
 /** The Files screen's filters, applied by the server (`GET /api/files?status=&q=`). */
@@ -115,18 +117,27 @@ export const useUploads = create<UploadsState>((set, get) => {
   const send = async (k: string) => {
     const f = sources.get(k);
     if (!f) return;
-    patch(k, { phase: 'uploading', sent: 0, error: undefined });
+    patch(k, { phase: 'uploading', sent: 0, error: undefined, retriable: undefined });
     try {
-      const file = await api.files.upload(f, { process: true, onProgress: (sent) => patch(k, { sent: Math.min(sent, f.size) }) });
+      // Answered once the bytes are stored; the reading runs on its own request (an OCR can take a while).
+      const file = await api.files.upload(f, { onProgress: (sent) => patch(k, { sent: Math.min(sent, f.size) }) });
       sources.delete(k);
       patch(k, { fileId: file.id, phase: 'uploaded', sent: f.size });
       set({ uploaded: { ...get().uploaded, [file.id]: file } });
+      if (file.status !== 'completed' && file.status !== 'failed') {
+        void api.files
+          .process(file.id)
+          .then((now) => set({ uploaded: { ...get().uploaded, [now.id]: now } }))
+          .catch(noteAuth)
+          .finally(() => void get().loadFiles());
+      }
       // Shown at once when no filter is set; otherwise the reload after it decides.
       const { status, q } = get().filter;
       if (!status && !q.trim()) set({ files: [file, ...get().files.filter((x) => x.id !== file.id)] });
     } catch (err) {
       noteAuth(err);
-      patch(k, { phase: 'failed', error: messageOf(err) });
+      // A refusal (type, size: a 4xx) would fail again; a broken connection or a 5xx may not.
+      patch(k, { phase: 'failed', error: messageOf(err), retriable: !(err instanceof ApiError && err.status >= 400 && err.status < 500) });
     }
   };
 

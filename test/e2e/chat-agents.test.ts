@@ -35,7 +35,10 @@ describe('text and image agents in the chat', () => {
     await expect.poll(() => page.locator('#q-text').count()).toBe(0);
     expect(await page.locator('#chat-input').getAttribute('placeholder')).toContain('The text to summarise');
     const length = summarizer.questions.find((q: any) => q.name === 'length');
+    // The other options wait behind the Options chip above the composer.
+    await page.getByTestId('options-chip').click();
     await page.selectOption('#q-length', length.options[length.options.length - 1]);
+    await page.keyboard.press('Escape');
     const model = await page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.startsWith('gpt-')) ?? '');
     if (model) await page.selectOption('#q-model', model);
     const text = 'The quarterly report shows revenue grew 12 percent while costs stayed flat.';
@@ -52,7 +55,9 @@ describe('text and image agents in the chat', () => {
     const { page } = env;
     await page.getByTestId('agent-picker').selectOption(String(logo.id));
     const style = logo.questions.find((q: any) => q.name === 'style');
+    await page.getByTestId('options-chip').click();
     await page.selectOption('#q-style', style.options[0]);
+    await page.keyboard.press('Escape');
     const models = await page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value));
     const model = models.find((m) => /gpt-image|dall-e/.test(m));
     if (model) await page.selectOption('#q-model', model);

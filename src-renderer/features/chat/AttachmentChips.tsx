@@ -49,7 +49,7 @@ function AttachmentChip({ a, now }: { a: Attachment; now: number }) {
           <span style={a.indeterminate ? undefined : { width: `${pct}%` }} />
         </span>
       ) : null}
-      {failed && a.uploadFailed ? (
+      {failed && a.retriable ? (
         <button type="button" className="btn-link small" onClick={() => void retry(a.key)} aria-label={`Retry ${a.name}`}>
           Retry
         </button>

@@ -143,7 +143,7 @@ function ToolsPanel({ web, servers }: { web: Question | undefined; servers: Agen
             ))}
           </ul>
         ) : (
-          <p className="muted small">None.</p>
+          <p className="muted small">This agent has no tool servers.</p>
         )}
         <p className="muted small">
           Which tool servers an agent may use is set on the{' '}

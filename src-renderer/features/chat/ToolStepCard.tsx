@@ -51,7 +51,7 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
         >
           {refused ? refused.label : LABEL[step.status]}
         </span>
-        {step.duration_ms !== null && !waiting ? <span className="small muted">{step.duration_ms} ms</span> : null}
+        {step.duration_ms !== null && !waiting && !refused ? <span className="small muted">{step.duration_ms} ms</span> : null}
         {step.approved === 'user' ? <span className="small muted">allowed by you</span> : null}
       </summary>
       <div className="tool-step-body">

@@ -43,9 +43,11 @@ export function UploadList() {
                 <td className="small">
                   {failed ? (
                     <span className="row" style={{ gap: 6, flexWrap: 'nowrap' }}>
-                      <button type="button" className="btn btn-small" onClick={() => void retry(u.key)} aria-label={`Retry ${u.name}`}>
-                        Retry
-                      </button>
+                      {u.retriable ? (
+                        <button type="button" className="btn btn-small" onClick={() => void retry(u.key)} aria-label={`Retry ${u.name}`}>
+                          Retry
+                        </button>
+                      ) : null}
                       <button type="button" className="btn btn-small btn-ghost" onClick={() => dismiss(u.key)} aria-label={`Remove ${u.name} from the list`}>
                         Remove
                       </button>
