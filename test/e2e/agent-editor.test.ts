@@ -48,22 +48,22 @@ describe('agent editor', () => {
     await openScreen(page, 'Agents', 'Agents');
     await page.getByTestId('agent-cards').locator('article').filter({ has: page.getByRole('heading', { name: chat.title, exact: true }) }).getByRole('button', { name: 'Edit' }).click();
     const editor = page.getByRole('form', { name: `Edit ${chat.title}` });
-    await editor.waitFor();
-    await editor.getByTestId('web-tool').first().waitFor();
+    await editor.getByTestId('agent-model-picker').waitFor();
+    await page.waitForLoadState('networkidle');
+
+    // No protocol: no row, field, value or word of root_id / messages, nothing to delete.
+    const shown = await everythingShown(editor);
+    for (const raw of ['root_id', 'messages', 'stored session', 'no-tools', 'internet', 'chat history']) expect(shown, `"${raw}" shown`).not.toContain(raw);
+    expect(await editor.getByRole('button', { name: /Remove/ }).count()).toBe(0);
+    expect(await editor.getByTestId('question-row').count()).toBe(0);
 
     // What a person sets, by the names people use.
     expect(await editor.getByLabel('Name', { exact: true }).inputValue()).toBe(chat.title);
     await editor.getByLabel('Instructions (system prompt)').waitFor();
     await editor.getByLabel('Model', { exact: true }).waitFor();
     expect(await editor.getByLabel('Temperature').locator('option').allTextContents()).toEqual(['0 (focused)', '0.25', '0.5', '0.75', '1 (creative)']);
-    await editor.getByRole('group', { name: 'Tools' }).waitFor();
+    await editor.getByRole('group', { name: 'Tools' }).getByTestId('web-tool').first().waitFor();
     await editor.getByRole('group', { name: 'Files' }).waitFor();
-
-    // No protocol: no row, field, value or word of root_id / messages, nothing to delete.
-    expect(await editor.getByTestId('question-row').count()).toBe(0);
-    const shown = await everythingShown(editor);
-    for (const raw of ['root_id', 'messages', 'stored session', 'no-tools', 'internet', 'chat history']) expect(shown, `"${raw}" shown`).not.toContain(raw);
-    expect(await editor.getByRole('button', { name: /Remove/ }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 
     // Saved as it is: the questions come back exactly as they were (order, keys, values).

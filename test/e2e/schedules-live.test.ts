@@ -76,7 +76,7 @@ describe('Schedules screen, live', () => {
     await until('the card to say the run is under way', async () => {
       await page.clock.fastForward(31_000);
       return (await last.getAttribute('data-state')) === 'busy' && (await card.getByTestId('schedule-last-outcome').count()) > 0;
-    });
+    }, 30_000);
     expect(await card.getByTestId('schedule-last-outcome').innerText()).toMatch(/^(Starting|Running)$/);
     await shotSizesAndThemes(page, 'schedules-live-running');
 
@@ -90,7 +90,7 @@ describe('Schedules screen, live', () => {
     await until(`the card to show "${expected}"`, async () => {
       await page.clock.fastForward(3_000);
       return (await last.innerText()).replace(/\s+/g, ' ').trim() === expected;
-    });
+    }, 30_000);
     expect(await last.getAttribute('data-state')).toBe('ok');
     expect(loads).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
