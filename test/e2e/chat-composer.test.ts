@@ -162,7 +162,8 @@ describe('the composer and the session list', () => {
   it('a scheduled run is marked with its schedule; Hide scheduled hides it, and is remembered', async () => {
     const scheduled = session('What is the status?');
     await scheduled.waitFor();
-    expect(await scheduled.getByTestId('session-scheduled').innerText()).toBe('Scheduled: Morning status');
+    expect(await scheduled.getByTestId('session-scheduled').textContent()).toBe('ScheduledMorning status');
+    expect(await scheduled.getByTestId('session-scheduled').locator('.badge').innerText()).toBe('Scheduled');
     expect(await session('Plan the trip').getByTestId('session-scheduled').count()).toBe(0);
     await shotSizesAndThemes(page, 'composer-sessions');
     await page.getByTestId('hide-scheduled').check();

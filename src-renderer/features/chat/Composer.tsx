@@ -99,7 +99,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
           ref={box}
           rows={3}
           value={text}
-          placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : 'Write a message…'}
+          placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : attachments.length ? 'Say what to do with the attached file…' : 'Write a message…'}
           aria-describedby={input.counter ? 'chat-counter' : undefined}
           onFocus={preloadMarkdown}
           onChange={(e) => setText(e.target.value)}

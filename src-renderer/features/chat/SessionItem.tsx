@@ -53,11 +53,12 @@ export function SessionItem({ session: s, number, now, onDelete }: { session: Se
             ) : null}
           </span>
           {s.schedule ? (
-            <span className="badge badge-schedule" data-testid="session-scheduled" title={`Started by the schedule ${s.schedule.name ?? ''}`.trim()}>
-              Scheduled{s.schedule.name ? `: ${s.schedule.name}` : ''}
+            <span className="session-schedule" data-testid="session-scheduled" title={s.schedule.name ? `Started by the schedule “${s.schedule.name}”` : 'Started by a schedule'}>
+              <span className="badge badge-schedule">Scheduled</span>
+              {s.schedule.name ? <span className="session-schedule-name small">{s.schedule.name}</span> : null}
             </span>
           ) : null}
-          <span className="muted small">
+          <span className="muted small session-meta">
             <time dateTime={s.updated_at} title={fullDate(s.updated_at)} data-testid="session-date">
               {relativeDate(s.updated_at, now)}
             </time>
