@@ -128,6 +128,8 @@ describe('agent editor', () => {
     await shotSizesAndThemes(page, 'agents-tools');
     await editor.getByRole('heading', { name: chat.title }).scrollIntoViewIfNeeded();
     await shotSizesAndThemes(page, 'agents-editor');
+    await editor.getByRole('button', { name: 'Save', exact: true }).scrollIntoViewIfNeeded();
+    await shotSizesAndThemes(page, 'agents-files');
 
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await editor.waitFor({ state: 'detached' });

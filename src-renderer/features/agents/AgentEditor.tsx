@@ -10,10 +10,8 @@ import { askConfirm } from '../../components/confirm';
 import { QuestionRow } from './QuestionRow';
 import { AgentToolsField, type ApprovalChange } from './AgentToolsField';
 import { AgentFilesField, type FilesDraft } from './AgentFilesField';
-import { PROTOCOL_QUESTIONS, isOwnQuestion, settingOf, startingChoice, temperatureWords, withDefault, type SettingName } from './agent-questions';
+import { PROTOCOL_QUESTIONS, TYPE_WORDS, isOwnQuestion, settingOf, startingChoice, temperatureWords, withDefault, type SettingName } from './agent-questions';
 import './agents.css';
-
-const TYPE_WORDS: Record<Agent['type'], string> = { chat: 'Chat agent', text: 'Text agent', image: 'Image agent', video: 'Video agent' };
 
 /**
  * Edits what a person sets on an agent: its name, description, instructions, model, temperature,
@@ -108,7 +106,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
         <h2 style={{ margin: 0 }} className="grow">
           {agent.title}
         </h2>
-        <span className="badge">{TYPE_WORDS[agent.type]}</span>
+        <span className="badge">{TYPE_WORDS[agent.type]} agent</span>
       </div>
       <label className="field">
         <span>Name</span>

@@ -9,6 +9,7 @@ import { RemoteAgentView } from './RemoteAgentView';
 import { SourceBadge } from './SourceBadge';
 import { listAgents, type SourceFilter } from './agent-source';
 import { TemplateList } from './TemplateList';
+import { TYPE_WORDS } from './agent-questions';
 import { Screen } from '../../components/Screen';
 
 export default function AgentsScreen() {
@@ -58,7 +59,7 @@ export default function AgentsScreen() {
             <option value="">Any</option>
             {AGENT_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {TYPE_WORDS[t]}
               </option>
             ))}
           </select>
@@ -125,7 +126,7 @@ export default function AgentsScreen() {
               <article key={a.id} className="card" data-source={a.source}>
                 <h3>{a.title}</h3>
                 <p className="muted small">
-                  <span className="badge">{a.type}</span> <SourceBadge agent={a} /> {a.questions.length} question{a.questions.length === 1 ? '' : 's'}
+                  <span className="badge">{TYPE_WORDS[a.type]}</span> <SourceBadge agent={a} />
                 </p>
                 <p>{a.description ?? <span className="muted">No description.</span>}</p>
                 <button type="button" className="btn btn-small" onClick={() => setEditing(a)}>

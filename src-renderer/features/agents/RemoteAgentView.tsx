@@ -9,6 +9,8 @@ import { remoteApi } from '../settings/remote-api';
 import { useRemote } from '../settings/remote-store';
 import { RemoteLink } from '../settings/RemoteLink';
 import { SourceBadge } from './SourceBadge';
+import { PROTOCOL_QUESTIONS, QUESTION_KINDS, TYPE_WORDS } from './agent-questions';
+import { humanize } from '../chat/option-words';
 
 /**
  * A remote agent, read-only: its platform owns the instructions and questions. What can be
@@ -20,6 +22,8 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
   const [error, setError] = useState<unknown>(null);
   const upsert = useAgents((s) => s.upsert);
   const { settings, load } = useRemote();
+  // The chat's own questions (history, session) are the app's business, not the person's.
+  const asked = agent.questions.filter((q) => !PROTOCOL_QUESTIONS.has(q.name));
 
   useEffect(() => {
     if (!settings) void load();
@@ -63,7 +67,7 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
         <h2 style={{ margin: 0 }} className="grow">
           {agent.title}
         </h2>
-        <span className="badge">{agent.type}</span>
+        <span className="badge">{TYPE_WORDS[agent.type]} agent</span>
         <SourceBadge agent={agent} />
       </div>
       <p className="note note-muted" data-testid="remote-readonly">
@@ -82,12 +86,12 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
       </div>
       <div>
         <div className="muted small">Questions</div>
-        {agent.questions.length ? (
+        {asked.length ? (
           <ul className="small">
-            {agent.questions.map((q) => (
+            {asked.map((q) => (
               <li key={q.name}>
-                <code>{q.name}</code> ({q.type}
-                {q.required ? ', required' : ''}){q.description ? `: ${q.description}` : ''}
+                <strong>{humanize(q.name)}</strong> ({QUESTION_KINDS.find((k) => k.value === q.type)?.label.toLowerCase() ?? q.type}
+                {q.required ? ', must be answered' : ''}){q.description ? `: ${q.description}` : ''}
               </li>
             ))}
           </ul>

@@ -1,4 +1,4 @@
-import type { Question } from '../../../src-main/platform/contract/agents';
+import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { humanize, webToolWords } from '../chat/option-words';
 
 /**
@@ -73,3 +73,6 @@ export const QUESTION_KINDS: { value: Question['type']; label: string }[] = [
   { value: 'boolean', label: 'Yes or no' },
   { value: 'array', label: 'List' },
 ];
+
+/** An agent's type as people read it. */
+export const TYPE_WORDS: Record<Agent['type'], string> = { chat: 'Chat', text: 'Text', image: 'Image', video: 'Video' };
