@@ -28,7 +28,15 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
     return set;
   }, [agentId]);
   const uploaded = useLoad(() => api.files.list({ per_page: 100 }), []);
-  if (!draft) return <ErrorNote error={linked.error} what="The agent's files" />;
+  if (!draft) {
+    return linked.error ? (
+      <ErrorNote error={linked.error} what="The agent's files" />
+    ) : (
+      <p className="muted small" aria-busy="true">
+        Loading the agent's files…
+      </p>
+    );
+  }
 
   const all = uploaded.data?.data ?? [];
   const byId = new Map([...all, ...draft.linked].map((f) => [f.id, f]));
