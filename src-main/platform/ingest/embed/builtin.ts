@@ -35,7 +35,14 @@ const lowered = (async () => {
 let model = null;
 async function load() {
   await lowered;
-  model ??= require(workerData.embeddings).initModel(require(workerData.model).modelSource);
+  if (!model) {
+    model = require(workerData.embeddings).initModel(require(workerData.model).modelSource);
+    // TensorFlow's graph model keeps the file's weights (~27 MB) after copying them into the WASM
+    // backend's memory, only for model.save(), which this thread never calls: let them go.
+    model.then((m) => {
+      if (m?.model?.artifacts?.weightData) m.model.artifacts.weightData = undefined;
+    }, () => {});
+  }
   return model;
 }
 parentPort.on('message', async (msg) => {
