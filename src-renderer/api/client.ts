@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { Agent, AgentDeleted, AgentPage, ResourcePage, type AgentCreate, type AgentUpdate } from '../../src-main/platform/contract/agents';
-import { CollectionList, CollectionSaved, MemoryCreated, MemoryList, MemoryUpdated, MessageOnly } from '../../src-main/platform/contract/memories';
+import { memoryOperations as M } from '../../src-main/platform/contract/memories';
+import { pathOf, queryOf, type Answer, type CallInput, type Operation } from '../../src-main/platform/contract/operation';
 import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../../src-main/platform/contract/webhooks';
 import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
 import { z as zod } from 'zod';
@@ -59,6 +60,9 @@ export function createClient(t: Transport) {
     return read(schema, await t.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   };
   const get = <S extends z.ZodType>(s: S, path: string) => call(s, 'GET', path);
+  /** Calls a declared operation: path, query and body as its declaration says; the answer parsed by its schema. */
+  const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> =>
+    call(o.response, o.method.toUpperCase(), `/api${pathOf(o, input.params)}${queryOf(input.query)}`, input.body) as Promise<Answer<O>>;
 
   return {
     transport: t.kind,
@@ -125,17 +129,17 @@ export function createClient(t: Transport) {
       passages: (id: number, q: Query = {}) => get(FilePassagesPage, `/api/files/${id}/passages${qs({ limit: 500, ...q })}`),
     },
     memories: {
-      list: (q: Query = {}) => get(MemoryList, `/api/memories${qs(q)}`),
-      create: (memory: string, collectionId?: number | null) => call(MemoryCreated, 'POST', '/api/memories', { memory, collection_id: collectionId ?? undefined }),
+      list: (query: CallInput<typeof M.listMemories>['query'] = {}) => op(M.listMemories, { query }),
+      create: (memory: string, collectionId?: number | null) => op(M.createMemory, { body: { memory, collection_id: collectionId ?? undefined } }),
       /** collectionId null moves the memory to the default collection (made on first use); undefined keeps its collection. */
-      update: (id: number, memory: string, collectionId?: number | null) => call(MemoryUpdated, 'PATCH', `/api/memories/${id}`, { memory, collection_id: collectionId }),
-      delete: (id: number) => call(MessageOnly, 'DELETE', `/api/memories/${id}`),
+      update: (id: number, memory: string, collectionId?: number | null) => op(M.updateMemory, { params: { memoryId: String(id) }, body: { memory, collection_id: collectionId } }),
+      delete: (id: number) => op(M.deleteMemory, { params: { memoryId: String(id) } }),
     },
     collections: {
-      list: (q: Query = {}) => get(CollectionList, `/api/memory-collections${qs({ per_page: 50, ...q })}`),
-      create: (name: string) => call(CollectionSaved, 'POST', '/api/memory-collections', { name }),
-      rename: (id: number, name: string) => call(CollectionSaved, 'PUT', `/api/memory-collections/${id}`, { name }),
-      delete: (id: number) => call(MessageOnly, 'DELETE', `/api/memory-collections/${id}`),
+      list: (query: CallInput<typeof M.listCollections>['query'] = {}) => op(M.listCollections, { query: { per_page: 50, ...query } }),
+      create: (name: string) => op(M.createCollection, { body: { name } }),
+      rename: (id: number, name: string) => op(M.renameCollection, { params: { collectionId: String(id) }, body: { name } }),
+      delete: (id: number) => op(M.deleteCollection, { params: { collectionId: String(id) } }),
     },
     webhooks: {
       listForAgent: (agentId: number, q: Query = {}) => get(WebhookPage, `/api/agents/${agentId}/webhooks${qs({ per_page: 100, ...q })}`),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery, queryInt, ShapeCMeta } from './common.js';
+import { operations } from './operation.js';
 
 export const MEMORY_MAX = 32000;
 
@@ -36,3 +37,28 @@ export const CollectionListQuery = pageQuery({ maxPerPage: 50, defaultPerPage: 1
 export const CollectionList = z.object({ message: z.string(), collections: z.array(CollectionListed), meta: ShapeCMeta });
 export const CollectionBody = z.object({ name: z.string().trim().min(1).max(255) }).meta({ id: 'CollectionBody' });
 export const CollectionSaved = z.object({ message: z.string(), collection: Collection });
+
+const MemoryPath = z.object({ memoryId: z.string() });
+const CollectionPath = z.object({ collectionId: z.string() });
+const tags = ['Memories'] as const;
+const ctags = ['Memory collections'] as const;
+
+/** The memories and collections operations (modules/memories/routes.ts handles them). */
+export const memoryOperations = operations({
+  listMemories: { method: 'get', path: '/memories', tags, summary: "List the caller's memories, newest first", query: MemoryListQuery, response: MemoryList },
+  createMemory: { method: 'post', path: '/memories', tags, summary: 'Create a memory', body: MemoryCreate, response: MemoryCreated },
+  updateMemory: { method: 'patch', path: '/memories/{memoryId}', tags, summary: 'Update a memory', params: MemoryPath, body: MemoryUpdate, response: MemoryUpdated, notFound: 'Memory' },
+  deleteMemory: { method: 'delete', path: '/memories/{memoryId}', tags, summary: 'Delete a memory', params: MemoryPath, response: MessageOnly, notFound: 'Memory' },
+  listCollections: { method: 'get', path: '/memory-collections', tags: ctags, summary: 'List collections', query: CollectionListQuery, response: CollectionList },
+  createCollection: { method: 'post', path: '/memory-collections', tags: ctags, summary: 'Create a collection', body: CollectionBody, response: CollectionSaved },
+  renameCollection: { method: 'put', path: '/memory-collections/{collectionId}', tags: ctags, summary: 'Rename a collection', params: CollectionPath, body: CollectionBody, response: CollectionSaved, notFound: 'Collection' },
+  deleteCollection: {
+    method: 'delete',
+    path: '/memory-collections/{collectionId}',
+    tags: ctags,
+    summary: 'Delete a collection (ext); its memories move to the default collection',
+    params: CollectionPath,
+    response: MessageOnly,
+    notFound: 'Collection',
+  },
+});

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+
+/**
+ * One HTTP operation of the `/api` surface, declared once: the server registers a handler for it
+ * (transports/http/operations.ts builds the route, its validation and its OpenAPI entry from
+ * this), and the renderer calls it by name (`call(op, input)`): neither writes the path, the
+ * query string or a body type again.
+ */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Under `/api`, OpenAPI-style: `/memories/{memoryId}`. */
+  path: string;
+  tags: readonly string[];
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  /** A JSON body, validated before the handler runs. */
+  body?: z.ZodType;
+  /** A body the handler reads itself (multipart uploads are streamed, never parsed by a validator): its schema for the document. */
+  upload?: { contentType: 'multipart/form-data'; schema: z.ZodType };
+  /** The answer's JSON (status 200 unless `status`). */
+  response: z.ZodType;
+  status?: 200 | 201;
+  /** The answer may instead be a stream of these events (`text/event-stream`). */
+  events?: z.ZodType;
+  /** The answer may instead be bytes of this type (an export). */
+  bytes?: string;
+  /** The 404 the document lists, naming what was not found. */
+  notFound?: string;
+  /** Other documented answers: status -> [description, body schema]. */
+  errors?: Readonly<Record<number, readonly [string, z.ZodType]>>;
+}
+
+/** Keeps each operation's literal types (method, path, schemas) for handlers and the typed client. */
+export const operations = <const T extends Record<string, Operation>>(ops: T): T => ops;
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type InferIn<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a handler receives: the operation's parts, parsed by its schemas. */
+export interface Parsed<O extends Operation> {
+  params: Infer<O['params']>;
+  query: Infer<O['query']>;
+  body: Infer<O['body']>;
+}
+
+/** What a caller passes: the parts the operation declares, as their schemas take them. */
+export type CallInput<O extends Operation> = (O['params'] extends z.ZodType ? { params: InferIn<O['params']> } : { params?: undefined }) &
+  (O['query'] extends z.ZodType ? { query?: Partial<InferIn<O['query']>> } : { query?: undefined }) &
+  (O['body'] extends z.ZodType ? { body: InferIn<O['body']> } : { body?: undefined }) & { headers?: Record<string, string> };
+
+/** The answer's type. */
+export type Answer<O extends Operation> = z.infer<O['response']>;
+
+/** `/memories/{memoryId}` with `{memoryId: 3}` -> `/memories/3` (each value URL-encoded). */
+export function pathOf(op: Pick<Operation, 'path'>, params: Record<string, unknown> | undefined): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, k: string) => {
+    const v = params?.[k];
+    if (v === undefined || v === null) throw new Error(`${op.path} needs ${k}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+/** `?a=1&b=x` from a query object; empty, null and undefined values are left out. */
+export function queryOf(query: Record<string, unknown> | undefined): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
