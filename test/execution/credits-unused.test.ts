@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, parseSSE, withFake } from './helpers.js';
 import { CREDITS, executionCredits } from '../../src-main/platform/kernel/credits.js';
+import { parseExecuteBody } from '../../src-main/platform/contract/executions.js';
 
 describe('credits of executions that never reached the model', () => {
   let env: Awaited<ReturnType<typeof withFake>>;
@@ -37,7 +38,7 @@ describe('credits of executions that never reached the model', () => {
   });
 
   it('canceled before the model was called ends with 0', async () => {
-    const { execution } = await env.p.services.executions.start({ userId: 1, via: 'bridge' }, CHAT, chatBody('cancel me at once'));
+    const { execution } = await env.p.services.executions.start({ userId: 1, via: 'bridge' }, CHAT, parseExecuteBody(chatBody('cancel me at once')));
     const canceled = await env.p.services.executions.cancel(1, execution.id);
     expect(canceled).toMatchObject({ status: 'canceled', credits: 0 });
     expect(env.fake.prompts().some((m) => JSON.stringify(m).includes('cancel me at once'))).toBe(false);

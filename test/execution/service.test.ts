@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from '../../src-main/platform/engine/providers/types.js';
+import { parseExecuteBody } from '../../src-main/platform/contract/executions.js';
 
 /** An in-memory provider, as the remote platform's provider plugs in. */
 function scripted(id: string, chunks: string[]): ModelProvider & { seen: GenerateRequest[] } {
@@ -27,7 +28,8 @@ describe('executions service (the interface the OpenAI-compatible API and the re
     fs.rmSync(p.dir, { recursive: true, force: true });
   });
   const principal = { userId: 1, via: 'bridge' as const };
-  const body = { temperature: '1', model: 'gpt-5', tools: 'no-tools', messages: [{ role: 'user', content: 'hi' }] };
+  const raw = { temperature: '1', model: 'gpt-5', tools: 'no-tools', messages: [{ role: 'user', content: 'hi' }] };
+  const body = parseExecuteBody(raw);
 
   it('start() with an injected provider and per-call overrides yields the stream events, then the finished event fires', async () => {
     const provider = scripted('injected', ['a', 'b', 'c']);
@@ -111,7 +113,9 @@ describe('executions service (the interface the OpenAI-compatible API and the re
 
   it('validation errors are thrown before anything is stored', async () => {
     const before = (p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
-    await expect(p.services.executions.start(principal, 1, { ...body, messages: [{ role: 'system', content: 'x' }] })).rejects.toMatchObject({ status: 422 });
+    // The body's own rules when it is parsed, the agent's rules (a chat needs messages) in start().
+    expect(() => parseExecuteBody({ ...raw, messages: [{ role: 'system', content: 'x' }] })).toThrow(expect.objectContaining({ status: 422 }));
+    await expect(p.services.executions.start(principal, 1, parseExecuteBody({ ...raw, messages: [] }))).rejects.toMatchObject({ status: 422, errors: { messages: ['The messages field is required.'] } });
     await expect(p.services.executions.start(principal, 999, body)).rejects.toMatchObject({ status: 404, message: 'Agent not found' });
     expect((p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n).toBe(before);
   });

@@ -3,6 +3,8 @@ import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { ToolStep } from './tools.js';
 import { PassageScores } from './retrieval.js';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+import { ValidationError } from '../kernel/errors.js';
+import { laravelErrors } from './messages.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -105,17 +107,97 @@ export function coerceRootId(v: unknown): unknown {
   return v === 0 || v === '0' || v === '' || v === null ? undefined : v;
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /**
- * Execute body. Types only: the rules that depend on the agent (its questions, its type) and the
- * conversation rules live in the executions service. Unknown top-level keys are answers.
+ * The execute body's questions that are body fields too (the spec's chat agent lists them): given
+ * inside `answers`, they are read from there (`answers` wins), before anything is validated.
  */
-export const ExecuteBody = z
+const LIFTED = ['messages', 'root_id'] as const;
+
+function liftAnswers(v: unknown): unknown {
+  if (!isRecord(v) || !isRecord(v.answers)) return v;
+  const answers = v.answers;
+  const lifted = LIFTED.filter((k) => answers[k] !== undefined);
+  return lifted.length ? { ...v, ...Object.fromEntries(lifted.map((k) => [k, answers[k]])) } : v;
+}
+
+/** One turn of the conversation as the body gives it, its content read to text. */
+export interface ExecuteTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A message's text: a string, or OpenAI-style parts that each carry text (joined); null otherwise. */
+function turnText(content: z.infer<typeof TurnContent>): string | null {
+  if (typeof content === 'string') return content;
+  return content.every((p) => typeof p.text === 'string') ? content.map((p) => p.text).join('') : null;
+}
+
+/**
+ * CONTRACT.md "Execution": user/assistant turns alternating and ending on `user`; one `developer`
+ * message allowed first; `system` refused. Whether messages are required depends on the agent
+ * (the service's rule); an empty list here is no conversation.
+ */
+function conversationRules(list: z.infer<typeof ChatTurn>[], ctx: z.RefinementCtx): void {
+  let issues = 0;
+  const add = (path: (string | number)[], message: string) => {
+    issues++;
+    ctx.addIssue({ code: 'custom', path, message, input: list });
+  };
+  let prev: string | null = null;
+  let turns = 0;
+  list.forEach((m, i) => {
+    const key = `messages.${i}`;
+    if (!m.role) return add([i, 'role'], `The ${key}.role field is required.`);
+    if (turnText(m.content) === null) return add([i, 'content'], `The ${key}.content field must be a string.`);
+    if (m.role === 'system') return add([i, 'role'], `The ${key}.role may not be system: put instructions in the agent, or send one developer message first.`);
+    if (m.role === 'developer') {
+      if (i !== 0) add([i, 'role'], `Only the first message may be a developer message (${key} is not the first).`);
+      return;
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') return add([i, 'role'], `The selected ${key}.role is invalid: use user or assistant.`);
+    if (prev === m.role) return add([i, 'role'], `The messages must alternate between user and assistant (${key} is a second ${m.role} message in a row).`);
+    prev = m.role;
+    turns++;
+  });
+  if (issues || !list.length) return;
+  if (!turns) add([], 'The messages field must hold at least one user message.');
+  else if (prev !== 'user') add([], 'The last message must be from the user.');
+}
+
+/** The conversation, checked, as the one developer message and the user/assistant turns. */
+const ExecuteMessages = z
+  .array(ChatTurn)
+  .max(1000)
+  .superRefine(conversationRules)
+  .transform((list) => {
+    const first = list[0];
+    const developer = first?.role === 'developer' ? turnText(first.content) : null;
+    const turns = list.filter((m) => m.role !== 'developer').map((m) => ({ role: m.role as ExecuteTurn['role'], content: turnText(m.content) ?? '' }));
+    return { developer, turns };
+  });
+
+/** Body keys that steer the request; every other top-level key is an answer (the spec's examples send model, tools...). */
+const CONTROL_KEYS = new Set([
+  'stream', 'wait_execution', 'waitExecution', 'answers', 'messages', 'file_ids', 'file_id', 'root_id', 'memory_collections', 'parent_id', 'alternative_of',
+]);
+
+/**
+ * Execute body, as the wire carries it. Types and the conversation's rules only: the rules that
+ * depend on the agent (its questions, its type) live in the executions service. Unknown top-level
+ * keys are answers. The hosted clients' leniencies (CONTRACT.md "Compatibility with hosted
+ * clients") are read here and nowhere else: answers at the top level, `messages` as a JSON string
+ * or plain text, `root_id` 0/null, one `file_id`, one memory collection, both spellings of
+ * `wait_execution`.
+ */
+const ExecuteFields = z
   .looseObject({
     stream: looseBool().optional(),
     wait_execution: looseBool().optional(),
     waitExecution: looseBool().optional(),
     answers: z.record(z.string(), z.unknown()).optional(),
-    messages: z.preprocess(coerceMessages, z.array(ChatTurn).max(1000).optional()),
+    messages: z.preprocess(coerceMessages, ExecuteMessages.optional()),
     file_ids: z.array(idValue).max(100).optional(),
     /** ext: one attachment, as some hosted clients send it (joins `file_ids`) */
     file_id: idValue.optional(),
@@ -127,8 +209,68 @@ export const ExecuteBody = z
     /** ext: answer again beside this execution (same session and parent): regenerate, or an edited message. */
     alternative_of: idValue.nullable().optional(),
   })
+  .superRefine((b, ctx) => {
+    if (b.parent_id != null && b.alternative_of != null) ctx.addIssue({ code: 'custom', path: ['alternative_of'], message: 'Give either alternative_of or parent_id, not both.', input: b.alternative_of });
+  })
   .meta({ id: 'ExecuteBody' });
-export type ExecuteBody = z.infer<typeof ExecuteBody>;
+
+/**
+ * The execute body once parsed: what the executions service takes. `answers` holds every answer
+ * (`answers` over the body's other top-level keys); ids are numbers, `null` where not given.
+ */
+export interface ExecuteRequest {
+  stream?: boolean;
+  /** `wait_execution` or `waitExecution` */
+  wait?: boolean;
+  answers: Record<string, unknown>;
+  /** one developer message, sent first */
+  developer: string | null;
+  /** the user/assistant turns the client sent (none: no conversation given) */
+  turns: ExecuteTurn[];
+  /** `file_ids` with `file_id`, each once */
+  fileIds: number[];
+  rootId: number | null;
+  /** ext: only memories of these collections enter the context; null: all of the caller's */
+  memoryCollections: number[] | null;
+  parentId: number | null;
+  alternativeOf: number | null;
+}
+
+function toRequest(b: z.output<typeof ExecuteFields>): ExecuteRequest {
+  const top: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(b)) if (!CONTROL_KEYS.has(k)) top[k] = v;
+  const answers = { ...top, ...(b.answers ?? {}) };
+  for (const k of LIFTED) delete answers[k];
+  return {
+    ...(b.stream !== undefined ? { stream: b.stream } : {}),
+    ...((b.wait_execution ?? b.waitExecution) !== undefined ? { wait: b.wait_execution ?? b.waitExecution } : {}),
+    answers,
+    developer: b.messages?.developer ?? null,
+    turns: b.messages?.turns ?? [],
+    fileIds: [...new Set([...(b.file_ids ?? []), ...(b.file_id !== undefined ? [b.file_id] : [])])],
+    rootId: b.root_id ?? null,
+    memoryCollections: b.memory_collections?.length ? [...new Set(b.memory_collections)] : null,
+    parentId: b.parent_id ?? null,
+    alternativeOf: b.alternative_of ?? null,
+  };
+}
+
+/** Execute body: validated once (by the route, or by `parseExecuteBody` for callers inside the platform), read into an ExecuteRequest. */
+export const ExecuteBody = z.preprocess(liftAnswers, ExecuteFields).transform(toRequest);
+export type ExecuteBody = z.input<typeof ExecuteFields>;
+
+/** The request of an execute call without a body (no content type). */
+export const EMPTY_EXECUTE_REQUEST: Readonly<ExecuteRequest> = Object.freeze(ExecuteBody.parse({}));
+
+/**
+ * For callers inside the platform that build an execute body (a schedule's stored one, the /v1
+ * doors, MCP): the route's own schema and 422, so each entry validates once, the same way.
+ */
+export function parseExecuteBody(raw: unknown): ExecuteRequest {
+  const parsed = ExecuteBody.safeParse(raw ?? {});
+  if (!parsed.success) throw new ValidationError(laravelErrors(parsed.error.issues, raw));
+  return parsed.data;
+}
 
 export const ExecuteQuery = z.object({
   wait_execution: looseBool().optional(),

@@ -1,14 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
-import type { ExecutionsService } from './service.js';
+import { WAIT_MS, type ExecutionsService } from './service.js';
 import { createRouter, errorResponses, notFound, ok } from '../../transports/http/router.js';
 import { IdPath, ErrorBody } from '../../contract/common.js';
-import { AgentResponsePath, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage, ExecutionStreamHeaders } from '../../contract/executions.js';
+import { AgentResponsePath, EMPTY_EXECUTE_REQUEST, ExecuteBody, ExecuteQuery, ExecuteResponse, Execution, ExecutionEvent, ExecutionListQuery, ExecutionPage, ExecutionStreamHeaders } from '../../contract/executions.js';
 import { idFrame, sseResponse } from '../../transports/http/sse.js';
 import { shapeB } from '../../transports/http/pagination.js';
 import { Session, SessionDeleted, SessionDetail, SessionListQuery, SessionPage, SessionRename } from '../../contract/sessions.js';
-
-/** How long `wait_execution` holds the request before answering the current state (CONTRACT.md). */
-export const WAIT_MS = 100_000;
 
 export function executionRoutes({ executions }: { executions: ExecutionsService }) {
   const r = createRouter();
@@ -26,7 +23,7 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       description:
         'Answers may come in `answers` or at the top level (`answers` wins). `stream: true` answers Server-Sent Events: `data: <execution without input>` per event, ' +
         '`running` events carry the text since the previous event, the last one is `completed` (or `failed` with `error`). Otherwise answers at once with status ' +
-        '`starting`, or, with `wait_execution`/`waitExecution` (body or query), when the execution has ended (up to 100 s).',
+        `\`starting\`, or, with \`wait_execution\`/\`waitExecution\` (body or query), when the execution has ended (up to ${WAIT_MS / 1000} s).`,
       request: { params: IdPath, query: ExecuteQuery, body: { content: { 'application/json': { schema: ExecuteBody } }, required: false } },
       responses: {
         200: {
@@ -38,13 +35,14 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
       },
     }),
     async (c) => {
-      const body = c.req.valid('json') ?? {};
+      // Without a content type there is no body: the router hands over `{}` unparsed.
+      const body = c.req.header('content-type') ? c.req.valid('json') : EMPTY_EXECUTE_REQUEST;
       const q = c.req.valid('query');
       const principal = c.get('principal');
       const { execution, events } = await executions.start(principal, c.req.valid('param').id, body);
       // An event stream is a plain Response, outside what the typed route describes.
       if (body.stream ?? q.stream ?? false) return sseResponse(events) as never;
-      const wait = body.wait_execution ?? body.waitExecution ?? q.wait_execution ?? q.waitExecution ?? false;
+      const wait = body.wait ?? q.wait_execution ?? q.waitExecution ?? false;
       const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS) : execution;
       return c.json({ template_id: String(execution.template_id), responses: [result] }, 200);
     },

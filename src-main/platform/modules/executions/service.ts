@@ -2,9 +2,11 @@
  * Executions: the public service behind POST /api/agents/{id}/execute and /api/agent-responses,
  * also called by the OpenAI-compatible/MCP layer and the remote platform.
  *
- *   const { execution, events } = await p.services.executions.start(principal, agentIdOrAgent, body, opts?)
- *     - validates `body` (ExecuteBody: answers in `answers` or top level, messages, file_ids, root_id)
- *       and throws ValidationError (422) / NotFoundError (404 `Agent not found`) before anything runs;
+ *   const { execution, events } = await p.services.executions.start(principal, agentIdOrAgent, parseExecuteBody(raw), opts?)
+ *     - takes the parsed body (contract ExecuteBody: the route parses it; callers inside the platform
+ *       use parseExecuteBody), checks it against the agent (answers, messages required) and the
+ *       database (file_ids, root_id, branches), and throws ValidationError (422) / NotFoundError
+ *       (404 `Agent not found`) before anything runs;
  *     - stores the execution (`starting`, base credits) and runs it in the background: a client
  *       that goes away loses nothing;
  *     - `execution` is the GET shape (with `input`); `events` is an AsyncIterable of stream events
@@ -37,8 +39,7 @@ import type { ExecutionFinished } from '../../kernel/events.js';
 import { parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import type { Agent } from '../../contract/agents.js';
-import { ExecuteBody, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
-import { laravelErrors } from '../../contract/messages.js';
+import type { ExecuteRequest, Execution, ExecutionContext, ExecutionEvent, ExecutionStatus } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
@@ -93,6 +94,8 @@ export interface Started {
   events: AsyncIterable<ExecutionEvent>;
 }
 
+/** How long `wait_execution` holds the request before answering the current state (CONTRACT.md "Execution"). */
+export const WAIT_MS = 100_000;
 /** How often streamed output is written to the database (batched so throughput holds). */
 const FLUSH_MS = 100;
 /** How often a re-attached stream re-reads an execution that another process runs. */
@@ -208,39 +211,41 @@ export class ExecutionsService {
     return typeof agent === 'object' ? agent : this.deps.agents.get(userId, agent);
   }
 
-  async start(principal: Principal, agentRef: number | string | Agent, rawBody: unknown, opts: StartOptions = {}): Promise<Started> {
+  /**
+   * `body` is parsed already (the route's schema, or parseExecuteBody for callers inside the
+   * platform); here only the rules that need the agent or the database.
+   */
+  async start(principal: Principal, agentRef: number | string | Agent, body: ExecuteRequest, opts: StartOptions = {}): Promise<Started> {
     if (this.closing) throw new PlatformError(503, 'Agent Desk is shutting down; try again when it is back.', 'shutting_down');
     const userId = principal.userId;
     const agent = this.agentOf(userId, agentRef);
-    const parsed = ExecuteBody.safeParse(rawBody ?? {});
-    if (!parsed.success) throw new ValidationError(laravelErrors(parsed.error.issues, rawBody));
     // Models the providers list (and the default model) are known before the answers are checked.
-    await this.deps.providers.prepareFor(agent, parsed.data, opts.overrides?.model);
-    const req = normalizeRequest(agent, parsed.data, { steeringOptional: opts.steeringOptional, acceptModel: (m) => this.deps.providers.serves(m) });
+    await this.deps.providers.prepareFor(agent, body.answers.model, opts.overrides?.model);
+    const req = normalizeRequest(agent, body, { steeringOptional: opts.steeringOptional, acceptModel: (m) => this.deps.providers.serves(m) });
     const model = opts.overrides?.model ?? req.model;
 
     const errors: Record<string, string[]> = {};
-    req.fileIds.forEach((id, i) => {
+    body.fileIds.forEach((id, i) => {
       if (!this.canSee(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
     });
-    req.memoryCollections?.forEach((id, i) => {
+    body.memoryCollections?.forEach((id, i) => {
       if (!this.deps.memories.ownsCollection(userId, id)) errors[`memory_collections.${i}`] = [`The selected memory_collections.${i} is invalid.`];
     });
     let rootId: number | null = null;
-    if (req.rootId !== null) {
-      const root = this.store.row(req.rootId, userId);
+    if (body.rootId !== null) {
+      const root = this.store.row(body.rootId, userId);
       if (!root) errors.root_id = ['The selected root id is invalid.'];
       else rootId = root.root_id;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
-    const branch = this.sessions.branch(userId, rawBody, rootId);
+    const branch = this.sessions.branch(userId, { parentId: body.parentId, alternativeOf: body.alternativeOf }, rootId);
     rootId = branch.rootId;
 
     const transcript = branch.parentId !== null ? this.sessions.transcript(userId, branch.parentId) : [];
     const isChat = agent.type === 'chat';
     const textPrompt = isChat ? '' : agent.type === 'image' ? imagePrompt(agent, req.answers) : promptFromAnswers(agent, req.answers);
-    const { conversation, added } = isChat || req.turns.length ? continueTranscript(transcript, req.turns) : { conversation: [...transcript], added: [] as typeof req.turns };
+    const { conversation, added } = isChat || body.turns.length ? continueTranscript(transcript, body.turns) : { conversation: [...transcript], added: [] as typeof body.turns };
     if (!isChat) {
       // A text agent's task is its answers: they form the user turn, together with any message
       // sent beside them (the answers must reach the model even when messages are given).
@@ -263,7 +268,7 @@ export class ExecutionsService {
     const created = this.store.insert(
       {
         agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
-        turns: JSON.stringify(added), fileIds: JSON.stringify(req.fileIds), now,
+        turns: JSON.stringify(added), fileIds: JSON.stringify(body.fileIds), now,
       },
       opts.onCreated,
     );
@@ -277,11 +282,11 @@ export class ExecutionsService {
       agent,
       userId,
       model,
-      developer: req.developer,
+      developer: body.developer,
       conversation,
       query: isChat ? lastUser : textPrompt,
       // A conversation's attachments stay available to its later turns.
-      fileIds: rootId !== null ? [...new Set([...req.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : req.fileIds,
+      fileIds: rootId !== null ? [...new Set([...body.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : body.fileIds,
       temperature: req.temperature,
       tool: req.tool,
       imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
@@ -289,7 +294,7 @@ export class ExecutionsService {
       overrides: opts.overrides ?? {},
       signal: live.abort.signal,
       answers: req.answers,
-      memoryCollections: req.memoryCollections,
+      memoryCollections: body.memoryCollections,
     }, agent.source === 'remote');
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
@@ -488,7 +493,7 @@ export class ExecutionsService {
     return { inputTokens: row.input_tokens, outputTokens: row.output_tokens };
   }
 
-  async waitFor(userId: number, rawId: string | number, timeoutMs = 100_000): Promise<Execution> {
+  async waitFor(userId: number, rawId: string | number, timeoutMs = WAIT_MS): Promise<Execution> {
     const row = this.rowOf(userId, rawId);
     const live = this.live.get(row.id);
     if (live) {

@@ -40,19 +40,9 @@ export interface Branch {
   parentId: number | null;
 }
 
-/** ext body fields: `parent_id` (continue after that execution), `alternative_of` (a sibling of it). */
-function idField(body: unknown, name: string, errors: Record<string, string[]>): number | null {
-  const v = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  if (v === undefined || v === null || v === '') return null;
-  const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
-  if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) return n;
-  errors[name] = [`The ${name.replace(/_/g, ' ')} field must be an integer.`];
-  return null;
-}
-
 /**
  * Sessions: the list and titles, and where a new turn goes in a conversation's tree (with the
- * 422s of its ext body fields). The SQL is in sessions-store.ts.
+ * 422s of ids that name no execution of the session). The SQL is in sessions-store.ts.
  */
 export class Sessions {
   private readonly rows: SessionRowsStore;
@@ -93,16 +83,15 @@ export class Sessions {
    * Where a new turn goes. `alternative_of` X: beside X (same session and parent: a regenerated
    * answer or an edited message). `parent_id` P: after P. Only `root_id`: after the session's
    * latest execution. Nothing: a new session. Ids must be the caller's; they must agree with `root_id`.
+   * The body's ext fields come parsed (ids, at most one of the two).
    */
-  branch(userId: number, body: unknown, rootId: number | null): Branch {
+  branch(userId: number, at: { parentId: number | null; alternativeOf: number | null }, rootId: number | null): Branch {
     const errors: Record<string, string[]> = {};
-    const alt = idField(body, 'alternative_of', errors);
-    const parent = idField(body, 'parent_id', errors);
-    if (alt !== null && parent !== null) errors.alternative_of = ['Give either alternative_of or parent_id, not both.'];
-    const ref = alt ?? parent;
+    const alt = at.alternativeOf;
+    const ref = alt ?? at.parentId;
     const field = alt !== null ? 'alternative_of' : 'parent_id';
     let out: Branch = { rootId, parentId: rootId !== null ? this.rows.latest(userId, rootId) : null };
-    if (ref !== null && !errors[field]) {
+    if (ref !== null) {
       const row = this.rows.execution(userId, ref);
       if (!row) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
       else if (rootId !== null && row.root_id !== rootId) errors[field] = [`The ${field.replace(/_/g, ' ')} must belong to the session root_id names.`];

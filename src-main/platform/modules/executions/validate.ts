@@ -1,25 +1,15 @@
 import type { Agent, Question } from '../../contract/agents.js';
-import { coerceMessages, coerceRootId, type ExecuteBody } from '../../contract/executions.js';
+import type { ExecuteRequest } from '../../contract/executions.js';
+import { BODY_QUESTIONS, STEERING_QUESTIONS } from '../../contract/agent-questions.js';
 import type { Turn } from '../../engine/turn.js';
 import { ValidationError } from '../../kernel/errors.js';
 
-/** Body keys that steer the request; every other top-level key is an answer (the spec's examples send model, tools...). */
-const CONTROL_KEYS = new Set(['stream', 'wait_execution', 'waitExecution', 'answers', 'file_ids', 'file_id', 'memory_collections']);
-/** Questions with their own handling: the conversation and the session. */
-const SPECIAL = new Set(['messages', 'root_id']);
 /** Answers that steer the model rather than describe the task (left out of a text agent's prompt). */
-export const STEERING = new Set(['model', 'temperature', 'tools', 'root_id', 'messages']);
+export const STEERING: ReadonlySet<string> = new Set([...STEERING_QUESTIONS, ...BODY_QUESTIONS]);
 
+/** The answers checked against the agent's questions, and what they steer. */
 export interface NormalizedRequest {
   answers: Record<string, unknown>;
-  /** one developer message, sent first */
-  developer: string | null;
-  /** the user/assistant turns the client sent */
-  turns: Turn[];
-  fileIds: number[];
-  rootId: number | null;
-  /** ext: only memories of these collections enter the context; null: all of the caller's */
-  memoryCollections: number[] | null;
   /** null: the user's default model (omitted, or a hosted `tess-*` id) */
   model: string | null;
   temperature: number | undefined;
@@ -42,52 +32,6 @@ function omittedSelect(q: Question): unknown {
   if (q.default !== undefined && (q.options ?? []).includes(q.default)) return q.default;
   if (q.name === 'model') return undefined;
   return q.options?.[0];
-}
-
-function contentText(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  // OpenAI-style content parts: the text parts joined (other parts are not supported here).
-  if (Array.isArray(v) && v.every((p) => p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string')) {
-    return v.map((p) => (p as { text: string }).text).join('');
-  }
-  return null;
-}
-
-/**
- * CONTRACT.md "Execution": user/assistant turns alternating and ending on `user`; one `developer`
- * message allowed first; `system` refused.
- */
-export function validateMessages(raw: unknown, errors: Record<string, string[]>): { developer: string | null; turns: Turn[] } {
-  const add = (k: string, m: string) => (errors[k] ??= []).push(m);
-  if (!Array.isArray(raw)) {
-    add('messages', 'The messages field must be an array.');
-    return { developer: null, turns: [] };
-  }
-  let developer: string | null = null;
-  const turns: Turn[] = [];
-  raw.forEach((m, i) => {
-    const key = `messages.${i}`;
-    if (!m || typeof m !== 'object' || Array.isArray(m)) return add(key, `The ${key} field must be an object with role and content.`);
-    const role = (m as { role?: unknown }).role;
-    const content = contentText((m as { content?: unknown }).content);
-    if (typeof role !== 'string' || !role) return add(`${key}.role`, `The ${key}.role field is required.`);
-    if (content === null) return add(`${key}.content`, `The ${key}.content field must be a string.`);
-    if (role === 'system') return add(`${key}.role`, `The ${key}.role may not be system: put instructions in the agent, or send one developer message first.`);
-    if (role === 'developer') {
-      if (i !== 0) return add(`${key}.role`, `Only the first message may be a developer message (${key} is not the first).`);
-      developer = content;
-      return;
-    }
-    if (role !== 'user' && role !== 'assistant') return add(`${key}.role`, `The selected ${key}.role is invalid: use user or assistant.`);
-    const prev = turns[turns.length - 1];
-    if (prev && prev.role === role) return add(`${key}.role`, `The messages must alternate between user and assistant (${key} is a second ${role} message in a row).`);
-    turns.push({ role, content });
-  });
-  if (!Object.keys(errors).some((k) => k.startsWith('messages'))) {
-    if (!turns.length) add('messages', 'The messages field must hold at least one user message.');
-    else if (turns[turns.length - 1].role !== 'user') add('messages', 'The last message must be from the user.');
-  }
-  return { developer, turns };
 }
 
 /** One answer against its question; returns the normalized value or records an error. */
@@ -128,41 +72,25 @@ function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>, 
 }
 
 /**
- * Answers may come in `answers` or at the top level; `answers` wins. Validates them against the
- * agent's questions and the conversation against CONTRACT.md's rules. Existence checks (root_id,
- * file_ids) are the caller's, as they need the database.
+ * The agent's rules over a parsed execute body: its answers against its questions, and whether it
+ * needs a conversation. Existence checks (root_id, file_ids) are the caller's, as they need the
+ * database; the body's own shape and the conversation's rules were checked when it was parsed.
  */
-export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body: ExecuteBody, opts: { steeringOptional?: boolean; acceptModel?: (model: string) => boolean } = {}): NormalizedRequest {
-  const top: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) if (!CONTROL_KEYS.has(k)) top[k] = v;
-  const merged: Record<string, unknown> = { ...top, ...(body.answers ?? {}) };
+export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body: ExecuteRequest, opts: { steeringOptional?: boolean; acceptModel?: (model: string) => boolean } = {}): NormalizedRequest {
   const errors: Record<string, string[]> = {};
   const answers: Record<string, unknown> = {};
+  const given = body.answers;
 
   for (const q of agent.questions) {
-    if (SPECIAL.has(q.name)) continue;
+    // The conversation and the session are body fields, read when the body was parsed.
+    if (BODY_QUESTIONS.has(q.name)) continue;
     // Callers with their own generation settings (OpenAI-compatible, MCP) may leave steering questions unanswered.
-    const v = checkAnswer(opts.steeringOptional && STEERING.has(q.name) ? { ...q, required: false } : q, merged[q.name], errors, opts.acceptModel);
+    const v = checkAnswer(opts.steeringOptional && STEERING.has(q.name) ? { ...q, required: false } : q, given[q.name], errors, opts.acceptModel);
     if (v !== undefined) answers[q.name] = v;
   }
 
-  let developer: string | null = null;
-  let turns: Turn[] = [];
-  const rawMessages = coerceMessages(merged.messages);
   const needsMessages = agent.type === 'chat' || agent.questions.some((q) => q.name === 'messages' && q.required);
-  if (empty(rawMessages)) {
-    if (needsMessages) errors.messages = ['The messages field is required.'];
-  } else {
-    ({ developer, turns } = validateMessages(rawMessages, errors));
-  }
-
-  let rootId: number | null = null;
-  const rawRoot = coerceRootId(merged.root_id);
-  if (!empty(rawRoot)) {
-    const n = typeof rawRoot === 'string' && /^\d+$/.test(rawRoot.trim()) ? Number(rawRoot) : rawRoot;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) errors.root_id = ['The root id field must be an integer.'];
-    else rootId = n;
-  }
+  if (needsMessages && !body.turns.length) errors.messages = ['The messages field is required.'];
 
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
@@ -170,12 +98,7 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
   const tool = typeof answers.tools === 'string' && answers.tools !== 'no-tools' ? answers.tools : null;
   return {
     answers,
-    developer,
-    turns,
-    fileIds: [...new Set([...(body.file_ids ?? []), ...(body.file_id !== undefined ? [body.file_id] : [])])],
-    rootId,
-    memoryCollections: body.memory_collections?.length ? [...new Set(body.memory_collections)] : null,
-    model: typeof answers.model === 'string' ? answers.model : typeof merged.model === 'string' && merged.model && !isHostedModel(merged.model) ? merged.model : null,
+    model: typeof answers.model === 'string' ? answers.model : typeof given.model === 'string' && given.model && !isHostedModel(given.model) ? given.model : null,
     temperature: Number.isFinite(temperature) ? temperature : undefined,
     tool,
   };

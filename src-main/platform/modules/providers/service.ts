@@ -267,9 +267,8 @@ export class ProvidersService {
    * (a listed model) or is left out (the default model applies), the listings must be known.
    * A model among the options needs no round trip.
    */
-  async prepareFor(agent: { questions: { name: string; options?: string[] | null }[] }, body: unknown, override?: string): Promise<void> {
-    const b = (body && typeof body === 'object' ? body : {}) as { model?: unknown; answers?: { model?: unknown } };
-    const asked = override ?? b.answers?.model ?? b.model;
+  async prepareFor(agent: { questions: { name: string; options?: string[] | null }[] }, model: unknown, override?: string): Promise<void> {
+    const asked = override ?? model;
     const options = agent.questions.find((q) => q.name === 'model')?.options ?? [];
     if (typeof asked === 'string' && asked && options.includes(asked)) return;
     // A named model outside the options is accepted only if listed: a set default model is no

@@ -6,7 +6,7 @@ import type { Lifecycle } from '../../kernel/lifecycle.js';
 import { isoMicros, type Clock } from '../../kernel/time.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
 import type { Schedule, ScheduleCreate, ScheduleRun, ScheduleUpdate } from '../../contract/schedules.js';
-import type { Execution } from '../../contract/executions.js';
+import { parseExecuteBody, type Execution } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { ExecutionsService } from '../executions/service.js';
 import { SchedulesStore, type ScheduleRow, type ScheduleValues } from './store.js';
@@ -177,7 +177,7 @@ export class SchedulesService {
     const messages = JSON.parse(s.messages) as unknown[];
     const body = { answers: JSON.parse(s.answers) as Record<string, unknown>, ...(messages.length ? { messages } : {}) };
     try {
-      await this.deps.executions.start({ userId: s.user_id, via: 'schedule' }, s.agent_id, body, {
+      await this.deps.executions.start({ userId: s.user_id, via: 'schedule' }, s.agent_id, parseExecuteBody(body), {
         // Written in the very transaction that inserts the execution: a crash keeps both or
         // neither, and a job retried after one finds the id above and starts nothing again.
         onCreated: (executionId) => this.store.setRunExecution(run.id, executionId),

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Agent } from '../../contract/agents.js';
+import { parseExecuteBody } from '../../contract/executions.js';
 import { parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { answersWithMessage } from '../openai/chat.js';
@@ -45,7 +46,7 @@ export function registerRunAgent(server: McpServer, ctx: ToolContext): void {
       try {
         const agent = findAgent(ctx, a.agent);
         const body = { messages: [{ role: 'user', content: a.message }], answers: answersWithMessage(agent, a.answers, a.message), ...(a.file_ids ? { file_ids: a.file_ids } : {}) };
-        const { execution } = await executions.start(ctx.principal, agent, body, { steeringOptional: true, overrides: a.model ? { model: a.model } : {} });
+        const { execution } = await executions.start(ctx.principal, agent, parseExecuteBody(body), { steeringOptional: true, overrides: a.model ? { model: a.model } : {} });
         const done = await executions.waitFor(userId, execution.id, RUN_WAIT_MS);
         const info = { execution_id: done.id, agent: agent.slug, status: done.status, credits: done.credits };
         if (done.status === 'succeeded') return textResult(done.output, { ...info, output: done.output });

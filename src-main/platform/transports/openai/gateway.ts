@@ -8,7 +8,8 @@
 import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
 import type { Agent } from '../../contract/agents.js';
-import type { ExecutionEvent } from '../../contract/executions.js';
+import { parseExecuteBody, type ExecutionEvent } from '../../contract/executions.js';
+import { textQuestionOf } from '../../contract/agent-questions.js';
 import type { ToolStep } from '../../contract/tools.js';
 import type { Overrides } from '../../engine/runner.js';
 import type { Turn } from '../../engine/turn.js';
@@ -99,14 +100,12 @@ export async function gatewayTarget(p: TransportDeps, userId: number, model: str
 
 /**
  * The agent's answers: the client's `answers` (ext), plus, for agents that are not chats, the last
- * user message as the first required free-text question (a summarizer's `text`) when not given.
+ * user message as the question typed text answers (textQuestionOf: a summarizer's `text`) when not given.
  */
 export function answersWithMessage(agent: Agent, given: Record<string, unknown> | undefined, lastUser: string): Record<string, unknown> {
   const answers: Record<string, unknown> = { ...(given ?? {}) };
-  if (agent.type !== 'chat') {
-    const q = agent.questions.find((x) => x.required && x.type === 'string' && x.name !== 'model');
-    if (q && (answers[q.name] === undefined || answers[q.name] === '')) answers[q.name] = lastUser;
-  }
+  const q = textQuestionOf(agent);
+  if (q && (answers[q.name] === undefined || answers[q.name] === '')) answers[q.name] = lastUser;
   return answers;
 }
 
@@ -212,7 +211,7 @@ export async function startGateway(p: TransportDeps, principal: Principal, targe
   const body: Record<string, unknown> = { messages, answers: answersWithMessage(target.agent, input.answers, lastUser) };
   if (input.fileIds?.length) body.file_ids = input.fileIds;
   if (input.after !== undefined) body.parent_id = input.after;
-  const { execution, events } = await p.services.executions.start(principal, target.agent, body, { overrides, steeringOptional: true });
+  const { execution, events } = await p.services.executions.start(principal, target.agent, parseExecuteBody(body), { overrides, steeringOptional: true });
   return {
     executionId: execution.id,
     created: Math.floor(Date.parse(execution.created_at) / 1000),
