@@ -23,7 +23,8 @@ import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
 import { pct, time } from '../helpers/stats.js';
 import { fillPassages } from '../helpers/passages.js';
-import { queryTerms, searchPassages } from '../../src-main/platform/modules/files/search.js';
+import { searchPassages } from '../../src-main/platform/modules/files/search.js';
+import { queryTerms } from '../../src-main/platform/db/fts-query.js';
 import { toBlob } from '../../src-main/platform/modules/retrieval/vectors.js';
 import { fuseRanks } from '../../src-main/platform/modules/retrieval/fusion.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { chunkText, Chunker, lastSentenceEnd } from '../../src-main/platform/ingest/chunk.js';
-import { ftsQuery } from '../../src-main/platform/modules/files/search.js';
+import { ftsQuery } from '../../src-main/platform/db/fts-query.js';
 
 describe('chunker', () => {
   it('keeps short text whole', () => {

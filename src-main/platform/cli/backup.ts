@@ -4,9 +4,9 @@ import { PlatformEvents } from '../kernel/events.js';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { resolveConfig } from '../kernel/config.js';
-import { openDatabase } from '../db/connection.js';
+import { DATABASE_FILE, openDatabase } from '../db/connection.js';
 import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrate.js';
-import { backupDataDir, DB_FILE, snapshotBeforeMigrate, stamp } from '../modules/archive/backup.js';
+import { backupDataDir, snapshotBeforeMigrate, stamp } from '../modules/archive/backup.js';
 import { writeExportFile } from '../modules/archive/service.js';
 import { importArchive } from '../modules/archive/import.js';
 import { BadArchiveError } from '../modules/archive/tar.js';
@@ -45,7 +45,7 @@ function backupCommand(dataDir: string, out: string | undefined): void {
 }
 
 async function exportCommand(dataDir: string, out: string | undefined, workspace: string | undefined, includeSecrets: boolean): Promise<void> {
-  const file = path.join(dataDir, DB_FILE);
+  const file = path.join(dataDir, DATABASE_FILE);
   if (!fs.existsSync(file)) fail(`No Agent Desk database in ${dataDir}.`, 1);
   // Read-only: exporting never changes (or migrates) the data dir.
   const db = new Database(file, { readonly: true, fileMustExist: true });

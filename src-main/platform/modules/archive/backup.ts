@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { DB } from '../../db/connection.js';
+import { DATABASE_FILE, type DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 import { fsyncFile } from '../../kernel/fsync.js';
 import { fileIds } from './store.js';
 
-export const DB_FILE = 'agent-desk.sqlite';
 export const backupsDir = (dataDir: string) => path.join(dataDir, 'backups');
 
 /** `2026-11-21T09-30-00-123Z`: sortable, and legal in file names on every OS. */
@@ -67,8 +66,8 @@ export interface BackupResult {
  */
 export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date }): BackupResult {
   const dataDir = path.resolve(opts.dataDir);
-  const source = path.join(dataDir, DB_FILE);
-  if (!fs.existsSync(source)) throw new Error(`No Agent Desk database in ${dataDir} (expected ${DB_FILE}).`);
+  const source = path.join(dataDir, DATABASE_FILE);
+  if (!fs.existsSync(source)) throw new Error(`No Agent Desk database in ${dataDir} (expected ${DATABASE_FILE}).`);
   const out = path.resolve(opts.out ?? path.join(backupsDir(dataDir), `agent-desk-${stamp(opts.now)}.tar`));
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const snapshot = `${out}.sqlite.part`;
@@ -96,7 +95,7 @@ export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date 
     let count = 0;
     try {
       const write = (b: Buffer) => fs.writeSync(fd, b);
-      appendFile(fd, DB_FILE, snapshot);
+      appendFile(fd, DATABASE_FILE, snapshot);
       for (const id of ids) {
         const src = path.join(dataDir, 'files', String(id));
         if (!fs.existsSync(src)) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ServiceContext } from '../../kernel/context.js';
+import { DATABASE_FILE } from '../../db/connection.js';
 import type { FileStore } from './store.js';
 import { FileRows } from './rows-store.js';
 import type { Job, JobQueue } from '../../jobs/queue.js';
@@ -97,7 +98,7 @@ export class FileProcessing {
           kind: row.kind,
           filename: row.filename,
           bytes: row.bytes,
-          dbPath: path.join(this.ctx.config.dataDir, 'agent-desk.sqlite'),
+          dbPath: path.join(this.ctx.config.dataDir, DATABASE_FILE),
         },
         { signal: this.stopping.signal, timeoutMs: this.opts.timeoutMs, maxHeapMb: this.opts.maxHeapMb },
       );

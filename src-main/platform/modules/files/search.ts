@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connection.js';
 import { PassageIndex, type RankedRow } from './search-store.js';
+import { queryTerms, quoteTerm as quote } from '../../db/fts-query.js';
 
 export interface PassageHit {
   file_id: number;
@@ -9,30 +10,6 @@ export interface PassageHit {
   text: string;
   /** FTS5 bm25 score: lower is better; hits come sorted by it. */
   rank: number;
-}
-
-// Words that match nearly every passage: they cost the most and rank nothing.
-const STOPWORDS = new Set(
-  ('a an and are as at be but by for from has have how i if in into is it its me my no not of on or our so that the their them then there these ' +
-    'they this to was we were what when where which who why will with you your do does did can could would should about after all also any ' +
-    'been before being both each few more most other over same some such than too very just only own up down out off again further once here ' +
-    'der die das und ist le la les et de des un une el los las y en')
-    .split(' '),
-);
-
-/** The words of a free-text query: quoted later, so no FTS syntax from the user gets through. */
-export function queryTerms(text: string): string[] {
-  const words = [...new Set((text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length <= 64))];
-  const terms = words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
-  return (terms.length ? terms : words).slice(0, 24);
-}
-
-const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
-
-/** A safe FTS5 query from free text: its words, quoted, stop words dropped unless nothing else is left, OR-ed. */
-export function ftsQuery(text: string): string | null {
-  const terms = queryTerms(text);
-  return terms.length ? terms.map(quote).join(' OR ') : null;
 }
 
 /**

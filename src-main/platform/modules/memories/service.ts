@@ -5,17 +5,10 @@ import type { Collection, Memory } from '../../contract/memories.js';
 import type { CollectionsService } from './collections.js';
 import { toCollection } from './collections.js';
 import { nowMicros } from '../../kernel/time.js';
-import { ftsQuery as keywordQuery } from '../files/search.js';
+import { ftsQuery } from '../../db/fts-query.js';
 import type { MemoriesStore, MemoryRow } from './store.js';
 
 const toMemory = (r: MemoryRow): Memory => ({ id: r.id, user_id: r.user_id, collection_id: r.collection_id, memory: r.memory, credits: r.credits });
-
-/** Turns free text into a safe FTS5 query: each word quoted, OR-ed, so punctuation never breaks MATCH. */
-export function ftsQuery(text: string, maxTerms = 32): string | null {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length > 1);
-  const unique = [...new Set(words)].slice(0, maxTerms);
-  return unique.length ? unique.map((w) => `"${w}"`).join(' OR ') : null;
-}
 
 export class MemoriesService {
   private readonly store: MemoriesStore;
@@ -92,8 +85,8 @@ export class MemoriesService {
    * `collections`, only memories of those collections (ext `memory_collections`).
    */
   relevant(userId: number, text: string, limit = 20, collections: number[] | null = null): (Memory & { rank: number })[] {
-    // Stop words dropped (as for file passages): "my" or "the" must not make a memory relevant.
-    const match = keywordQuery(text);
+    // Stop words dropped: "my" or "the" must not make a memory relevant.
+    const match = ftsQuery(text);
     if (!match) return [];
     return this.store
       .relevant(userId, match, limit, collections)
