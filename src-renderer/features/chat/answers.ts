@@ -1,4 +1,5 @@
 import type { Question } from '../../../src-main/platform/contract/agents';
+import { textQuestion } from '../../../src-main/platform/contract/agent-questions';
 
 export type Answers = Record<string, unknown>;
 
@@ -35,10 +36,5 @@ export function missingAnswers(questions: Question[], answers: Answers): string[
     .map((q) => q.name);
 }
 
-/** The question the composer's text answers for an agent that is not a chat: its first required text question (else its first text one). */
-export function mainTextQuestion(questions: Question[]): Question | null {
-  const text = shownQuestions(questions).filter((q) => q.type === 'string' && !STEERING_NAMES.has(q.name));
-  return text.find((q) => q.required) ?? text[0] ?? null;
-}
-
-const STEERING_NAMES = new Set(['model', 'temperature', 'tools']);
+/** The question the composer's text answers for an agent that is not a chat: the platform's one rule (contract/agent-questions). */
+export const mainTextQuestion = (questions: Question[]): Question | null => textQuestion(questions);
