@@ -102,7 +102,7 @@ export const useChat = create<ChatState>((set, get) => {
     if (get().conv !== conv) return;
     const t = turnOf(k);
     if (!t) return;
-    const status = e.status === 'completed' || e.status === 'succeeded' ? 'succeeded' : e.status === 'failed' ? 'failed' : e.status === 'canceled' ? 'canceled' : 'running';
+    const status = turnStatus(e.status);
     const text = e.status === 'running' ? e.output : '';
     patchTurn(k, {
       responseId: e.id,

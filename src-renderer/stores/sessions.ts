@@ -1,4 +1,5 @@
 import type { Session } from '../../src-main/platform/contract/sessions';
+import { executionOutcome } from '../../src-main/platform/contract/executions';
 
 /**
  * Chat sessions come from the platform (ext GET /api/sessions), so the list is the same in
@@ -14,7 +15,5 @@ export function dropLegacyIndex(): void {
   } catch {}
 }
 
-/** The turn status the chat shows for a stored execution status. */
-export function turnStatus(status: string): 'running' | 'succeeded' | 'failed' | 'canceled' {
-  return status === 'succeeded' || status === 'completed' ? 'succeeded' : status === 'failed' ? 'failed' : status === 'canceled' ? 'canceled' : 'running';
-}
+/** The turn status the chat shows for an execution status (stored or streamed): the contract's one reading. */
+export const turnStatus = executionOutcome;

@@ -11,6 +11,21 @@ export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed',
 /** ext `awaiting_approval`: live only (a tool call waits for a person); the stored row reads `running`. */
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number] | 'awaiting_approval';
 
+/** Where an execution stands, whichever spelling its status has: still going, or how it ended. */
+export type ExecutionOutcome = 'running' | 'succeeded' | 'failed' | 'canceled';
+
+/**
+ * One reading of a status, stored (`succeeded`) or streamed (`completed`, spec): `starting`,
+ * `running`, `awaiting_approval` and anything unknown are still going.
+ */
+export function executionOutcome(status: string): ExecutionOutcome {
+  if (status === 'succeeded' || status === 'completed') return 'succeeded';
+  return status === 'failed' || status === 'canceled' ? status : 'running';
+}
+
+/** The status a stream event gives for a stored one: the spec's last event reads `completed`. */
+export const streamStatus = (status: string): string => (status === 'succeeded' ? 'completed' : status);
+
 export const ExecutionError = z.object({ message: z.string(), code: z.string() }).meta({ id: 'ExecutionError' });
 
 /** ext: what the model was given besides the conversation, so a user can see why it answered so. */

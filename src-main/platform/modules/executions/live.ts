@@ -1,4 +1,4 @@
-import type { ExecutionContext, ExecutionEvent, ExecutionStatus } from '../../contract/executions.js';
+import { streamStatus, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
 
@@ -106,7 +106,7 @@ export class LiveExecution {
         first = false;
       }
       if (!wait) {
-        yield { id: sent, data: this.event(this.status === 'succeeded' ? 'completed' : this.status, '', true) };
+        yield { id: sent, data: this.event(streamStatus(this.status), '', true) };
         return;
       }
       await wait;

@@ -39,7 +39,7 @@ import type { ExecutionFinished } from '../../kernel/events.js';
 import { parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import type { Agent } from '../../contract/agents.js';
-import type { ExecuteRequest, Execution, ExecutionContext, ExecutionEvent, ExecutionStatus } from '../../contract/executions.js';
+import { streamStatus, type ExecuteRequest, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
@@ -545,7 +545,7 @@ export class ExecutionsService {
         first = false;
       }
       if (TERMINAL.has(row.status)) {
-        yield { id: sent, data: { ...event, status: row.status === 'succeeded' ? 'completed' : row.status, error: e.error, credits: e.credits } };
+        yield { id: sent, data: { ...event, status: streamStatus(row.status), error: e.error, credits: e.credits } };
         return;
       }
       await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
