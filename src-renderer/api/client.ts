@@ -10,14 +10,18 @@ import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-m
 import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
 import { WebhookDelivery, WebhookDeliveryDetail, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
 import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
-import { ProvidersSettings, ProviderTestResult, type ProvidersUpdate, type ProviderInput } from '../../src-main/platform/contract/settings';
+import type { ProvidersUpdate, ProviderInput } from '../../src-main/platform/contract/settings';
 import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
 import { OcrSettings } from '../../src-main/platform/contract/ocr';
 import { WorkspaceUsage } from '../../src-main/platform/contract/usage';
-import { RemoteSettings, RemoteSyncResult, RemoteTestResult } from '../../src-main/platform/contract/remote';
 import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
-import { CuratedModel, DefaultModel, LocalServer, ModelDownload, ModelList, ModelSetupResult, ModelSource, type ModelSetupBody } from '../../src-main/platform/contract/models';
-import { McpImportResult, McpServer, McpServerDeleted, McpServerList, McpToolList, type McpImport, type McpServerCreate, type McpServerUpdate } from '../../src-main/platform/contract/tools';
+import type { ModelSetupBody } from '../../src-main/platform/contract/models';
+import type { McpImport, McpServerCreate, McpServerUpdate } from '../../src-main/platform/contract/tools';
+import { modelOperations } from '../../src-main/platform/contract/models';
+import { providerOperations } from '../../src-main/platform/contract/settings';
+import { mcpServerOperations } from '../../src-main/platform/contract/tools';
+import { stepApprovalOperations } from '../../src-main/platform/contract/step-approvals';
+import { remoteOperations } from '../../src-main/platform/contract/remote';
 import { ApiError, errorFrom } from './errors';
 import { readExecutionEvents } from './sse';
 import type { RawResponse, Transport } from './transport';
@@ -62,7 +66,7 @@ export function createClient(t: Transport) {
   const get = <S extends z.ZodType>(s: S, path: string) => call(s, 'GET', path);
   /** Calls a declared operation: path, query and body as its declaration says; the answer parsed by its schema. */
   const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> =>
-    call(o.response, o.method.toUpperCase(), `/api${pathOf(o, input.params)}${queryOf(input.query)}`, input.body) as Promise<Answer<O>>;
+    call(o.response, o.method.toUpperCase(), `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`, input.body) as Promise<Answer<O>>;
 
   return {
     transport: t.kind,
@@ -165,9 +169,9 @@ export function createClient(t: Transport) {
       revoke: (id: number) => call(ApiKey, 'DELETE', `/api/keys/${id}`),
     },
     settings: {
-      providers: () => get(ProvidersSettings, '/api/settings/providers'),
-      saveProviders: (body: ProvidersUpdate) => call(ProvidersSettings, 'PUT', '/api/settings/providers', body),
-      testProvider: (body: { id: string } | { provider: ProviderInput }) => call(ProviderTestResult, 'POST', '/api/settings/providers/test', body),
+      providers: () => op(providerOperations.getProviderSettings, {}),
+      saveProviders: (body: ProvidersUpdate) => op(providerOperations.updateProviderSettings, { body }),
+      testProvider: (body: { id: string } | { provider: ProviderInput }) => op(providerOperations.testProvider, { body }),
       localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
       saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
       saveGpu: (gpu: GpuInfo['gpu']) => call(GpuInfo, 'PUT', '/api/settings/gpu', { gpu }),
@@ -176,40 +180,41 @@ export function createClient(t: Transport) {
       saveOcr: (languages: string[]) => call(OcrSettings, 'PUT', '/api/settings/ocr', { languages }),
     },
     remote: {
-      settings: () => get(RemoteSettings, '/api/settings/remote'),
+      settings: () => op(remoteOperations.getRemoteSettings, {}),
       /** `api_key` omitted keeps the stored key, `null` removes it; the platform syncs the agents when it can. */
-      save: (body: { base_url?: string | null; api_key?: string | null }) => call(RemoteSettings, 'PUT', '/api/settings/remote', body),
-      test: () => call(RemoteTestResult, 'POST', '/api/settings/remote/test'),
+      save: (body: { base_url?: string | null; api_key?: string | null }) => op(remoteOperations.updateRemoteSettings, { body }),
+      test: () => op(remoteOperations.testRemote, {}),
       /** 502 with the reason when the remote cannot be reached; the cached agents stay. */
-      sync: () => call(RemoteSyncResult, 'POST', '/api/remote/sync'),
+      sync: () => op(remoteOperations.syncRemote, {}),
       /** Copies a remote agent into a new local one. */
-      importAgent: (id: number) => call(Agent, 'POST', `/api/agents/${id}/import`),
+      importAgent: (id: number) => op(remoteOperations.importRemoteAgent, { params: { id: String(id) } }),
     },
     models: {
-      list: (q: Query = {}) => get(ModelList, `/api/models${qs(q)}`),
-      sources: () => get(zod.array(ModelSource), '/api/models/sources'),
-      default: () => get(DefaultModel, '/api/models/default'),
-      catalog: () => get(zod.array(CuratedModel), '/api/models/catalog'),
-      localServers: () => get(zod.array(LocalServer), '/api/models/local-servers'),
-      setup: (body: ModelSetupBody) => call(ModelSetupResult, 'POST', '/api/models/setup', body),
-      downloads: () => get(zod.array(ModelDownload), '/api/models/downloads'),
-      download: (body: { url: string; sha256?: string }) => call(ModelDownload, 'POST', '/api/models/downloads', body),
-      pause: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/pause`),
-      resume: (id: number) => call(ModelDownload, 'POST', `/api/models/downloads/${id}/resume`),
-      removeDownload: (id: number) => call(zod.object({ deleted: zod.boolean() }), 'DELETE', `/api/models/downloads/${id}`),
+      list: (query: CallInput<typeof modelOperations.listModels>['query'] = {}) => op(modelOperations.listModels, { query }),
+      sources: () => op(modelOperations.listModelSources, {}),
+      default: () => op(modelOperations.getDefaultModel, {}),
+      catalog: () => op(modelOperations.listModelCatalog, {}),
+      localServers: () => op(modelOperations.listLocalServers, {}),
+      setup: (body: ModelSetupBody) => op(modelOperations.setupModels, { body }),
+      downloads: () => op(modelOperations.listModelDownloads, {}),
+      download: (body: { url: string; sha256?: string }) => op(modelOperations.createModelDownload, { body }),
+      pause: (id: number) => op(modelOperations.pauseModelDownload, { params: { id: String(id) } }),
+      resume: (id: number) => op(modelOperations.resumeModelDownload, { params: { id: String(id) } }),
+      removeDownload: (id: number) => op(modelOperations.deleteModelDownload, { params: { id: String(id) } }),
     },
     tools: {
-      servers: () => get(McpServerList, '/api/mcp-servers'),
-      create: (body: McpServerCreate) => call(McpServer, 'POST', '/api/mcp-servers', body),
-      update: (id: number, body: McpServerUpdate) => call(McpServer, 'PATCH', `/api/mcp-servers/${id}`, body),
-      remove: (id: number) => call(McpServerDeleted, 'DELETE', `/api/mcp-servers/${id}`),
-      import: (body: McpImport) => call(McpImportResult, 'POST', '/api/mcp-servers/import', body),
-      list: (id: number) => get(McpToolList, `/api/mcp-servers/${id}/tools`),
+      servers: () => op(mcpServerOperations.listMcpServers, {}),
+      create: (body: McpServerCreate) => op(mcpServerOperations.createMcpServer, { body }),
+      update: (id: number, body: McpServerUpdate) => op(mcpServerOperations.updateMcpServer, { params: { id: String(id) }, body }),
+      remove: (id: number) => op(mcpServerOperations.deleteMcpServer, { params: { id: String(id) } }),
+      import: (body: McpImport) => op(mcpServerOperations.importMcpServers, { body }),
+      list: (id: number) => op(mcpServerOperations.listMcpServerTools, { params: { id: String(id) } }),
       /** Starts the server when needed and fetches its tools again. */
-      refresh: (id: number) => call(McpToolList, 'POST', `/api/mcp-servers/${id}/refresh`),
+      refresh: (id: number) => op(mcpServerOperations.refreshMcpServerTools, { params: { id: String(id) } }),
       /** Answers a tool call waiting for approval; `always` lets that tool run unasked from now on. */
-      approve: (executionId: number, step: number, always = false) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/approve`, { always }),
-      deny: (executionId: number, step: number) => call(Execution, 'POST', `/api/agent-responses/${executionId}/steps/${step}/deny`, {}),
+      approve: (executionId: number, step: number, always = false) =>
+        op(stepApprovalOperations.approveStep, { params: { id: String(executionId), step: String(step) }, body: { always } }),
+      deny: (executionId: number, step: number) => op(stepApprovalOperations.denyStep, { params: { id: String(executionId), step: String(step) }, body: {} }),
     },
     app: () => get(AppInfo, '/api/app'),
     usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),

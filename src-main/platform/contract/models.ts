@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ErrorBody, IdPath, looseBool } from './common.js';
+import { operations } from './operation.js';
 
 /** ext: one model the configured providers serve now (CONTRACT.md "Models"). */
 export const Model = z
@@ -94,3 +96,59 @@ export type ModelSetupBody = z.infer<typeof ModelSetupBody>;
 export const ModelSetupResult = z
   .object({ provider: z.string(), ok: z.boolean(), error: z.string().nullable(), models: z.array(Model), default: DefaultModel })
   .meta({ id: 'ModelSetupResult' });
+
+export const ModelsQuery = z.object({
+  /** whose `model` options join the list (default: the seeded chat agent) */
+  agent_id: z.string().optional(),
+  /** ask the providers again instead of the brief cache */
+  fresh: looseBool().optional(),
+});
+export const ModelSourceList = z.array(ModelSource);
+export const CuratedModelList = z.array(CuratedModel);
+export const LocalServerList = z.array(LocalServer);
+export const ModelDownloadDeleted = z.object({ deleted: z.boolean() });
+
+const tags = ['Models'] as const;
+const conflict = { 409: ['Conflict', ErrorBody] } as const;
+
+/** ext: the models people have (CONTRACT.md "Models"), first-run setup, and GGUF downloads (modules/models/routes.ts handles them). */
+export const modelOperations = operations({
+  listModels: { method: 'get', path: '/models', tags, summary: 'What the configured providers serve now, plus the agent’s model options that route to one (ext)', query: ModelsQuery, response: ModelList, notFound: 'Agent' },
+  listModelSources: { method: 'get', path: '/models/sources', tags, summary: 'How each provider answered its model listing; a provider that does not answer keeps its error (ext)', response: ModelSourceList },
+  getDefaultModel: { method: 'get', path: '/models/default', tags, summary: 'The default model: the setting, else the first configured provider’s first model (ext)', response: DefaultModel },
+  listModelCatalog: { method: 'get', path: '/models/catalog', tags, summary: 'Small GGUF chat models to download (ext)', response: CuratedModelList },
+  listLocalServers: { method: 'get', path: '/models/local-servers', tags, summary: 'Ollama (11434) and LM Studio (1234) on this computer (ext)', response: LocalServerList },
+  setupModels: { method: 'post', path: '/models/setup', tags, summary: 'Add one provider (first run) and list what it serves (ext)', body: ModelSetupBody, response: ModelSetupResult },
+  listModelDownloads: { method: 'get', path: '/models/downloads', tags, summary: 'GGUF downloads, newest first (ext)', response: ModelDownloadList },
+  createModelDownload: {
+    method: 'post',
+    path: '/models/downloads',
+    tags,
+    summary: 'Download a GGUF file into the models folder (ext); size and SHA-256 are checked',
+    body: ModelDownloadCreate,
+    response: ModelDownload,
+    status: 201,
+    errors: conflict,
+  },
+  getModelDownload: { method: 'get', path: '/models/downloads/{id}', tags, summary: 'One download with its progress (ext)', params: IdPath, response: ModelDownload, notFound: 'Download' },
+  pauseModelDownload: { method: 'post', path: '/models/downloads/{id}/pause', tags, summary: 'Pause a download; the partial file stays (ext)', params: IdPath, response: ModelDownload, notFound: 'Download', errors: conflict },
+  resumeModelDownload: {
+    method: 'post',
+    path: '/models/downloads/{id}/resume',
+    tags,
+    summary: 'Resume a paused or failed download where it stopped (HTTP Range) (ext)',
+    params: IdPath,
+    response: ModelDownload,
+    notFound: 'Download',
+    errors: conflict,
+  },
+  deleteModelDownload: {
+    method: 'delete',
+    path: '/models/downloads/{id}',
+    tags,
+    summary: 'Stop and remove a download with its partial file; a completed one removes the model file (ext)',
+    params: IdPath,
+    response: ModelDownloadDeleted,
+    notFound: 'Download',
+  },
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { httpUrl } from './common.js';
+import { httpUrl, IdPath } from './common.js';
+import { Agent } from './agents.js';
+import { operations } from './operation.js';
 
 const baseUrl = httpUrl('The base url field must be a valid http or https URL without credentials.', { credentials: false });
 
@@ -35,3 +37,37 @@ export type RemoteTestResult = z.infer<typeof RemoteTestResult>;
 export const RemoteSyncResult = z
   .object({ synced: z.number().int(), removed: z.number().int(), settings: RemoteSettings })
   .meta({ id: 'RemoteSyncResult' });
+
+const tags = ['Remote platform'] as const;
+
+/** ext: the optional remote platform, Settings → Remote (modules/remote/routes.ts handles them). */
+export const remoteOperations = operations({
+  getRemoteSettings: { method: 'get', path: '/settings/remote', tags, summary: 'The remote platform connection (ext); the key is never shown', response: RemoteSettings },
+  updateRemoteSettings: {
+    method: 'put',
+    path: '/settings/remote',
+    tags,
+    summary: 'Set the remote base URL and key (ext); refreshes its agents when reachable',
+    body: RemoteSettingsUpdate,
+    response: RemoteSettings,
+  },
+  testRemote: { method: 'post', path: '/settings/remote/test', tags, summary: "Test the connection: reachability and the remote's agent count (ext)", response: RemoteTestResult },
+  syncRemote: {
+    method: 'post',
+    path: '/remote/sync',
+    tags,
+    summary: "Refresh the cached list of the remote's agents (ext)",
+    response: RemoteSyncResult,
+    errors: { 502: ['The remote could not be reached', RemoteSettings.pick({ last_error: true })] },
+  },
+  importRemoteAgent: {
+    method: 'post',
+    path: '/agents/{id}/import',
+    tags,
+    summary: 'Copy a remote agent into a new local agent (ext)',
+    params: IdPath,
+    response: Agent,
+    status: 201,
+    notFound: 'Agent',
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operations } from './operation.js';
 
 export const PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'ollama', 'gguf'] as const;
 export const ProviderKind = z.enum(PROVIDER_KINDS);
@@ -99,3 +100,19 @@ export const ProviderTestResult = z
   .object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().nullable(), latency_ms: z.number() })
   .meta({ id: 'ProviderTestResult' });
 export type ProviderTestResult = z.infer<typeof ProviderTestResult>;
+
+const tags = ['Settings'] as const;
+
+/** ext: model providers, routing and the web search backend (modules/providers/routes.ts handles them). */
+export const providerOperations = operations({
+  getProviderSettings: { method: 'get', path: '/settings/providers', tags, summary: 'Model providers, routes and web search (ext)', response: ProvidersSettings },
+  updateProviderSettings: {
+    method: 'put',
+    path: '/settings/providers',
+    tags,
+    summary: 'Replace providers and/or routes, default model, web search (ext); an omitted api_key keeps the stored one',
+    body: ProvidersUpdate,
+    response: ProvidersSettings,
+  },
+  testProvider: { method: 'post', path: '/settings/providers/test', tags, summary: 'Check that a provider answers and list its models (ext)', body: ProviderTestBody, response: ProviderTestResult },
+});

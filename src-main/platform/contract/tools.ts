@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { httpUrl } from './common.js';
+import { ErrorBody, httpUrl, IdPath } from './common.js';
+import { operations } from './operation.js';
 
 /** CONTRACT.md "Tools and schedules (ext)": MCP servers as tool sources, agents' tool servers, execution steps. */
 
@@ -123,3 +124,53 @@ export type ToolStep = z.infer<typeof ToolStep>;
 
 export const StepDecision = z.object({ always: z.boolean().optional() }).meta({ id: 'StepDecision' });
 export const StepPath = z.object({ id: z.string(), step: z.string() });
+
+const tags = ['Tools'] as const;
+const conflict = { 409: ['Conflict', ErrorBody] } as const;
+
+/** /api/mcp-servers (ext): MCP servers as tool sources (modules/tools/routes.ts handles them). */
+export const mcpServerOperations = operations({
+  listMcpServers: { method: 'get', path: '/mcp-servers', tags, summary: 'List MCP servers (ext)', response: McpServerList },
+  createMcpServer: {
+    method: 'post',
+    path: '/mcp-servers',
+    tags,
+    summary: 'Add an MCP server (ext): stdio (command, args, env, cwd) or Streamable HTTP (url, headers, bearer)',
+    body: McpServerCreate,
+    response: McpServer,
+    status: 201,
+  },
+  importMcpServers: { method: 'post', path: '/mcp-servers/import', tags, summary: 'Import a Claude Desktop / Cursor `mcpServers` JSON (ext)', body: McpImport, response: McpImportResult },
+  getMcpServer: { method: 'get', path: '/mcp-servers/{id}', tags, summary: 'Get an MCP server with its status and stderr (ext)', params: IdPath, response: McpServer, notFound: 'MCP server' },
+  updateMcpServer: {
+    method: 'patch',
+    path: '/mcp-servers/{id}',
+    tags,
+    summary: 'Update an MCP server (ext); env/headers entries set to null are removed',
+    params: IdPath,
+    body: McpServerUpdate,
+    response: McpServer,
+    notFound: 'MCP server',
+  },
+  deleteMcpServer: { method: 'delete', path: '/mcp-servers/{id}', tags, summary: 'Remove an MCP server (ext); it is stopped', params: IdPath, response: McpServerDeleted, notFound: 'MCP server' },
+  listMcpServerTools: {
+    method: 'get',
+    path: '/mcp-servers/{id}/tools',
+    tags,
+    summary: "An MCP server's tools as last fetched (on save, refresh or a run) (ext); never starts the server",
+    params: IdPath,
+    response: McpToolList,
+    notFound: 'MCP server',
+    errors: conflict,
+  },
+  refreshMcpServerTools: {
+    method: 'post',
+    path: '/mcp-servers/{id}/refresh',
+    tags,
+    summary: 'Start an MCP server when needed and fetch its tools again (ext)',
+    params: IdPath,
+    response: McpToolList,
+    notFound: 'MCP server',
+    errors: conflict,
+  },
+});
