@@ -9,6 +9,7 @@ import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrat
 import { backupDataDir, snapshotBeforeMigrate, stamp } from '../modules/archive/backup.js';
 import { writeExportFile } from '../modules/archive/service.js';
 import { importArchive } from '../modules/archive/import.js';
+import { holdsAgents } from '../modules/archive/store.js';
 import { BadArchiveError } from '../modules/archive/tar.js';
 import { UsersService } from '../modules/access/users.js';
 import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../kernel/context.js';
@@ -69,7 +70,7 @@ function importCommand(dataDir: string, archive: string | undefined, workspace: 
     migrate(db, { beforeMigrate: () => snapshotBeforeMigrate(db, config.dataDir, latestVersion()) });
     const ctx = { db, config, log, events: new PlatformEvents() };
     new UsersService(ctx).ensureDefaults();
-    const fresh = !(db.prepare('SELECT 1 FROM agents LIMIT 1').get() as unknown);
+    const fresh = !holdsAgents(db);
     const r = importArchive(db, config.dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, path.resolve(archive));
     // A restore into a new data dir already holds the catalog's agents: do not seed them twice.
     if (fresh) new SettingsService(ctx).set('seed.agents', true);

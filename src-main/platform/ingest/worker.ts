@@ -13,6 +13,7 @@ import { startRssWatchdog } from './watchdog.js';
 import { limitsOf } from './limits.js';
 import { configureOcr } from './extract/ocr.js';
 import { ocrFolderOf, storedOcrLanguages } from './extract/ocr-langs.js';
+import { PassagesStore } from './passages-store.js';
 
 const BATCH = 100;
 
@@ -28,19 +29,17 @@ async function main(input: ExtractionInput): Promise<ExtractionResult> {
   try {
     // The OCR languages as chosen now; the database sits at the top of the data dir, beside ocr/.
     configureOcr(storedOcrLanguages(db), ocrFolderOf(path.dirname(input.dbPath)));
-    const alive = db.prepare<[number], { status: string }>('SELECT status FROM files WHERE id = ?');
-    const insert = db.prepare('INSERT INTO file_passages(file_id, ordinal, text) VALUES (?, ?, ?)');
-    const clear = db.prepare('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 500)');
+    const passages = new PassagesStore(db);
     // A re-run (after a crash or a failure) starts clean.
-    while (clear.run(input.fileId).changes > 0);
+    while (passages.purgeSome(input.fileId, 500) > 0);
     if (input.bytes === 0) throw new UnreadableFileError('The file is empty.');
 
     let pending: string[] = [];
     let ordinal = 0;
     let chars = 0;
     const flush = db.transaction(() => {
-      if (alive.get(input.fileId)?.status !== 'in_progress') throw new Deleted();
-      for (const t of pending) insert.run(input.fileId, ordinal++, t);
+      if (passages.fileStatus(input.fileId) !== 'in_progress') throw new Deleted();
+      for (const t of pending) passages.insert(input.fileId, ordinal++, t);
       pending = [];
     });
     const chunker = new Chunker((t) => {

@@ -1,5 +1,5 @@
 import type { DB } from '../db/connection.js';
-import { statements } from '../db/statements.js';
+import { JobsStore, type JobRow as Row } from './store.js';
 import type { Logger } from '../kernel/log.js';
 
 export interface Job<P = unknown> {
@@ -38,15 +38,6 @@ export interface JobKindOptions<P = unknown> {
    * later events forever).
    */
   laneLimit?: number | ((lane: string) => number);
-}
-
-interface Row {
-  id: number;
-  kind: string;
-  payload: string;
-  attempts: number;
-  max_attempts: number;
-  lane: string | null;
 }
 
 interface Finishing {
@@ -104,7 +95,7 @@ export class JobQueue {
     private readonly now: () => number = Date.now,
     private readonly mono: () => number = () => performance.now(),
   ) {
-    this.sql = statements(db);
+    this.store = new JobsStore(db);
   }
 
   register<P>(kind: string, handler: JobHandler<P>, opts: JobKindOptions<P> = {}): void {
@@ -122,10 +113,7 @@ export class JobQueue {
   enqueue(kind: string, payload: unknown, opts: { runAt?: number; lane?: string; maxAttempts?: number } = {}): number {
     const now = this.now();
     const maxAttempts = opts.maxAttempts ?? this.kinds.get(kind)?.opts.maxAttempts ?? 1;
-    const id = Number(
-      this.sql('INSERT INTO jobs(kind, payload, state, attempts, max_attempts, run_at, lane, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)')
-        .run(kind, JSON.stringify(payload ?? {}), 'pending', maxAttempts, opts.runAt ?? now, opts.lane ?? null, now, now).lastInsertRowid,
-    );
+    const id = this.store.insert({ kind, payload: JSON.stringify(payload ?? {}), maxAttempts, runAt: opts.runAt ?? now, lane: opts.lane ?? null, now });
     if (this.started) this.wake();
     return id;
   }
@@ -134,8 +122,8 @@ export class JobQueue {
     if (this.started) return;
     this.started = true;
     // The attempt a dead process was making never finished: it is not charged (attempts count at claim).
-    const reset = this.db.prepare("UPDATE jobs SET state = 'pending', attempts = max(attempts - 1, 0), updated_at = ? WHERE state = 'running'").run(this.now());
-    if (reset.changes) this.log.info({ jobs: reset.changes }, 'resuming jobs interrupted by the last shutdown');
+    const reset = this.store.resumeInterrupted(this.now());
+    if (reset) this.log.info({ jobs: reset }, 'resuming jobs interrupted by the last shutdown');
     this.wake();
   }
 
@@ -157,7 +145,7 @@ export class JobQueue {
   async idle(timeoutMs = 30_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const due = this.db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM jobs WHERE (state = 'pending' AND run_at <= ?) OR state = 'running'").get(this.now())!.n;
+      const due = this.store.busy(this.now());
       if (!due && this.inFlight.size === 0) return;
       if (Date.now() > end) throw new Error('jobs did not become idle in time');
       await new Promise((r) => setTimeout(r, 10));
@@ -201,24 +189,14 @@ export class JobQueue {
     const claimed: [Kind, Row][] = [];
     // A read first: a claim is a write transaction, and taking the write lock for a kind with
     // nothing due would wait behind an extraction process's commit for nothing.
-    const anyDue = this.sql<[string, number], { x: number }>("SELECT 1 AS x FROM jobs WHERE kind = ? AND state = 'pending' AND run_at <= ? LIMIT 1");
     for (const [kind, k] of this.kinds) {
       const free = k.opts.concurrency - k.running;
-      if (free <= 0 || !anyDue.get(kind, now)) continue;
+      if (free <= 0 || !this.store.anyDue(kind, now)) continue;
       if (k.opts.laneLimit) {
         for (const r of this.claimByLaneLimit(kind, k, free, now)) claimed.push([k, r]);
         continue;
       }
-      const rows = this.db.transaction(() => {
-        const due = this.sql<[string, number, number], Row>(
-          `SELECT id, kind, payload, attempts, max_attempts, lane FROM jobs j
-           WHERE kind = ? AND state = 'pending' AND run_at <= ?
-             AND (lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs o WHERE o.lane = j.lane AND o.id < j.id AND o.state IN ('pending','running')))
-           ORDER BY run_at, id LIMIT ?`,
-        ).all(kind, now, free);
-        const mark = this.sql("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
-        return due.filter((r) => mark.run(now, r.id).changes === 1);
-      }).immediate();
+      const rows = this.db.transaction(() => this.store.dueStrict(kind, now, free).filter((r) => this.store.markRunning(r.id, now))).immediate();
       for (const r of rows) claimed.push([k, r]);
     }
     return claimed;
@@ -233,33 +211,19 @@ export class JobQueue {
   private claimByLaneLimit(kind: string, k: Kind, free: number, now: number): Row[] {
     const opt = k.opts.laneLimit!;
     const limitOf = typeof opt === 'function' ? opt : () => opt;
-    const cols = 'id, kind, payload, attempts, max_attempts, lane, run_at';
     return this.db.transaction(() => {
-      const lanes = this.sql<{ kind: string }, { lane: string }>(
-        `WITH RECURSIVE l(lane) AS (
-           SELECT (SELECT min(lane) FROM jobs WHERE kind = @kind AND state = 'pending')
-           UNION ALL
-           SELECT (SELECT min(lane) FROM jobs WHERE kind = @kind AND state = 'pending' AND lane > l.lane) FROM l WHERE l.lane IS NOT NULL
-         ) SELECT lane FROM l WHERE lane IS NOT NULL`,
-      ).all({ kind });
-      const ofLane = this.sql<[string, string, number, number], Row & { run_at: number }>(
-        `SELECT ${cols} FROM jobs WHERE kind = ? AND state = 'pending' AND lane = ? AND run_at <= ? ORDER BY run_at, id LIMIT ?`,
-      );
-      const candidates = this.sql<[string, number, number], Row & { run_at: number }>(
-        `SELECT ${cols} FROM jobs WHERE kind = ? AND state = 'pending' AND lane IS NULL AND run_at <= ? ORDER BY run_at, id LIMIT ?`,
-      ).all(kind, now, free);
-      for (const { lane } of lanes) {
+      const candidates = this.store.dueWithoutLane(kind, now, free);
+      for (const lane of this.store.pendingLanes(kind)) {
         const room = Math.min(free, limitOf(lane) - (k.laneRunning.get(lane) ?? 0));
-        if (room > 0) candidates.push(...ofLane.all(kind, lane, now, room));
+        if (room > 0) candidates.push(...this.store.dueInLane(kind, lane, now, room));
       }
       candidates.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
-      const mark = this.sql("UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state = 'pending'");
-      return candidates.slice(0, free).filter((r) => mark.run(now, r.id).changes === 1);
+      return candidates.slice(0, free).filter((r) => this.store.markRunning(r.id, now));
     }).immediate();
   }
 
-  /** Prepared statements, compiled once (the claim and finish paths run per job). */
-  private readonly sql: ReturnType<typeof statements>;
+  /** The jobs table's statements, compiled once (the claim and finish paths run per job). */
+  private readonly store: JobsStore;
 
   private run(k: Kind, r: Row): void {
     k.running++;
@@ -340,13 +304,12 @@ export class JobQueue {
     const failed = new Map<Finishing, unknown>();
     let claimed: [Kind, Row][] = [];
     try {
-      const del = this.sql('DELETE FROM jobs WHERE id = ?');
       this.db.transaction(() => {
         for (const f of batch) {
           try {
             this.db.transaction(() => {
               if (typeof f.commit === 'function') f.commit();
-              del.run(f.job.id);
+              this.store.delete(f.job.id);
             })();
           } catch (err) {
             failed.set(f, err);
@@ -378,12 +341,12 @@ export class JobQueue {
     try {
       this.db.transaction(() => {
         if (permanent || job.attempts >= job.maxAttempts) {
-          this.db.prepare("UPDATE jobs SET state = 'failed', last_error = ?, updated_at = ? WHERE id = ?").run(message, now, job.id);
+          this.store.markFailed(job.id, message, now);
           k.opts.onGiveUp?.(job, message, err);
         } else {
           const delay = Math.max(0, k.opts.backoffMs(job.attempts));
           const next = now + delay;
-          this.db.prepare("UPDATE jobs SET state = 'pending', last_error = ?, run_at = ?, updated_at = ? WHERE id = ?").run(message, next, now, job.id);
+          this.store.retryAt(job.id, message, next, now);
           this.retryDue.set(job.id, this.mono() + delay);
           k.opts.onRetry?.(job, message, next, err);
         }
@@ -398,11 +361,10 @@ export class JobQueue {
     if (!this.retryDue.size) return;
     const mono = this.mono();
     const now = this.now();
-    const release = this.sql('UPDATE jobs SET run_at = ? WHERE id = ? AND state = ? AND run_at > ?');
     for (const [id, due] of this.retryDue) {
       if (due > mono) continue;
       this.retryDue.delete(id);
-      release.run(now, id, 'pending', now);
+      this.store.dueNow(id, now);
     }
   }
 
@@ -411,11 +373,10 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     const kinds = [...this.kinds.keys()];
     if (!kinds.length) return;
-    const next = this.sql<string[], { t: number | null }>(`SELECT min(run_at) AS t FROM jobs WHERE state = 'pending' AND kind IN (${kinds.map(() => '?').join(',')})`)
-      .get(...kinds)?.t;
+    const next = this.store.nextRunAt(kinds);
     // Another process on the same data dir (npm run mcp, keys) may add jobs without waking us:
     // an idle queue still looks every IDLE_POLL_MS.
-    if (next === null || next === undefined) {
+    if (next === null) {
       this.timer = setTimeout(() => this.pump(), IDLE_POLL_MS);
       this.timer.unref();
       return;

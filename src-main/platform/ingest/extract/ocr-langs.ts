@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { isOcrLanguage, OCR_LANGUAGE_NAMES } from '../../contract/ocr.js';
+import { SettingsStore } from '../../kernel/settings-store.js';
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -161,8 +162,7 @@ export function parseOcrLanguages(raw: string | undefined | null): string[] {
 /** The user's choice as the processing worker reads it from the platform database. */
 export function storedOcrLanguages(db: Database.Database): string[] {
   try {
-    const row = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(OCR_LANGUAGES_KEY);
-    return parseOcrLanguages(row?.value);
+    return parseOcrLanguages(new SettingsStore(db).value(OCR_LANGUAGES_KEY));
   } catch {
     return DEFAULT_OCR_LANGUAGES; // a database without settings (a bare test fixture): English
   }

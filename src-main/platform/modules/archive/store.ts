@@ -70,6 +70,11 @@ export function fileIds(db: DB): number[] {
   return hasTable(db, 'files') ? statements(db)<[], { id: number }>('SELECT id FROM files ORDER BY id').all().map((r) => r.id) : [];
 }
 
+/** Whether the database holds any agent: an import into one that holds none is a restore into a new data dir. */
+export function holdsAgents(db: DB): boolean {
+  return !!statements(db)('SELECT 1 FROM agents LIMIT 1').get();
+}
+
 /** The lookups and inserts of an import, run inside its one write transaction. */
 export class ImportStore {
   private readonly collectionByNameStmt;

@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connection.js';
 import { statements } from '../../db/statements.js';
+import { PassagesStore } from '../../ingest/passages-store.js';
 import type { FileStatus } from '../../contract/files.js';
 
 export interface FileRow {
@@ -29,14 +30,17 @@ const LIST = (dir: 'ASC' | 'DESC') =>
    ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
 
 /**
- * The SQL of the files module (files, agent links, passages), each statement compiled once per
- * database. The services hold the rules; search.ts keeps the full-text queries.
+ * The SQL of the files module (files, agent links), each statement compiled once per database.
+ * Passages go through ingest's PassagesStore, the one home of their SQL (the reading process
+ * writes them too). The services hold the rules; search.ts keeps the full-text queries.
  */
 export class FileRows {
   private readonly sql;
+  private readonly passages: PassagesStore;
 
   constructor(db: DB) {
     this.sql = statements(db);
+    this.passages = new PassagesStore(db);
   }
 
   /** A file the user can see (a member of its workspace). */
@@ -130,19 +134,15 @@ export class FileRows {
   }
 
   passageCount(fileId: number): number {
-    return this.sql<[number], { n: number }>('SELECT count(*) AS n FROM file_passages WHERE file_id = ?').get(fileId)?.n ?? 0;
+    return this.passages.count(fileId);
   }
 
   passagePage(fileId: number, limit: number, offset: number): { ordinal: number; text: string }[] {
-    return this.sql<[number, number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ? OFFSET ?').all(
-      fileId,
-      limit,
-      offset,
-    );
+    return this.passages.page(fileId, limit, offset);
   }
 
   /** Deletes up to 200 passages of a file; returns how many went. */
   purgeSome(fileId: number): number {
-    return this.sql('DELETE FROM file_passages WHERE id IN (SELECT id FROM file_passages WHERE file_id = ? LIMIT 200)').run(fileId).changes;
+    return this.passages.purgeSome(fileId, 200);
   }
 }
