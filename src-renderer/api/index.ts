@@ -1,9 +1,16 @@
+import { useAuth } from '../stores/auth';
+import { watchingAuth } from './auth-watch';
 import { bridgeTransport } from './bridge-transport';
 import { createClient, type Client } from './client';
 import { httpTransport } from './http-transport';
 
-/** The app's one client: the preload bridge when running in Electron, same-origin HTTP otherwise. */
-export const api: Client = createClient(typeof window !== 'undefined' && window.agentDesk ? bridgeTransport(window.agentDesk) : httpTransport());
+const transport = typeof window !== 'undefined' && window.agentDesk ? bridgeTransport(window.agentDesk) : httpTransport();
+
+/**
+ * The app's one client: the preload bridge when running in Electron, same-origin HTTP otherwise.
+ * Any call answered 401 flips the app to its signed-out notice, whoever made it.
+ */
+export const api: Client = createClient(watchingAuth(transport, () => useAuth.getState().markSignedOut()));
 
 export { ApiError, isAbort, messageOf } from './errors';
 export type { Execution, ExecutionEvent, ExecutionContext } from '../../src-main/platform/contract/executions';

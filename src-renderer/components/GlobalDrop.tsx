@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useNav } from '../stores/nav';
-import { useChat } from '../stores/chat';
+import { useAttachments } from '../stores/attachments';
 import { useUploads } from '../stores/uploads';
 
 /** Files dropped anywhere: attached to the message on the chat screen, uploaded to Files elsewhere. */
 export function GlobalDrop({ children }: { children: ReactNode }) {
   const onDrop = (files: File[]) => {
     if (!files.length) return;
-    if (useNav.getState().screen === 'chat') void useChat.getState().attach(files);
+    if (useNav.getState().screen === 'chat') void useAttachments.getState().attach(files);
     else {
       if (useNav.getState().screen !== 'files') useNav.getState().go('files');
       void useUploads.getState().upload(files);

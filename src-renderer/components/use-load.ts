@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { noteAuth } from '../stores/note-auth';
 
 export interface Loaded<T> {
   data: T | null;
@@ -21,7 +20,6 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): Loaded<T> {
       const data = await fnRef.current();
       if (mine === ticket.current) setState({ data, error: null, loading: false });
     } catch (error) {
-      noteAuth(error);
       if (mine === ticket.current) setState((s) => ({ data: s.data, error, loading: false }));
     }
   }, []);

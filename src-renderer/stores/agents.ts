@@ -1,7 +1,6 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
 import { api, messageOf } from '../api';
-import { noteAuth } from './note-auth';
 
 interface AgentsState {
   agents: Agent[];
@@ -27,7 +26,6 @@ export const useAgents = create<AgentsState>((set, get) => ({
       }
       set({ agents: all, loaded: true, error: null });
     } catch (err) {
-      noteAuth(err);
       set({ loaded: true, error: messageOf(err) });
     }
   },

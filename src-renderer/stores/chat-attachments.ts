@@ -1,5 +1,4 @@
 import { api, ApiError, messageOf } from '../api';
-import { noteAuth } from './note-auth';
 
 /**
  * The files waiting to go with the next chat message. Each is uploaded (bytes sent, as the
@@ -71,7 +70,6 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
       },
     });
   } catch (err) {
-    noteAuth(err);
     if (present()) patch({ phase: 'failed', error: messageOf(err), retriable: isRetriable(err) });
     return;
   }
@@ -93,7 +91,6 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
       error = now.error;
     }
   } catch (err) {
-    noteAuth(err);
     if (present()) patch({ phase: 'failed', error: messageOf(err) });
     return;
   }

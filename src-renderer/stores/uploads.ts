@@ -1,6 +1,5 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, type FileObject, type FileStatus } from '../api';
-import { noteAuth } from './note-auth';
 
 export interface Upload {
   key: string;
@@ -128,14 +127,14 @@ export const useUploads = create<UploadsState>((set, get) => {
         void api.files
           .process(file.id)
           .then((now) => set({ uploaded: { ...get().uploaded, [now.id]: now } }))
-          .catch(noteAuth)
+          // A failure shows in the list the reload below brings.
+          .catch(() => undefined)
           .finally(() => void get().loadFiles());
       }
       // Shown at once when no filter is set; otherwise the reload after it decides.
       const { status, q } = get().filter;
       if (!status && !q.trim()) set({ files: [file, ...get().files.filter((x) => x.id !== file.id)] });
     } catch (err) {
-      noteAuth(err);
       // A refusal (type, size: a 4xx) would fail again; a broken connection or a 5xx may not.
       patch(k, { phase: 'failed', error: messageOf(err), retriable: !(err instanceof ApiError && err.status >= 400 && err.status < 500) });
     }
@@ -162,7 +161,6 @@ export const useUploads = create<UploadsState>((set, get) => {
         remember(files);
       } catch (err) {
         if (gen !== generation) return;
-        noteAuth(err);
         set({ filesError: err, loaded: true });
       }
       schedule();
@@ -181,7 +179,6 @@ export const useUploads = create<UploadsState>((set, get) => {
         set({ files: [...get().files, ...res.data.filter((f) => !seen.has(f.id))], pages: s.pages + 1, hasMore: res.data.length === PAGE_SIZE, filesError: null });
         remember(res.data);
       } catch (err) {
-        noteAuth(err);
         if (gen === generation) set({ filesError: err });
       } finally {
         if (gen === generation) set({ loadingMore: false });

@@ -7,7 +7,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../../src-renderer/api', () => ({ api: { transport: 'http' }, ApiError: class extends Error {}, messageOf: (e: unknown) => String(e) }));
-vi.mock('../../src-renderer/stores/note-auth', () => ({ noteAuth: () => {} }));
 
 const { answerWords, optionWords, questionLabel, toolsSummary, webToolWords } = await import('../../src-renderer/features/chat/option-words');
 const { checkInput, fitChars, inputLimits, pasteAsFile, pastedName } = await import('../../src-renderer/features/chat/long-input');

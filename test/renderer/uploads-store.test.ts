@@ -24,7 +24,6 @@ vi.mock('../../src-renderer/api', () => ({
     },
   },
 }));
-vi.mock('../../src-renderer/stores/note-auth', () => ({ noteAuth: () => {} }));
 
 const { useUploads, PAGE_SIZE } = await import('../../src-renderer/stores/uploads');
 

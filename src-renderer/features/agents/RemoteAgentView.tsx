@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { noteAuth } from '../../stores/note-auth';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { remoteApi } from '../settings/remote-api';
@@ -39,7 +38,6 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
       upsert(saved);
       setError(null);
     } catch (err) {
-      noteAuth(err);
       setShare(!next);
       setError(err);
     } finally {
@@ -55,7 +53,6 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
       toast(`Imported "${copy.title}" as a local agent.`);
       onImported(copy);
     } catch (err) {
-      noteAuth(err);
       setError(err);
       setBusy(null);
     }

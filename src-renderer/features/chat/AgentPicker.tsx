@@ -1,5 +1,5 @@
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { useChat } from '../../stores/chat';
+import { useConversation } from '../../stores/conversation';
 import { SourceBadge } from '../agents/SourceBadge';
 
 /** An agent by its title (its kind is not what people pick it by), marked when it runs on the remote platform. */
@@ -11,7 +11,7 @@ const option = (a: Agent) => (
 );
 
 export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent | null }) {
-  const selectAgent = useChat((s) => s.selectAgent);
+  const selectAgent = useConversation((s) => s.selectAgent);
   const remote = agents.filter((a) => a.source === 'remote');
   const local = agents.filter((a) => a.source !== 'remote');
   return (

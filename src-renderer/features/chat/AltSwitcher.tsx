@@ -1,9 +1,9 @@
-import { useChat, type Turn } from '../../stores/chat';
+import { selectBusy, useConversation, type Turn } from '../../stores/conversation';
 
 /** "‹ 2/3 ›": which of a turn's alternatives (regenerated answers, edited messages) is shown. */
 export function AltSwitcher({ turn }: { turn: Turn }) {
-  const choose = useChat((s) => s.choose);
-  const busy = useChat((s) => s.busy);
+  const choose = useConversation((s) => s.choose);
+  const busy = useConversation(selectBusy);
   if (!turn.alts || turn.alts < 2 || !turn.siblings || !turn.alt) return null;
   const go = (d: number) => choose(turn.siblings![turn.alt! - 1 + d]);
   return (

@@ -1,4 +1,4 @@
-import { useChat } from '../../stores/chat';
+import { useAttachments } from '../../stores/attachments';
 import type { Attachment } from '../../stores/chat-attachments';
 import { formatBytes } from '../../components/format';
 import { duration } from './elapsed';
@@ -11,7 +11,7 @@ import './composer.css';
  * reason, Retry and Remove). Never a full bar for a file that failed.
  */
 export function AttachmentChips() {
-  const attachments = useChat((s) => s.attachments);
+  const attachments = useAttachments((s) => s.attachments);
   const reading = attachments.some((a) => a.phase === 'processing');
   const now = useNow(reading);
   if (!attachments.length) return null;
@@ -25,8 +25,8 @@ export function AttachmentChips() {
 }
 
 function AttachmentChip({ a, now }: { a: Attachment; now: number }) {
-  const detach = useChat((s) => s.detach);
-  const retry = useChat((s) => s.retry);
+  const detach = useAttachments((s) => s.detach);
+  const retry = useAttachments((s) => s.retry);
   const pct = a.size ? Math.min(100, Math.floor((a.sent / a.size) * 100)) : 0;
   const failed = a.phase === 'failed';
   return (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAgents } from '../../stores/agents';
-import { useChat } from '../../stores/chat';
+import { useAgentChoice } from '../../stores/agent-choice';
+import { selectTurns, useConversation } from '../../stores/conversation';
 import { AgentPicker } from './AgentPicker';
 import { SessionList } from './SessionList';
 import { TurnView } from './TurnView';
@@ -18,7 +19,9 @@ import { useChatPrefs } from './prefs';
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
   const needsSetup = useNeedsSetup();
-  const { agentId, selectAgent, turns, loadingSession, sentSeq, rootId } = useChat();
+  const agentId = useAgentChoice((s) => s.agentId);
+  const { selectAgent, loadingSession, sentSeq, rootId } = useConversation();
+  const turns = useConversation(selectTurns);
   const enterSends = useChatPrefs((s) => s.enterSends);
   const agent = agents.find((a) => a.id === agentId) ?? null;
   const list = useRef<HTMLDivElement>(null);
@@ -52,7 +55,7 @@ export function ChatScreen() {
   useEffect(() => {
     // Start on the first local chat agent, so the screen is usable without a choice (and offline);
     // not while a conversation named by the URL is opening (it brings its own agent).
-    if (agentId === null && agents.length && rootId === null && useChat.getState().rootId === null) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
+    if (agentId === null && agents.length && rootId === null && useConversation.getState().rootId === null) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
   }, [agentId, agents, selectAgent, rootId]);
 
   return (

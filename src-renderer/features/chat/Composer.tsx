@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { useChat } from '../../stores/chat';
+import { useAgentChoice } from '../../stores/agent-choice';
+import { useAttachments } from '../../stores/attachments';
+import { selectBusy, selectTurns, useConversation } from '../../stores/conversation';
 import { attachmentBlock, imageNote } from '../../stores/chat-attachments';
 import { missingAnswers, mainTextQuestion } from './answers';
 import { pickFiles } from '../../components/pick-files';
@@ -17,7 +19,11 @@ let pastedCount = 0;
 
 export function Composer({ agent }: { agent: Agent | null }) {
   const [text, setText] = useState('');
-  const { send, stop, busy, attachments, attach, answers, turns, setEditing } = useChat();
+  const { send, stop, setEditing } = useConversation();
+  const busy = useConversation(selectBusy);
+  const turns = useConversation(selectTurns);
+  const { attachments, attach } = useAttachments();
+  const answers = useAgentChoice((s) => s.answers);
   const { enterSends, setEnterSends } = useChatPrefs();
   const box = useRef<HTMLTextAreaElement>(null);
   const main = agent && agent.type !== 'chat' ? mainTextQuestion(agent.questions) : null;
@@ -43,7 +49,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
   useEffect(() => {
     // Esc stops a running answer wherever focus is.
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && useChat.getState().busy) {
+      if (e.key === 'Escape' && selectBusy(useConversation.getState())) {
         e.preventDefault();
         void stop();
       }

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { useChat, type Turn } from '../../stores/chat';
+import { useConversation, type Turn } from '../../stores/conversation';
 import { enterAction, useChatPrefs } from './prefs';
 
 /** A sent message edited in place; "Send" branches the conversation from there (the old branch stays, 1/N). */
 export function MessageEditor({ turn }: { turn: Turn }) {
   const [text, setText] = useState(turn.user);
-  const { resend, setEditing } = useChat();
+  const resend = useConversation((s) => s.resend);
+  const setEditing = useConversation((s) => s.setEditing);
   const enterSends = useChatPrefs((s) => s.enterSends);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { useAgents } from '../../stores/agents';
-import { useChat } from '../../stores/chat';
+import { useAgentChoice } from '../../stores/agent-choice';
 import { ModelSelect } from '../../components/ModelSelect';
 
 /**
@@ -8,7 +8,7 @@ import { ModelSelect } from '../../components/ModelSelect';
  * platform's agent runs on the remote's models: its own options, never this machine's.
  */
 export function ModelPicker({ id, value, options, required, onChange }: { id: string; value: string; options: string[]; required: boolean; onChange(model: string): void }) {
-  const agent = useAgents((s) => s.agents.find((a) => a.id === useChat.getState().agentId));
+  const agent = useAgents((s) => s.agents.find((a) => a.id === useAgentChoice.getState().agentId));
   if (agent?.source === 'remote') {
     return (
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid="model-picker">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
-import { useChat } from '../../stores/chat';
+import { useAgentChoice } from '../../stores/agent-choice';
+import { setAnswer } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { QuestionInput } from './QuestionInput';
 import { ModelPicker } from './ModelPicker';
@@ -18,7 +19,7 @@ type Panel = 'tools' | 'options' | null;
  * An agent that is not a chat gets its main text question from the composer, so it is not here.
  */
 export function OptionsRow({ agent }: { agent: Agent }) {
-  const answers = useChat((s) => s.answers);
+  const answers = useAgentChoice((s) => s.answers);
   const tools = useAgentTools(agent);
   const [open, setOpen] = useState<Panel>(null);
   const row = useRef<HTMLDivElement>(null);
@@ -75,7 +76,7 @@ export function OptionsRow({ agent }: { agent: Agent }) {
         {model ? (
           <span className="opt-chip opt-model">
             <label htmlFor="q-model">Model</label>
-            <ModelPicker id="q-model" value={String(answers.model ?? '')} options={model.options ?? []} required={!!model.required} onChange={(m) => useChat.getState().setAnswer('model', m)} />
+            <ModelPicker id="q-model" value={String(answers.model ?? '')} options={model.options ?? []} required={!!model.required} onChange={(m) => setAnswer('model', m)} />
           </span>
         ) : null}
         {hasTools ? (
@@ -110,8 +111,7 @@ export function OptionsRow({ agent }: { agent: Agent }) {
 
 /** Web search (a choice) and the agent's own tools (set in the agent), as one list. */
 function ToolsPanel({ web, servers }: { web: Question | undefined; servers: AgentTools['servers'] }) {
-  const value = useChat((s) => (web ? s.answers[web.name] : undefined));
-  const setAnswer = useChat((s) => s.setAnswer);
+  const value = useAgentChoice((s) => (web ? s.answers[web.name] : undefined));
   const go = useNav((s) => s.go);
   return (
     <div className="options-panel tools-panel" id="chat-tools-panel" role="group" aria-label="Tools">
@@ -158,8 +158,7 @@ function ToolsPanel({ web, servers }: { web: Question | undefined; servers: Agen
 }
 
 function OptionField({ q }: { q: Question }) {
-  const value = useChat((s) => s.answers[q.name]);
-  const setAnswer = useChat((s) => s.setAnswer);
+  const value = useAgentChoice((s) => s.answers[q.name]);
   const id = `q-${q.name}`;
   return (
     <div className="field">

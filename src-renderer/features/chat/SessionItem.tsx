@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useAgents } from '../../stores/agents';
-import { useChat } from '../../stores/chat';
-import type { Session } from '../../stores/sessions';
+import { selectBusy, useConversation } from '../../stores/conversation';
+import { useSessions, type Session } from '../../stores/sessions';
 import { fullDate, relativeDate } from './session-dates';
 
 /**
@@ -9,8 +9,10 @@ import { fullDate, relativeDate } from './session-dates';
  * active, its number among sessions of the same title, and the schedule that started it.
  */
 export function SessionItem({ session: s, number, now, onDelete }: { session: Session; number: number | null; now: number; onDelete(): void }) {
-  const { rootId, openSession, renameSession } = useChat();
-  const busy = useChat((st) => st.busy);
+  const rootId = useConversation((st) => st.rootId);
+  const openSession = useConversation((st) => st.openSession);
+  const renameSession = useSessions((st) => st.renameSession);
+  const busy = useConversation(selectBusy);
   const agent = useAgents((st) => st.agents.find((a) => a.id === s.agent_id));
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(s.title);

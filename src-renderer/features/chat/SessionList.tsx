@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useChat } from '../../stores/chat';
+import { deleteSession } from '../../stores/chat';
+import { useConversation } from '../../stores/conversation';
 import { ErrorNote } from '../../components/ErrorNote';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import type { Session } from '../../stores/sessions';
+import { useSessions, type Session } from '../../stores/sessions';
 import { SessionItem, isWriting } from './SessionItem';
 import { useChatPrefs } from './prefs';
 import { titleNumbers } from './session-dates';
@@ -19,7 +20,8 @@ const DATES_EVERY_MS = 30_000;
  * schedule started it. "Hide scheduled" (remembered) leaves those out.
  */
 export function SessionList() {
-  const { sessions, sessionsTotal, sessionsError, newSession, deleteSession, loadSessions } = useChat();
+  const { sessions, sessionsTotal, sessionsError, loadSessions } = useSessions();
+  const newSession = useConversation((s) => s.newSession);
   const { hideScheduled, setHideScheduled } = useChatPrefs();
   const [query, setQuery] = useState('');
   const [doomed, setDoomed] = useState<Session | null>(null);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Markdown } from '../../components/Markdown';
 import { CopyButton } from '../../components/CopyButton';
 import { formatCredits, formatTime } from '../../components/format';
-import { useChat, type Turn } from '../../stores/chat';
+import { selectBusy, useConversation, type Turn } from '../../stores/conversation';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
 import { CitationLinks } from '../files/CitationLinks';
@@ -18,7 +18,8 @@ import { useNow } from './use-now';
 import './turn-status.css';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
-  const { regenerate, busy, editing, setEditing } = useChat();
+  const { regenerate, editing, setEditing } = useConversation();
+  const busy = useConversation(selectBusy);
   const go = useNav((s) => s.go);
   const [sources, setSources] = useState(false);
   const live = turn.status === 'pending' || turn.status === 'running';

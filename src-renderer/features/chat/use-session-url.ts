@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { useChat } from '../../stores/chat';
+import { useConversation } from '../../stores/conversation';
+import { useSessions } from '../../stores/sessions';
 import { useNav } from '../../stores/nav';
 
 /**
@@ -10,17 +11,17 @@ import { useNav } from '../../stores/nav';
 export function useSessionUrl(agents: Agent[], agentsLoaded: boolean) {
   const sub = useNav((s) => (s.screen === 'chat' ? s.sub : ''));
   const go = useNav((s) => s.go);
-  const rootId = useChat((s) => s.rootId);
+  const rootId = useConversation((s) => s.rootId);
 
   // URL → conversation (first load, back/forward, a pasted link).
   useEffect(() => {
     if (!agentsLoaded) return;
     const wanted = /^\d+$/.test(sub) ? Number(sub) : null;
-    const { rootId: open, openSession, newSession } = useChat.getState();
+    const { rootId: open, openSession, newSession } = useConversation.getState();
     if (wanted === open) return;
     if (wanted === null) newSession();
     else {
-      const s = useChat.getState().sessions.find((x) => x.id === wanted);
+      const s = useSessions.getState().sessions.find((x) => x.id === wanted);
       void openSession(wanted, agents.find((a) => a.id === s?.agent_id));
     }
     // Only a change of the URL (or the first load of agents) opens a conversation.

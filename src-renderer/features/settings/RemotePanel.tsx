@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError, messageOf } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { noteAuth } from '../../stores/note-auth';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
@@ -42,7 +41,6 @@ export function RemotePanel() {
       if (next) set(next);
       await reloadAgents();
     } catch (err) {
-      noteAuth(err);
       setError(err);
       // A failed refresh is recorded as offline on the platform: show it.
       await load();

@@ -1,5 +1,4 @@
 import { create } from 'zustand';
-import { noteAuth } from '../../stores/note-auth';
 import { remoteApi, type RemoteSettings } from './remote-api';
 
 interface RemoteState {
@@ -21,7 +20,6 @@ export const useRemote = create<RemoteState>((set) => ({
     try {
       set({ settings: await remoteApi.settings(), error: null });
     } catch (error) {
-      noteAuth(error);
       set({ error });
     }
   },

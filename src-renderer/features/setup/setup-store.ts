@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { DefaultModel, Model, ModelSource } from '../../../src-main/platform/contract/models';
 import { api } from '../../api';
-import { noteAuth } from '../../stores/note-auth';
 import { useAgents } from '../../stores/agents';
 
 interface SetupState {
@@ -30,7 +29,6 @@ export const useSetup = create<SetupState>((set, get) => ({
       const [models, sources, defaultModel] = await Promise.all([api.models.list(opts.fresh ? { fresh: 1 } : {}), api.models.sources(), api.models.default()]);
       set({ models, sources, defaultModel, error: null, status: models.length ? 'ready' : 'needed', version: get().version + 1 });
     } catch (error) {
-      noteAuth(error);
       // A platform that cannot answer (an older remote, a network fault) must not hide the chat.
       set({ error, status: 'error', version: get().version + 1 });
     }
