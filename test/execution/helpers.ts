@@ -1,5 +1,6 @@
 import { call, makePlatform } from '../api/helpers.js';
 import { limit } from '../fixtures/until.js';
+import { parseSse } from '../../src-main/platform/contract/sse-parser.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
 
@@ -35,14 +36,9 @@ export async function withFake(fakeOpts: FakeOpenAIOptions = {}, env: Record<str
   };
 }
 
-/** Splits an SSE body into its events; asserts the framing (one data line, then a blank line). */
+/** An SSE body's events, parsed; asserts the framing (one data line, then a blank line). */
 export function parseSSE(text: string): any[] {
-  const blocks = text.split('\n\n');
-  if (blocks[blocks.length - 1] !== '') throw new Error(`stream does not end with a blank line: ${JSON.stringify(text.slice(-40))}`);
-  return blocks.slice(0, -1).map((b) => {
-    if (!b.startsWith('data: ') || b.includes('\n')) throw new Error(`bad SSE event: ${JSON.stringify(b)}`);
-    return JSON.parse(b.slice(6));
-  });
+  return parseSse(text, { framing: 'data' }).map((e) => JSON.parse(e.data));
 }
 
 export async function poll(p: Platform, id: number, until: (e: any) => boolean, timeoutMs = 10_000): Promise<any> {
