@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+import { operations } from './operation.js';
 
 /**
  * `POST /v1/messages` (Anthropic's Messages API) as far as Agent Desk serves it: text, image,
@@ -62,3 +63,40 @@ export const AnthropicMessageResponse = z
     usage: z.looseObject({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
   })
   .meta({ id: 'AnthropicMessage' });
+
+export const AnthropicTokenCount = z.object({ input_tokens: z.number().int() });
+
+const tags = ['Anthropic-compatible'] as const;
+const anthropicErrors = {
+  400: ['Invalid request (`invalid_request_error`)', AnthropicErrorBody],
+  401: ['Missing or invalid key (`authentication_error`): send `x-api-key` or `Authorization: Bearer`', AnthropicErrorBody],
+  404: ['Unknown model (`not_found_error`)', AnthropicErrorBody],
+} as const;
+
+/** Anthropic's Messages API at `/v1` (transports/anthropic/routes.ts handles them). */
+export const anthropicOperations = operations({
+  createAnthropicMessage: {
+    method: 'post',
+    base: '/v1',
+    path: '/messages',
+    tags,
+    summary: 'Create a message (Anthropic Messages API): `model` = an agent slug or a raw provider model; custom tools come back as tool_use blocks',
+    body: AnthropicMessagesRequest,
+    response: AnthropicMessageResponse,
+    events: z.string(),
+    okDescription: 'A message (`msg_<execution id>`), or with `stream` its SSE events (message_start ... message_stop). Header `x-agent-desk-execution-id`.',
+    dialect: 'anthropic',
+    errors: anthropicErrors,
+  },
+  countAnthropicTokens: {
+    method: 'post',
+    base: '/v1',
+    path: '/messages/count_tokens',
+    tags,
+    summary: "Count a message request's input tokens (an estimate with the o200k tokenizer)",
+    body: AnthropicCountRequest,
+    response: AnthropicTokenCount,
+    dialect: 'anthropic',
+    errors: anthropicErrors,
+  },
+});

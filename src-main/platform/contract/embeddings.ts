@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+import { operations } from './operation.js';
+import { OpenAIErrorBody } from './openai.js';
 
 /**
  * ext `POST /v1/embeddings` (CONTRACT.md "Other tools' conventions on /v1"), in OpenAI's shapes:
@@ -39,3 +41,23 @@ export const EmbeddingList = z
   })
   .meta({ id: 'EmbeddingList' });
 export type EmbeddingList = z.infer<typeof EmbeddingList>;
+
+/** `POST /v1/embeddings` (transports/openai/embeddings.ts handles it). */
+export const embeddingOperations = operations({
+  createOpenAIEmbeddings: {
+    method: 'post',
+    base: '/v1',
+    path: '/embeddings',
+    tags: ['OpenAI-compatible'],
+    summary: 'Embeddings with the configured embedder (its model id is listed by /v1/models); `encoding_format` float or base64 (little-endian float32)',
+    body: EmbeddingRequest,
+    response: EmbeddingList,
+    dialect: 'openai',
+    errors: {
+      400: ['Invalid request (`param` names the field); token arrays are `unsupported_value`', OpenAIErrorBody],
+      401: ['Missing or invalid key', OpenAIErrorBody],
+      404: ['Not the embedding model (`model_not_found`)', OpenAIErrorBody],
+      502: ['The embedder failed or could not be reached', OpenAIErrorBody],
+    },
+  },
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+import { operations } from './operation.js';
+import { openAIErrors } from './openai.js';
 
 /**
  * `POST /v1/responses` (OpenAI's Responses API) as far as Agent Desk serves it: text and image
@@ -71,3 +73,33 @@ export const ResponseObject = z
   })
   .meta({ id: 'ResponseObject' });
 export type ResponseObject = z.infer<typeof ResponseObject>;
+
+const tags = ['OpenAI-compatible'] as const;
+
+/** OpenAI's Responses API at `/v1` (transports/openai/responses.ts handles them). */
+export const responsesOperations = operations({
+  createOpenAIResponse: {
+    method: 'post',
+    base: '/v1',
+    path: '/responses',
+    tags,
+    summary: 'Create a response (OpenAI Responses API): `model` = an agent slug or a raw provider model; function tools; `previous_response_id` continues the session',
+    body: ResponsesRequest,
+    response: ResponseObject,
+    events: z.string(),
+    okDescription: 'A response (`resp_<execution id>`), or with `stream` its SSE events (response.created ... response.completed). Header `x-agent-desk-execution-id`.',
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+  retrieveOpenAIResponse: {
+    method: 'get',
+    base: '/v1',
+    path: '/responses/{response_id}',
+    tags,
+    summary: 'Retrieve a response (`resp_<execution id>`): its status, output items and usage',
+    params: z.object({ response_id: z.string().max(256) }),
+    response: ResponseObject,
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
+import { operations } from './operation.js';
 
 /**
  * The OpenAI-compatible surface (`/v1`): request and response shapes as OpenAI's Chat Completions
@@ -151,3 +152,80 @@ export const OpenAIModel = z
   .meta({ id: 'OpenAIModel' });
 export type OpenAIModel = z.infer<typeof OpenAIModel>;
 export const OpenAIModelList = z.object({ object: z.literal('list'), data: z.array(OpenAIModel) }).meta({ id: 'OpenAIModelList' });
+
+/** The errors every OpenAI door documents, in OpenAI's shape. */
+export const openAIErrors = {
+  400: ['Invalid request (`invalid_request_error`, `param` names the field)', OpenAIErrorBody],
+  401: ['Missing or invalid key (`invalid_api_key`)', OpenAIErrorBody],
+  404: ['Unknown model (`model_not_found`) or agent', OpenAIErrorBody],
+} as const;
+
+const tags = ['OpenAI-compatible'] as const;
+const chatAnswer = '`chat.completion`, or with `stream` an SSE stream of `chat.completion.chunk` ending `data: [DONE]`. Header `x-agent-desk-execution-id`; `id` = `chatcmpl-<execution id>`.';
+
+/** The OpenAI-compatible API at `/v1` (transports/openai/routes.ts handles them). */
+export const openaiOperations = operations({
+  listOpenAIModels: {
+    method: 'get',
+    base: '/v1',
+    path: '/models',
+    tags,
+    summary: 'List models: every agent (id = its slug, owned_by `agent-desk`), then the raw models of the configured providers',
+    response: OpenAIModelList,
+    dialect: 'openai',
+    errors: { 401: openAIErrors[401] },
+  },
+  retrieveOpenAIModel: {
+    method: 'get',
+    base: '/v1',
+    path: '/models/{model}',
+    tags,
+    summary: 'Retrieve a model (an agent slug or a raw provider model)',
+    params: z.object({ model: z.string() }),
+    response: OpenAIModel,
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+  createChatCompletion: {
+    method: 'post',
+    base: '/v1',
+    path: '/chat/completions',
+    tags,
+    summary: 'Chat completion: `model` = an agent slug runs that agent; a raw provider model runs the `chat` agent with it. System messages add to the instructions.',
+    body: ChatCompletionRequest,
+    response: ChatCompletion,
+    events: z.string(),
+    okDescription: chatAnswer,
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+});
+
+const AgentPath = z.object({ id: z.string() });
+
+/** The agent-fixed OpenAI base URL, `/api/agents/{id}/openai`: OpenAI's shapes and errors under /api. */
+export const agentOpenAIOperations = operations({
+  listAgentOpenAIModels: {
+    method: 'get',
+    path: '/agents/{id}/openai/models',
+    tags,
+    summary: 'The one model of the agent-fixed OpenAI base URL: the agent itself',
+    params: AgentPath,
+    response: OpenAIModelList,
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+  createAgentChatCompletion: {
+    method: 'post',
+    path: '/agents/{id}/openai/chat/completions',
+    tags,
+    summary: 'Chat completion with the agent fixed by the path (`model` optional); base URL for OpenAI clients: /api/agents/{id}/openai',
+    params: AgentPath,
+    body: AgentChatCompletionRequest,
+    response: ChatCompletion,
+    events: z.string(),
+    okDescription: chatAnswer,
+    dialect: 'openai',
+    errors: openAIErrors,
+  },
+});

@@ -8,8 +8,13 @@ import type { z } from 'zod';
  */
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** Under `/api`, OpenAPI-style: `/memories/{memoryId}`. */
+  /** Under `base`, OpenAPI-style: `/memories/{memoryId}`. */
   path: string;
+  /**
+   * Where `path` lives: `/api` unless `/v1` (the OpenAI- and Anthropic-compatible doors). The
+   * server mounts the router serving these operations there; the renderer calls `base + path`.
+   */
+  base?: '/v1';
   tags: readonly string[];
   summary: string;
   description?: string;
@@ -27,8 +32,15 @@ export interface Operation {
   events?: z.ZodType;
   /** The answer may instead be bytes of this type (an export). */
   bytes?: string;
+  /** The success answer's description in the document, when more than its status's word ("OK", "Created"). */
+  okDescription?: string;
   /** The 404 the document lists, naming what was not found. */
   notFound?: string;
+  /**
+   * The error dialect of the path when not the `/api` envelope (the error mapper picks it by path,
+   * for clients of those tools): `errors` then documents every error, without the envelope's 401 and 422.
+   */
+  dialect?: 'openai' | 'anthropic';
   /** Other documented answers: status -> [description, body schema]. */
   errors?: Readonly<Record<number, readonly [string, z.ZodType]>>;
 }

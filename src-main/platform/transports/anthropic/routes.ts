@@ -3,12 +3,12 @@
  * is an execution (`msg_<execution id>`), the client's tools come back as tool_use blocks, and
  * errors are in Anthropic's shape (errors.ts, chosen by path in the HTTP app).
  */
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
-import { AnthropicCountRequest, AnthropicErrorBody, AnthropicMessageResponse, AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
+import { anthropicOperations, type AnthropicCountRequest, type AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
+import { serveOperations } from '../http/operations.js';
 import { countTokensSync } from '../../engine/tokens.js';
 import { IMAGE_TOKENS } from '../../engine/context.js';
 import type { ProviderModelSource } from '../openai/models.js';
@@ -127,20 +127,12 @@ function countTokens(body: AnthropicCountRequest): number {
   return texts.reduce((n, t) => n + countTokensSync(t), 0) + conv.messages.reduce((n, m) => n + 4 + (m.images?.length ?? 0) * IMAGE_TOKENS, 0);
 }
 
-const tags = ['Anthropic-compatible'];
-const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
-const anthropicErrors = {
-  400: json(AnthropicErrorBody, 'Invalid request (`invalid_request_error`)'),
-  401: json(AnthropicErrorBody, 'Missing or invalid key (`authentication_error`): send `x-api-key` or `Authorization: Bearer`'),
-  404: json(AnthropicErrorBody, 'Unknown model (`not_found_error`)'),
-} as const;
-
 /** A model of /v1/models as Anthropic lists it. */
 const anthropicModel = (m: { id: string; created?: number }) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date((m.created ?? 0) * 1000).toISOString() });
 
 /**
  * `GET /v1/models` asked by an Anthropic client (it sends `anthropic-version`): the same models in
- * Anthropic's list shape. Register before the /v1/models routes.
+ * Anthropic's list shape. Register on the /v1 router before its model routes.
  */
 export function anthropicModelLists(r: OpenAPIHono<AppEnv>): void {
   const reshape: Parameters<typeof r.use>[1] = async (c, next) => {
@@ -152,47 +144,21 @@ export function anthropicModelLists(r: OpenAPIHono<AppEnv>): void {
       : anthropicModel({ id: String(j.id), created: j.created });
     c.res = new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  r.use('/v1/models', reshape);
-  r.use('/v1/models/*', reshape);
+  r.use('/models', reshape);
+  r.use('/models/*', reshape);
 }
 
+/** The Messages operations, on the router mounted at /v1. */
 export function anthropicRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
   anthropicModelLists(r);
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/messages',
-      tags,
-      summary: 'Create a message (Anthropic Messages API): `model` = an agent slug or a raw provider model; custom tools come back as tool_use blocks',
-      request: { body: { content: { 'application/json': { schema: AnthropicMessagesRequest } }, required: true } },
-      responses: {
-        200: {
-          content: { 'application/json': { schema: AnthropicMessageResponse }, 'text/event-stream': { schema: z.string() } },
-          description: 'A message (`msg_<execution id>`), or with `stream` its SSE events (message_start ... message_stop). Header `x-agent-desk-execution-id`.',
-        },
-        ...anthropicErrors,
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
+  serveOperations(r, anthropicOperations, {
+    createAnthropicMessage: async ({ body }, c) => {
       const run = await startMessage(p, c.get('principal'), body, providers);
       return body.stream ? streamedMessage(run, p) : jsonMessage(run);
     },
-  );
-
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/messages/count_tokens',
-      tags,
-      summary: 'Count a message request\'s input tokens (an estimate with the o200k tokenizer)',
-      request: { body: { content: { 'application/json': { schema: AnthropicCountRequest } }, required: true } },
-      responses: { 200: json(z.object({ input_tokens: z.number().int() }), 'OK'), ...anthropicErrors },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
-      await gatewayTarget(p, c.get('principal').userId, body.model, undefined, providers);
-      return c.json({ input_tokens: countTokens(body) }, 200);
+    countAnthropicTokens: async ({ userId, body }) => {
+      await gatewayTarget(p, userId, body.model, undefined, providers);
+      return { input_tokens: countTokens(body) };
     },
-  );
+  });
 }

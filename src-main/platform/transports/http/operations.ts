@@ -13,13 +13,14 @@ export type Handler<O extends Operation> = (input: Parsed<O> & { userId: number 
 export type Handlers<T extends Record<string, Operation>> = { [K in keyof T]: Handler<T[K]> };
 
 const json = (schema: z.ZodType, description: string) => ({ content: { 'application/json': { schema } }, description });
+const success = { 200: 'OK', 201: 'Created', 202: 'Accepted' } as const;
 
 /** The route (validation and OpenAPI entry) of a declared operation. */
 function routeOf(name: string, op: Operation) {
   const ok: Record<string, unknown> = { 'application/json': { schema: op.response } };
   if (op.events) ok['text/event-stream'] = { schema: op.events };
   if (op.bytes) ok[op.bytes] = { schema: { type: 'string', format: 'binary' } };
-  const responses: Record<number, unknown> = { [op.status ?? 200]: { content: ok, description: 'OK' }, ...errorResponses };
+  const responses: Record<number, unknown> = { [op.status ?? 200]: { content: ok, description: op.okDescription ?? success[op.status ?? 200] }, ...(op.dialect ? {} : errorResponses) };
   if (op.notFound) responses[404] = json(ErrorBody, `${op.notFound} not found`);
   for (const [status, [description, schema]] of Object.entries(op.errors ?? {})) responses[Number(status)] = json(schema, description);
   return createRoute({

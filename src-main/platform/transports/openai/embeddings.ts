@@ -1,15 +1,13 @@
-import { createRoute } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
-import { EmbeddingList, EmbeddingRequest } from '../../contract/embeddings.js';
-import { OpenAIErrorBody, type OpenAIModel } from '../../contract/openai.js';
+import { embeddingOperations, type EmbeddingRequest } from '../../contract/embeddings.js';
+import type { OpenAIModel } from '../../contract/openai.js';
+import { serveOperations } from '../http/operations.js';
 import { EmbedderError } from '../../ingest/embed/types.js';
 import { tokenCounter } from '../../engine/tokens.js';
 import { nextTurn } from '../../kernel/turns.js';
 import { OpenAIError, modelNotFound } from './errors.js';
-
-const json = <T>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
 
 /** `owned_by` of the embedding model in `/v1/models`: it embeds, it does not chat. */
 export const EMBEDDINGS_OWNER = 'agent-desk-embeddings';
@@ -64,14 +62,14 @@ function upstream(err: unknown): never {
 /**
  * `POST /v1/embeddings` with the embedder that retrieval uses (Settings → Retrieval: the built-in
  * one by default, or a GGUF, Ollama or OpenAI-compatible model), and its model in `/v1/models`.
- * Registered on the OpenAI router before its model routes, so the listing can name the model.
+ * Registered on the /v1 router before its model routes, so the listing can name the model.
  */
 export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void {
   // The embedder's model joins OpenAI's listing (once: a provider may list it too) and can be
   // retrieved. Anthropic clients (`anthropic-version`) get their own list shape, without it: their
   // API has no embeddings.
   const forOpenAI = (c: { req: { method: string; header(name: string): string | undefined } }) => c.req.method === 'GET' && !c.req.header('anthropic-version');
-  r.use('/v1/models', async (c, next) => {
+  r.use('/models', async (c, next) => {
     await next();
     if (!forOpenAI(c) || c.res.status !== 200) return;
     const body = (await c.res.clone().json()) as { object?: string; data?: OpenAIModel[] };
@@ -80,7 +78,7 @@ export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void 
     body.data.push(model);
     c.res = new Response(JSON.stringify(body), { status: 200, headers: c.res.headers });
   });
-  r.use('/v1/models/:model', async (c, next) => {
+  r.use('/models/:model', async (c, next) => {
     await next();
     // Not an agent or a chat model (those win a name clash): the embedding model, if it is that.
     if (!forOpenAI(c) || c.res.status !== 404) return;
@@ -88,23 +86,8 @@ export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void 
     if (c.req.param('model') === model.id) c.res = new Response(JSON.stringify(model), { status: 200, headers: { 'content-type': 'application/json' } });
   });
 
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/embeddings',
-      tags: ['OpenAI-compatible'],
-      summary: 'Embeddings with the configured embedder (its model id is listed by /v1/models); `encoding_format` float or base64 (little-endian float32)',
-      request: { body: { content: { 'application/json': { schema: EmbeddingRequest } }, required: true } },
-      responses: {
-        200: json(EmbeddingList, 'OK'),
-        400: json(OpenAIErrorBody, 'Invalid request (`param` names the field); token arrays are `unsupported_value`'),
-        401: json(OpenAIErrorBody, 'Missing or invalid key'),
-        404: json(OpenAIErrorBody, 'Not the embedding model (`model_not_found`)'),
-        502: json(OpenAIErrorBody, 'The embedder failed or could not be reached'),
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
+  serveOperations(r, embeddingOperations, {
+    createOpenAIEmbeddings: async ({ body }) => {
       const { embedder, model } = p.services.retrieval.current();
       if (body.model !== model) throw modelNotFound(body.model);
       const texts = textsOf(body.input);
@@ -115,15 +98,12 @@ export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void 
       }
       const base64 = body.encoding_format === 'base64';
       const tokens = await countTokens(texts);
-      return c.json(
-        {
-          object: 'list' as const,
-          data: vectors.map((v, index) => ({ object: 'embedding' as const, index, embedding: base64 ? float32Base64(v) : Array.from(v) })),
-          model,
-          usage: { prompt_tokens: tokens, total_tokens: tokens },
-        },
-        200,
-      );
+      return {
+        object: 'list' as const,
+        data: vectors.map((v, index) => ({ object: 'embedding' as const, index, embedding: base64 ? float32Base64(v) : Array.from(v) })),
+        model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      };
     },
-  );
+  });
 }

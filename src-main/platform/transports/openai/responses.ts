@@ -3,13 +3,12 @@
  * gateway as chat completions: a response is an execution (`resp_<execution id>`), and
  * `previous_response_id` continues its session.
  */
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
 import type { ExecutionEvent } from '../../contract/executions.js';
-import { ResponseObject, ResponsesRequest } from '../../contract/openai-responses.js';
+import { responsesOperations, type ResponseObject, type ResponsesRequest } from '../../contract/openai-responses.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { OpenAIError, unsupported } from './errors.js';
 import type { ProviderModelSource } from './models.js';
@@ -20,7 +19,7 @@ import { executionFailure } from './chat.js';
 import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from './respond.js';
 import { EXECUTION_HEADER } from './shapes.js';
 import { sseEvent, sseResponse } from './sse-body.js';
-import { openAIErrors } from './routes.js';
+import { serveOperations } from '../http/operations.js';
 
 type Status = 'completed' | 'failed' | 'in_progress' | 'incomplete' | 'cancelled';
 
@@ -244,40 +243,13 @@ function storedResponse(p: TransportDeps, userId: number, id: string) {
   return responseObject(e.id, Math.floor(Date.parse(e.created_at) / 1000), echo, status, output, usageOf(t.inputTokens, t.outputTokens), e.error ? { code: e.error.code, message: e.error.message } : null);
 }
 
-const tags = ['OpenAI-compatible'];
-
+/** The Responses operations, on the router mounted at /v1. */
 export function responsesRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/v1/responses',
-      tags,
-      summary: 'Create a response (OpenAI Responses API): `model` = an agent slug or a raw provider model; function tools; `previous_response_id` continues the session',
-      request: { body: { content: { 'application/json': { schema: ResponsesRequest } }, required: true } },
-      responses: {
-        200: {
-          content: { 'application/json': { schema: ResponseObject }, 'text/event-stream': { schema: z.string() } },
-          description: 'A response (`resp_<execution id>`), or with `stream` its SSE events (response.created ... response.completed). Header `x-agent-desk-execution-id`.',
-        },
-        ...openAIErrors,
-      },
-    }),
-    async (c) => {
-      const body = c.req.valid('json');
+  serveOperations(r, responsesOperations, {
+    createOpenAIResponse: async ({ body }, c) => {
       const { run, echo } = await startResponse(p, c.get('principal'), body, providers);
       return body.stream ? streamedResponse(run, echo, p) : jsonResponse(run, echo);
     },
-  );
-
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/responses/{response_id}',
-      tags,
-      summary: 'Retrieve a response (`resp_<execution id>`): its status, output items and usage',
-      request: { params: z.object({ response_id: z.string().max(256) }) },
-      responses: { 200: { content: { 'application/json': { schema: ResponseObject } }, description: 'OK' }, ...openAIErrors },
-    }),
-    (c) => c.json(storedResponse(p, c.get('principal').userId, c.req.valid('param').response_id) as ResponseObject, 200),
-  );
+    retrieveOpenAIResponse: ({ userId, params }) => storedResponse(p, userId, params.response_id) as ResponseObject,
+  });
 }
