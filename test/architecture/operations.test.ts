@@ -101,10 +101,6 @@ const PENDING_ROUTE_FILES = [
   'src-main/platform/modules/schedules/routes.ts',
   'src-main/platform/modules/webhooks/deliveries-routes.ts',
   'src-main/platform/modules/webhooks/routes.ts',
-  'src-main/platform/transports/anthropic/routes.ts',
-  'src-main/platform/transports/openai/embeddings.ts',
-  'src-main/platform/transports/openai/responses.ts',
-  'src-main/platform/transports/openai/routes.ts',
 ];
 
 /** TEMPORARY: modules still registering a Hono route by path (an upload, an export's bytes). */
