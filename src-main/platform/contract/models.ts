@@ -128,6 +128,7 @@ export const modelOperations = operations({
     body: ModelDownloadCreate,
     response: ModelDownload,
     status: 201,
+    okDescription: 'Queued',
     errors: conflict,
   },
   getModelDownload: { method: 'get', path: '/models/downloads/{id}', tags, summary: 'One download with its progress (ext)', params: IdPath, response: ModelDownload, notFound: 'Download' },

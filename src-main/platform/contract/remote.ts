@@ -68,6 +68,7 @@ export const remoteOperations = operations({
     params: IdPath,
     response: Agent,
     status: 201,
+    okDescription: 'The new local agent',
     notFound: 'Agent',
   },
 });
