@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { looseBool, pageQuery } from './common.js';
+import { ErrorBody, looseBool, pageQuery } from './common.js';
+import { operations } from './operation.js';
 
 export const FILE_STATUSES = ['waiting', 'in_progress', 'completed', 'failed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
@@ -70,3 +71,37 @@ export type AgentFileSet = z.infer<typeof AgentFileSet>;
 export const AgentFileSetLinked = AgentFileSet.extend({ files_count: FilesCount }).meta({ id: 'AgentFileSetLinked' });
 export type AgentFileSetLinked = z.infer<typeof AgentFileSetLinked>;
 export const AgentFileRemoved = z.object({ id: z.number().int(), file: FileObject, removed: z.boolean() });
+
+const FilePath = z.object({ fileId: z.string() });
+const AgentPath = z.object({ agentId: z.string() });
+const AgentFilePath = z.object({ agentId: z.string(), fileId: z.string() });
+const workspaceHeader = z.object({ 'x-workspace-id': z.string().optional() });
+const upload = { contentType: 'multipart/form-data', schema: FileUpload } as const;
+const tooLarge = { 413: ['The upload is over the size limit', ErrorBody] } as const;
+const tags = ['Files'] as const;
+const atags = ['Agent files'] as const;
+
+/** The files and agent-file operations (modules/files/routes.ts handles them). */
+export const fileOperations = operations({
+  // Streamed by busboy, never parsed into memory by a validator: the handler reads it.
+  uploadFile: { method: 'post', path: '/files', tags, summary: 'Upload a file (multipart, streamed to disk)', headers: workspaceHeader, upload, response: FileObject, errors: tooLarge },
+  listFiles: { method: 'get', path: '/files', tags, summary: 'List files of the workspace', query: FileListQuery, headers: workspaceHeader, response: FileList },
+  getFile: { method: 'get', path: '/files/{fileId}', tags, summary: 'Get one file with what processing found (ext)', params: FilePath, response: FileDetail, notFound: 'File' },
+  processFile: { method: 'post', path: '/files/{fileId}/process', tags, summary: 'Process a file (extract, index); waits up to 100 s', params: FilePath, response: FileObject, notFound: 'File' },
+  deleteFile: { method: 'delete', path: '/files/{fileId}', tags, summary: 'Delete a file, its passages and its links', params: FilePath, response: FileDeleted, notFound: 'File' },
+  listAgentFiles: { method: 'get', path: '/agents/{agentId}/files', tags: atags, summary: 'Files linked to an agent', params: AgentPath, response: AgentFileSet, notFound: 'Agent' },
+  // JSON `file_ids`, or the multipart variant of the spec's examples: a `file` that is uploaded and linked.
+  linkAgentFiles: {
+    method: 'post',
+    path: '/agents/{agentId}/files',
+    tags: atags,
+    summary: 'Link files to an agent (linking a waiting file starts its processing); `{"file_id": n}` links one',
+    params: AgentPath,
+    body: AgentFilesLink,
+    upload,
+    response: AgentFileSetLinked,
+    notFound: 'Agent',
+    errors: tooLarge,
+  },
+  unlinkAgentFile: { method: 'delete', path: '/agents/{agentId}/files/{fileId}', tags: atags, summary: 'Unlink a file from an agent', params: AgentFilePath, response: AgentFileRemoved, notFound: 'Agent or file' },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { operations } from './operation.js';
 
 /** Tesseract's language codes (tessdata 4.0.0) with their English names. */
 export const OCR_LANGUAGE_NAMES: Readonly<Record<string, string>> = {
@@ -74,3 +75,16 @@ export const OcrSettingsUpdate = z
   })
   .meta({ id: 'OcrSettingsUpdate' });
 export type OcrSettingsUpdate = z.infer<typeof OcrSettingsUpdate>;
+
+/** ext: the languages OCR reads images and scanned PDF pages in (modules/files/ocr-routes.ts handles them). */
+export const ocrOperations = operations({
+  getOcrSettings: { method: 'get', path: '/settings/ocr', tags: ['Files'], summary: 'The OCR languages, the folder for added models, and which models are installed (ext)', response: OcrSettings },
+  updateOcrSettings: {
+    method: 'put',
+    path: '/settings/ocr',
+    tags: ['Files'],
+    summary: 'Choose the OCR languages (ext); 422 for a code Tesseract does not know; a known one without its model is kept and shown as missing',
+    body: OcrSettingsUpdate,
+    response: OcrSettings,
+  },
+});

@@ -18,20 +18,24 @@ export interface Operation {
   tags: readonly string[];
   summary: string;
   description?: string;
+  /** An older path kept for hosted clients (marked deprecated in the document). */
+  deprecated?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
-  /** A JSON body, validated before the handler runs. */
+  /** A JSON body, validated before the handler runs; beside `upload`, the JSON alternative the handler reads itself. */
   body?: z.ZodType;
   /** A body the handler reads itself (multipart uploads are streamed, never parsed by a validator): its schema for the document. */
   upload?: { contentType: 'multipart/form-data'; schema: z.ZodType };
   /** The answer's JSON (status 200 unless `status`). */
   response: z.ZodType;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** The answer may instead be a stream of these events (`text/event-stream`). */
   events?: z.ZodType;
   /** The answer may instead be bytes of this type (an export). */
   bytes?: string;
+  /** The answer is only ever `bytes`, never JSON (its `response` is then `z.never()`, so the handler must return a Response). */
+  onlyBytes?: boolean;
   /** The success answer's description in the document, when more than its status's word ("OK", "Created"). */
   okDescription?: string;
   /** The 404 the document lists, naming what was not found. */
@@ -55,7 +59,8 @@ type InferIn<S> = S extends z.ZodType ? z.input<S> : undefined;
 export interface Parsed<O extends Operation> {
   params: Infer<O['params']>;
   query: Infer<O['query']>;
-  body: Infer<O['body']>;
+  /** Undefined beside `upload`: that handler reads its body itself. */
+  body: O['upload'] extends object ? undefined : Infer<O['body']>;
 }
 
 /** What a caller passes: the parts the operation declares, as their schemas take them. */

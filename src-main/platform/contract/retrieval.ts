@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl } from './common.js';
+import { operations } from './operation.js';
 
 export const EMBEDDING_PROVIDERS = ['builtin', 'openai', 'ollama', 'gguf'] as const;
 
@@ -66,3 +67,29 @@ export const FilePassagesPage = z
     passages: z.array(z.object({ ordinal: z.number().int(), text: z.string() })),
   })
   .meta({ id: 'FilePassagesPage' });
+
+const FilePath = z.object({ fileId: z.string() });
+const tags = ['Retrieval'] as const;
+
+/** ext: the embedder behind hybrid retrieval (Settings → Retrieval), and a file's passages for the file viewer (modules/retrieval/routes.ts). */
+export const retrievalOperations = operations({
+  getEmbeddingSettings: { method: 'get', path: '/settings/embeddings', tags, summary: 'The embedder and its background progress (ext)', response: EmbeddingSettings },
+  updateEmbeddingSettings: {
+    method: 'put',
+    path: '/settings/embeddings',
+    tags,
+    summary: 'Choose the embedder (ext); a different one re-embeds in the background while search keeps working (bm25 alone until done)',
+    body: EmbeddingSettingsUpdate,
+    response: EmbeddingSettings,
+  },
+  listFilePassages: {
+    method: 'get',
+    path: '/files/{fileId}/passages',
+    tags,
+    summary: "A file's extracted text, passage by passage in order (ext); the ordinal is a citation's `position`",
+    params: FilePath,
+    query: FilePassagesQuery,
+    response: FilePassagesPage,
+    notFound: 'File',
+  },
+});

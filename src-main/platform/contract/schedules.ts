@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Cron } from 'croner';
 import { ChatTurn, Execution } from './executions.js';
-import { pageQuery, shapeB } from './common.js';
+import { IdPath, pageQuery, shapeB } from './common.js';
+import { operations } from './operation.js';
 
 /** A time zone the runtime knows (IANA name such as `Europe/Paris`, or `UTC`). */
 export const TimeZone = z
@@ -87,3 +88,42 @@ export const SchedulePage = shapeB(Schedule).meta({ id: 'SchedulePage' });
 export const ScheduleRunPage = shapeB(ScheduleRun).meta({ id: 'ScheduleRunPage' });
 export const ScheduleListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({ agent_id: z.string().regex(/^[1-9]\d*$/).transform(Number).optional() });
 export const ScheduleDeleted = z.object({ id: z.number().int(), deleted: z.boolean() });
+export const ScheduleRunsQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 });
+
+const tags = ['Schedules'] as const;
+
+/** ext: agents that run on a schedule (CONTRACT.md "Tools and schedules"; modules/schedules/routes.ts handles them). */
+export const scheduleOperations = operations({
+  listSchedules: { method: 'get', path: '/schedules', tags, summary: 'List schedules (ext), newest first', query: ScheduleListQuery, response: SchedulePage },
+  createSchedule: {
+    method: 'post',
+    path: '/schedules',
+    tags,
+    summary: 'Run an agent on a schedule (ext): a cron expression in a time zone, or every N minutes',
+    body: ScheduleCreate,
+    response: Schedule,
+    status: 201,
+  },
+  getSchedule: { method: 'get', path: '/schedules/{id}', tags, summary: 'A schedule (ext)', params: IdPath, response: Schedule, notFound: 'Schedule' },
+  updateSchedule: {
+    method: 'patch',
+    path: '/schedules/{id}',
+    tags,
+    summary: 'Change a schedule (ext); `enabled: false` pauses it, and resuming starts from now (no catching up)',
+    params: IdPath,
+    body: ScheduleUpdate,
+    response: Schedule,
+    notFound: 'Schedule',
+  },
+  deleteSchedule: { method: 'delete', path: '/schedules/{id}', tags, summary: 'Delete a schedule (ext); its past executions stay', params: IdPath, response: ScheduleDeleted, notFound: 'Schedule' },
+  listScheduleRuns: {
+    method: 'get',
+    path: '/schedules/{id}/runs',
+    tags,
+    summary: "A schedule's runs (ext), newest first: each with its execution, or why it could not start",
+    params: IdPath,
+    query: ScheduleRunsQuery,
+    response: ScheduleRunPage,
+    notFound: 'Schedule',
+  },
+});

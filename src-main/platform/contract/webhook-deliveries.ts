@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuery, shapeB } from './common.js';
+import { ErrorBody, IdPath, pageQuery, shapeB } from './common.js';
+import { operations } from './operation.js';
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'canceled']);
 
@@ -66,3 +67,49 @@ export const WebhookDeliveryPage = shapeB(WebhookDelivery).meta({ id: 'WebhookDe
 export const WebhookDeliveryListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({ status: DeliveryStatus.optional() });
 
 export const WebhookDeliveryPath = z.object({ id: z.string(), deliveryId: z.string() });
+
+const tags = ['Webhooks'] as const;
+
+/** ext: the delivery log of a webhook, redelivery, and a test event (modules/webhooks/deliveries-routes.ts handles them). */
+export const webhookDeliveryOperations = operations({
+  listWebhookDeliveries: {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    tags,
+    summary: "A webhook's delivery log, newest first (ext)",
+    params: IdPath,
+    query: WebhookDeliveryListQuery,
+    response: WebhookDeliveryPage,
+    notFound: 'Webhook',
+  },
+  getWebhookDelivery: {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries/{deliveryId}',
+    tags,
+    summary: 'One delivery with its attempts and the request it sends (ext)',
+    params: WebhookDeliveryPath,
+    response: WebhookDeliveryDetail,
+    notFound: 'Webhook or delivery',
+  },
+  redeliverWebhookDelivery: {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    tags,
+    summary: 'Send a delivery again, same webhook-id, fresh retry schedule (ext)',
+    params: WebhookDeliveryPath,
+    response: WebhookDelivery,
+    status: 202,
+    okDescription: 'Queued',
+    notFound: 'Webhook or delivery',
+    errors: { 409: ['The webhook is inactive, or the delivery is being attempted right now', ErrorBody] },
+  },
+  testWebhook: {
+    method: 'post',
+    path: '/webhooks/{id}/test',
+    tags,
+    summary: "Send a webhook.test event now and answer with the attempt: the receiver's status, answer and duration (ext)",
+    params: IdPath,
+    response: WebhookDeliveryDetail,
+    notFound: 'Webhook',
+  },
+});

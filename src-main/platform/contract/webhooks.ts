@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { httpUrl, pageQuery, shapeB } from './common.js';
+import { httpUrl, IdPath, pageQuery, shapeB } from './common.js';
+import { operations } from './operation.js';
 
 /** Absolute http(s) URL; other schemes are refused (CONTRACT.md "Webhooks"). */
 export const WebhookUrl = httpUrl('The url field must be a valid http or https URL.');
@@ -63,3 +64,14 @@ export const WebhookUpdate = z
 /** ext PATCH answer: the webhook, plus `secret` when it was rotated. */
 export const WebhookUpdated = Webhook.extend({ secret: z.string().optional() });
 export const WebhookDeleted = z.object({ id: z.number().int(), deleted: z.boolean() });
+
+const tags = ['Webhooks'] as const;
+
+/** The webhook operations (modules/webhooks/routes.ts handles them). */
+export const webhookOperations = operations({
+  createWebhook: { method: 'post', path: '/agents/{id}/webhooks', tags, summary: 'Create a webhook for an agent', params: IdPath, body: WebhookCreate, response: WebhookCreated, status: 201, notFound: 'Agent' },
+  listAgentWebhooks: { method: 'get', path: '/agents/{id}/webhooks', tags, summary: "List an agent's webhooks", params: IdPath, query: WebhookListQuery, response: WebhookPage, notFound: 'Agent' },
+  listWebhooks: { method: 'get', path: '/webhooks', tags, summary: 'List webhooks', query: WebhookListQuery, response: WebhookPage },
+  updateWebhook: { method: 'patch', path: '/webhooks/{id}', tags, summary: 'Update a webhook (ext): url, status, or rotate_secret', params: IdPath, body: WebhookUpdate, response: WebhookUpdated, notFound: 'Webhook' },
+  deleteWebhook: { method: 'delete', path: '/webhooks/{id}', tags, summary: 'Delete a webhook (ext, soft)', params: IdPath, response: WebhookDeleted, notFound: 'Webhook' },
+});
