@@ -25,6 +25,8 @@ export interface Operation {
   headers?: z.ZodObject;
   /** A JSON body, validated before the handler runs; beside `upload`, the JSON alternative the handler reads itself. */
   body?: z.ZodType;
+  /** The JSON body may be left out (the handler then gets `{}`); the document says it is not required. */
+  bodyOptional?: boolean;
   /** A body the handler reads itself (multipart uploads are streamed, never parsed by a validator): its schema for the document. */
   upload?: { contentType: 'multipart/form-data'; schema: z.ZodType };
   /** The answer's JSON (status 200 unless `status`). */

@@ -44,7 +44,7 @@ function routeOf(name: string, op: Operation) {
       ...(op.params ? { params: op.params } : {}),
       ...(op.query ? { query: op.query } : {}),
       ...(op.headers ? { headers: op.headers } : {}),
-      ...(op.body ? jsonBodyOf(op.body) : {}),
+      ...(op.body ? { body: { ...jsonBodyOf(op.body).body, required: !op.bodyOptional } } : {}),
     },
     responses: responses as never,
   });
