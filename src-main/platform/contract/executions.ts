@@ -117,24 +117,9 @@ export function coerceMessages(v: unknown): unknown {
   return t === '' ? undefined : [{ role: 'user', content: v }];
 }
 
-/** `root_id` 0, "0", "" or null: a new session (hosted clients send 0 for "none"). */
+/** `root_id` 0, "0", "" or null: a new session (hosted clients send 0 for "none"), read as null. */
 export function coerceRootId(v: unknown): unknown {
-  return v === 0 || v === '0' || v === '' || v === null ? undefined : v;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/**
- * The execute body's questions that are body fields too (the spec's chat agent lists them): given
- * inside `answers`, they are read from there (`answers` wins), before anything is validated.
- */
-const LIFTED = ['messages', 'root_id'] as const;
-
-function liftAnswers(v: unknown): unknown {
-  if (!isRecord(v) || !isRecord(v.answers)) return v;
-  const answers = v.answers;
-  const lifted = LIFTED.filter((k) => answers[k] !== undefined);
-  return lifted.length ? { ...v, ...Object.fromEntries(lifted.map((k) => [k, answers[k]])) } : v;
+  return v === 0 || v === '0' || v === '' || v === null ? null : v;
 }
 
 /** One turn of the conversation as the body gives it, its content read to text. */
@@ -154,7 +139,7 @@ function turnText(content: z.infer<typeof TurnContent>): string | null {
  * message allowed first; `system` refused. Whether messages are required depends on the agent
  * (the service's rule); an empty list here is no conversation.
  */
-function conversationRules(list: z.infer<typeof ChatTurn>[], ctx: z.RefinementCtx): void {
+function conversationRules(at: string, list: z.infer<typeof ChatTurn>[], ctx: z.RefinementCtx): void {
   let issues = 0;
   const add = (path: (string | number)[], message: string) => {
     issues++;
@@ -163,7 +148,7 @@ function conversationRules(list: z.infer<typeof ChatTurn>[], ctx: z.RefinementCt
   let prev: string | null = null;
   let turns = 0;
   list.forEach((m, i) => {
-    const key = `messages.${i}`;
+    const key = `${at}.${i}`;
     if (!m.role) return add([i, 'role'], `The ${key}.role field is required.`);
     if (turnText(m.content) === null) return add([i, 'content'], `The ${key}.content field must be a string.`);
     if (m.role === 'system') return add([i, 'role'], `The ${key}.role may not be system: put instructions in the agent, or send one developer message first.`);
@@ -177,21 +162,37 @@ function conversationRules(list: z.infer<typeof ChatTurn>[], ctx: z.RefinementCt
     turns++;
   });
   if (issues || !list.length) return;
-  if (!turns) add([], 'The messages field must hold at least one user message.');
+  if (!turns) add([], `The ${at} field must hold at least one user message.`);
   else if (prev !== 'user') add([], 'The last message must be from the user.');
 }
 
-/** The conversation, checked, as the one developer message and the user/assistant turns. */
-const ExecuteMessages = z
-  .array(ChatTurn)
-  .max(1000)
-  .superRefine(conversationRules)
-  .transform((list) => {
-    const first = list[0];
-    const developer = first?.role === 'developer' ? turnText(first.content) : null;
-    const turns = list.filter((m) => m.role !== 'developer').map((m) => ({ role: m.role as ExecuteTurn['role'], content: turnText(m.content) ?? '' }));
-    return { developer, turns };
-  });
+/**
+ * `messages` as hosted clients send it (an array, a JSON string, plain text), checked, read as the
+ * one developer message and the user/assistant turns. `at`: where it sits, for the messages.
+ */
+const messagesField = (at: string) =>
+  z.preprocess(
+    coerceMessages,
+    z
+      .array(ChatTurn)
+      .max(1000)
+      .superRefine((list, ctx) => conversationRules(at, list, ctx))
+      .transform((list) => {
+        const first = list[0];
+        const developer = first?.role === 'developer' ? turnText(first.content) : null;
+        const turns = list.filter((m) => m.role !== 'developer').map((m) => ({ role: m.role as ExecuteTurn['role'], content: turnText(m.content) ?? '' }));
+        return { developer, turns };
+      })
+      .optional(),
+  );
+
+const rootIdField = () => z.preprocess(coerceRootId, idValue.nullable().optional());
+
+/**
+ * `answers`: any answers; `messages` and `root_id` among them (the spec's chat agent lists them as
+ * questions) are read by the same rules as at the top level, and win over those.
+ */
+const Answers = z.looseObject({ messages: messagesField('answers.messages'), root_id: rootIdField() });
 
 /** Body keys that steer the request; every other top-level key is an answer (the spec's examples send model, tools...). */
 const CONTROL_KEYS = new Set([
@@ -211,12 +212,12 @@ const ExecuteFields = z
     stream: looseBool().optional(),
     wait_execution: looseBool().optional(),
     waitExecution: looseBool().optional(),
-    answers: z.record(z.string(), z.unknown()).optional(),
-    messages: z.preprocess(coerceMessages, ExecuteMessages.optional()),
+    answers: Answers.optional(),
+    messages: messagesField('messages'),
     file_ids: z.array(idValue).max(100).optional(),
     /** ext: one attachment, as some hosted clients send it (joins `file_ids`) */
     file_id: idValue.optional(),
-    root_id: z.preprocess(coerceRootId, idValue.optional()),
+    root_id: rootIdField(),
     /** ext: collection ids; only memories of these collections enter the context */
     memory_collections: z.preprocess((v) => (typeof v === 'number' || typeof v === 'string' ? [v] : v), z.array(idValue).max(100).optional()),
     /** ext: continue the session after this execution (a branch other than the latest). */
@@ -254,16 +255,17 @@ export interface ExecuteRequest {
 function toRequest(b: z.output<typeof ExecuteFields>): ExecuteRequest {
   const top: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(b)) if (!CONTROL_KEYS.has(k)) top[k] = v;
-  const answers = { ...top, ...(b.answers ?? {}) };
-  for (const k of LIFTED) delete answers[k];
+  const { messages: answeredMessages, root_id: answeredRoot, ...given } = b.answers ?? {};
+  const answers = { ...top, ...given };
+  const messages = answeredMessages ?? b.messages;
   return {
     ...(b.stream !== undefined ? { stream: b.stream } : {}),
     ...((b.wait_execution ?? b.waitExecution) !== undefined ? { wait: b.wait_execution ?? b.waitExecution } : {}),
     answers,
-    developer: b.messages?.developer ?? null,
-    turns: b.messages?.turns ?? [],
+    developer: messages?.developer ?? null,
+    turns: messages?.turns ?? [],
     fileIds: [...new Set([...(b.file_ids ?? []), ...(b.file_id !== undefined ? [b.file_id] : [])])],
-    rootId: b.root_id ?? null,
+    rootId: answeredRoot !== undefined ? answeredRoot : (b.root_id ?? null),
     memoryCollections: b.memory_collections?.length ? [...new Set(b.memory_collections)] : null,
     parentId: b.parent_id ?? null,
     alternativeOf: b.alternative_of ?? null,
@@ -271,7 +273,7 @@ function toRequest(b: z.output<typeof ExecuteFields>): ExecuteRequest {
 }
 
 /** Execute body: validated once (by the route, or by `parseExecuteBody` for callers inside the platform), read into an ExecuteRequest. */
-export const ExecuteBody = z.preprocess(liftAnswers, ExecuteFields).transform(toRequest);
+export const ExecuteBody = ExecuteFields.transform(toRequest);
 export type ExecuteBody = z.input<typeof ExecuteFields>;
 
 /** The request of an execute call without a body (no content type). */
