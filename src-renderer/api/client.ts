@@ -1,20 +1,21 @@
 import type { z } from 'zod';
-import { Agent, AgentDeleted, AgentPage, ResourcePage, type AgentCreate, type AgentUpdate } from '../../src-main/platform/contract/agents';
+import type { AgentCreate, AgentUpdate } from '../../src-main/platform/contract/agents';
 import { memoryOperations as M } from '../../src-main/platform/contract/memories';
+import { agentOperations } from '../../src-main/platform/contract/agents';
+import { keyOperations } from '../../src-main/platform/contract/keys';
+import { appOperations } from '../../src-main/platform/contract/app-settings';
+import { usageOperations } from '../../src-main/platform/contract/usage';
 import { pathOf, queryOf, type Answer, type CallInput, type Operation } from '../../src-main/platform/contract/operation';
-import { WebhookCreated, WebhookDeleted, WebhookPage, WebhookUpdated } from '../../src-main/platform/contract/webhooks';
-import { ApiKey, ApiKeyCreated } from '../../src-main/platform/contract/keys';
-import { z as zod } from 'zod';
+import { webhookOperations as W } from '../../src-main/platform/contract/webhooks';
 import { Execution, ExecuteResponse, type ExecutionEvent } from '../../src-main/platform/contract/executions';
 import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
-import { AgentFileRemoved, AgentFileSet, AgentFileSetLinked, FileDeleted, FileDetail, FileList, FileObject } from '../../src-main/platform/contract/files';
-import { WebhookDelivery, WebhookDeliveryDetail, WebhookDeliveryPage } from '../../src-main/platform/contract/webhook-deliveries';
-import { Schedule, ScheduleDeleted, SchedulePage, ScheduleRunPage, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
+import { fileOperations as F } from '../../src-main/platform/contract/files';
+import { webhookDeliveryOperations as WD } from '../../src-main/platform/contract/webhook-deliveries';
+import { scheduleOperations as S, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
 import type { ProvidersUpdate, ProviderInput } from '../../src-main/platform/contract/settings';
-import { AppInfo, GpuInfo, LocalhostSettings, Usage, type LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
-import { OcrSettings } from '../../src-main/platform/contract/ocr';
-import { WorkspaceUsage } from '../../src-main/platform/contract/usage';
-import { FilePassagesPage } from '../../src-main/platform/contract/retrieval';
+import type { GpuInfo, LocalhostSettingsUpdate } from '../../src-main/platform/contract/app-settings';
+import { ocrOperations } from '../../src-main/platform/contract/ocr';
+import { retrievalOperations } from '../../src-main/platform/contract/retrieval';
 import type { ModelSetupBody } from '../../src-main/platform/contract/models';
 import type { McpImport, McpServerCreate, McpServerUpdate } from '../../src-main/platform/contract/tools';
 import { modelOperations } from '../../src-main/platform/contract/models';
@@ -27,6 +28,8 @@ import { readExecutionEvents } from './sse';
 import type { RawResponse, Transport } from './transport';
 
 type Query = Record<string, string | number | undefined | null>;
+/** Agent and template list filters as screens hold them: `type` is the filter's text (the platform answers 422 for an unknown one). */
+type AgentFilters<O extends Operation> = Omit<NonNullable<CallInput<O>['query']>, 'type'> & { type?: string };
 
 function qs(q: Query = {}): string {
   const p = new URLSearchParams();
@@ -67,21 +70,24 @@ export function createClient(t: Transport) {
   /** Calls a declared operation: path, query and body as its declaration says; the answer parsed by its schema. */
   const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> =>
     call(o.response, o.method.toUpperCase(), `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`, input.body) as Promise<Answer<O>>;
+  /** Sends a declared upload operation's multipart body through the transport (with progress where it can tell); the answer parsed by its schema. */
+  const sendUpload = async <O extends Operation>(o: O, input: CallInput<O>, form: FormData, h: Parameters<Transport['upload']>[2]): Promise<Answer<O>> =>
+    read(o.response, await t.upload(`${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`, form, h)) as Answer<O>;
 
   return {
     transport: t.kind,
     agents: {
-      list: (q: Query = {}) => get(AgentPage, `/api/agents${qs(q)}`),
-      get: (id: number) => get(Agent, `/api/agents/${id}`),
-      create: (body: AgentCreate) => call(Agent, 'POST', '/api/agents', body),
-      update: (id: number, body: AgentUpdate) => call(Agent, 'PATCH', `/api/agents/${id}`, body),
-      delete: (id: number) => call(AgentDeleted, 'DELETE', `/api/agents/${id}`),
-      files: (id: number) => get(AgentFileSet, `/api/agents/${id}/files`),
-      linkFiles: (id: number, fileIds: number[]) => call(AgentFileSetLinked, 'POST', `/api/agents/${id}/files`, { file_ids: fileIds }),
-      unlinkFile: (id: number, fileId: number) => call(AgentFileRemoved, 'DELETE', `/api/agents/${id}/files/${fileId}`),
+      list: (query: AgentFilters<typeof agentOperations.listAgents> = {}) => op(agentOperations.listAgents, { query: query as CallInput<typeof agentOperations.listAgents>['query'] }),
+      get: (id: number) => op(agentOperations.getAgent, { params: { id: String(id) } }),
+      create: (body: AgentCreate) => op(agentOperations.createAgent, { body }),
+      update: (id: number, body: AgentUpdate) => op(agentOperations.updateAgent, { params: { id: String(id) }, body }),
+      delete: (id: number) => op(agentOperations.deleteAgent, { params: { id: String(id) } }),
+      files: (id: number) => op(F.listAgentFiles, { params: { agentId: String(id) } }),
+      linkFiles: (id: number, fileIds: number[]) => op(F.linkAgentFiles, { params: { agentId: String(id) }, body: { file_ids: fileIds } }),
+      unlinkFile: (id: number, fileId: number) => op(F.unlinkAgentFile, { params: { agentId: String(id), fileId: String(fileId) } }),
     },
     resources: {
-      list: (q: Query = {}) => get(ResourcePage, `/api/resources${qs(q)}`),
+      list: (query: AgentFilters<typeof agentOperations.listResources> = {}) => op(agentOperations.listResources, { query: query as CallInput<typeof agentOperations.listResources>['query'] }),
     },
     executions: {
       /**
@@ -119,18 +125,19 @@ export function createClient(t: Transport) {
     },
     files: {
       /** One page; `status` and `q` are the server's ext filters (empty means any). */
-      list: (q: Query = {}) => get(FileList, `/api/files${qs({ per_page: 100, ...q })}`),
-      get: (id: number) => get(FileDetail, `/api/files/${id}`),
-      async upload(file: File, opts: { process?: boolean; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {}) {
+      list: (query: CallInput<typeof F.listFiles>['query'] = {}) => op(F.listFiles, { query: { per_page: 100, ...query } }),
+      get: (id: number) => op(F.getFile, { params: { fileId: String(id) } }),
+      upload(file: File, opts: { process?: boolean; onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {}) {
         const form = new FormData();
         form.append('file', file, file.name);
         if (opts.process) form.append('process', 'true');
-        return read(FileObject, await t.upload('/api/files', form, { onProgress: opts.onProgress, signal: opts.signal }));
+        return sendUpload(F.uploadFile, {}, form, { onProgress: opts.onProgress, signal: opts.signal });
       },
-      process: (id: number) => call(FileObject, 'POST', `/api/files/${id}/process`),
-      delete: (id: number) => call(FileDeleted, 'DELETE', `/api/files/${id}`),
+      process: (id: number) => op(F.processFile, { params: { fileId: String(id) } }),
+      delete: (id: number) => op(F.deleteFile, { params: { fileId: String(id) } }),
       /** ext: the extracted text, passage by passage (the file viewer) */
-      passages: (id: number, q: Query = {}) => get(FilePassagesPage, `/api/files/${id}/passages${qs({ limit: 500, ...q })}`),
+      passages: (id: number, query: CallInput<typeof retrievalOperations.listFilePassages>['query'] = {}) =>
+        op(retrievalOperations.listFilePassages, { params: { fileId: String(id) }, query: { limit: 500, ...query } }),
     },
     memories: {
       list: (query: CallInput<typeof M.listMemories>['query'] = {}) => op(M.listMemories, { query }),
@@ -146,38 +153,39 @@ export function createClient(t: Transport) {
       delete: (id: number) => op(M.deleteCollection, { params: { collectionId: String(id) } }),
     },
     webhooks: {
-      listForAgent: (agentId: number, q: Query = {}) => get(WebhookPage, `/api/agents/${agentId}/webhooks${qs({ per_page: 100, ...q })}`),
-      listAll: (q: Query = {}) => get(WebhookPage, `/api/webhooks${qs({ per_page: 100, ...q })}`),
-      create: (agentId: number, url: string, status: 'active' | 'inactive' = 'active') => call(WebhookCreated, 'POST', `/api/agents/${agentId}/webhooks`, { url, method: 'POST', status }),
-      update: (id: number, body: { status?: 'active' | 'inactive'; url?: string; rotate_secret?: boolean }) => call(WebhookUpdated, 'PATCH', `/api/webhooks/${id}`, body),
-      delete: (id: number) => call(WebhookDeleted, 'DELETE', `/api/webhooks/${id}`),
-      deliveries: (id: number) => get(WebhookDeliveryPage, `/api/webhooks/${id}/deliveries?per_page=50`),
-      test: (id: number) => call(WebhookDeliveryDetail, 'POST', `/api/webhooks/${id}/test`),
-      delivery: (id: number, deliveryId: number) => get(WebhookDeliveryDetail, `/api/webhooks/${id}/deliveries/${deliveryId}`),
-      redeliver: (id: number, deliveryId: number) => call(WebhookDelivery, 'POST', `/api/webhooks/${id}/deliveries/${deliveryId}/redeliver`),
+      listForAgent: (agentId: number, query: CallInput<typeof W.listAgentWebhooks>['query'] = {}) =>
+        op(W.listAgentWebhooks, { params: { id: String(agentId) }, query: { per_page: 100, ...query } }),
+      listAll: (query: CallInput<typeof W.listWebhooks>['query'] = {}) => op(W.listWebhooks, { query: { per_page: 100, ...query } }),
+      create: (agentId: number, url: string, status: 'active' | 'inactive' = 'active') => op(W.createWebhook, { params: { id: String(agentId) }, body: { url, method: 'POST', status } }),
+      update: (id: number, body: { status?: 'active' | 'inactive'; url?: string; rotate_secret?: boolean }) => op(W.updateWebhook, { params: { id: String(id) }, body }),
+      delete: (id: number) => op(W.deleteWebhook, { params: { id: String(id) } }),
+      deliveries: (id: number) => op(WD.listWebhookDeliveries, { params: { id: String(id) }, query: { per_page: 50 } }),
+      test: (id: number) => op(WD.testWebhook, { params: { id: String(id) } }),
+      delivery: (id: number, deliveryId: number) => op(WD.getWebhookDelivery, { params: { id: String(id), deliveryId: String(deliveryId) } }),
+      redeliver: (id: number, deliveryId: number) => op(WD.redeliverWebhookDelivery, { params: { id: String(id), deliveryId: String(deliveryId) } }),
     },
     schedules: {
-      list: (q: Query = {}) => get(SchedulePage, `/api/schedules${qs({ per_page: 100, ...q })}`),
-      create: (body: z.input<typeof ScheduleCreate>) => call(Schedule, 'POST', '/api/schedules', body),
-      update: (id: number, body: ScheduleUpdate) => call(Schedule, 'PATCH', `/api/schedules/${id}`, body),
-      delete: (id: number) => call(ScheduleDeleted, 'DELETE', `/api/schedules/${id}`),
-      runs: (id: number, q: Query = {}) => get(ScheduleRunPage, `/api/schedules/${id}/runs${qs({ per_page: 20, ...q })}`),
+      list: (query: CallInput<typeof S.listSchedules>['query'] = {}) => op(S.listSchedules, { query: { per_page: 100, ...query } }),
+      create: (body: z.input<typeof ScheduleCreate>) => op(S.createSchedule, { body }),
+      update: (id: number, body: ScheduleUpdate) => op(S.updateSchedule, { params: { id: String(id) }, body }),
+      delete: (id: number) => op(S.deleteSchedule, { params: { id: String(id) } }),
+      runs: (id: number, query: CallInput<typeof S.listScheduleRuns>['query'] = {}) => op(S.listScheduleRuns, { params: { id: String(id) }, query: { per_page: 20, ...query } }),
     },
     keys: {
-      list: () => get(zod.object({ data: zod.array(ApiKey) }), '/api/keys'),
-      create: (name: string) => call(ApiKeyCreated, 'POST', '/api/keys', { name }),
-      revoke: (id: number) => call(ApiKey, 'DELETE', `/api/keys/${id}`),
+      list: () => op(keyOperations.listKeys, {}),
+      create: (name: string) => op(keyOperations.createKey, { body: { name } }),
+      revoke: (id: number) => op(keyOperations.revokeKey, { params: { id: String(id) } }),
     },
     settings: {
       providers: () => op(providerOperations.getProviderSettings, {}),
       saveProviders: (body: ProvidersUpdate) => op(providerOperations.updateProviderSettings, { body }),
       testProvider: (body: { id: string } | { provider: ProviderInput }) => op(providerOperations.testProvider, { body }),
-      localhost: () => get(LocalhostSettings, '/api/settings/localhost'),
-      saveLocalhost: (body: LocalhostSettingsUpdate) => call(LocalhostSettings, 'PUT', '/api/settings/localhost', body),
-      saveGpu: (gpu: GpuInfo['gpu']) => call(GpuInfo, 'PUT', '/api/settings/gpu', { gpu }),
-      ocr: () => get(OcrSettings, '/api/settings/ocr'),
+      localhost: () => op(appOperations.getLocalhostSettings, {}),
+      saveLocalhost: (body: LocalhostSettingsUpdate) => op(appOperations.updateLocalhostSettings, { body }),
+      saveGpu: (gpu: GpuInfo['gpu']) => op(appOperations.updateGpuSettings, { body: { gpu } }),
+      ocr: () => op(ocrOperations.getOcrSettings, {}),
       /** 422 for a code Tesseract does not know; a known one without its model is kept and shown as missing. */
-      saveOcr: (languages: string[]) => call(OcrSettings, 'PUT', '/api/settings/ocr', { languages }),
+      saveOcr: (languages: string[]) => op(ocrOperations.updateOcrSettings, { body: { languages } }),
     },
     remote: {
       settings: () => op(remoteOperations.getRemoteSettings, {}),
@@ -216,9 +224,9 @@ export function createClient(t: Transport) {
         op(stepApprovalOperations.approveStep, { params: { id: String(executionId), step: String(step) }, body: { always } }),
       deny: (executionId: number, step: number) => op(stepApprovalOperations.denyStep, { params: { id: String(executionId), step: String(step) }, body: {} }),
     },
-    app: () => get(AppInfo, '/api/app'),
-    usage: (days = 30) => get(Usage, `/api/usage${qs({ days })}`),
-    workspaceUsage: (q: Query = {}) => get(WorkspaceUsage, `/api/workspaces/usage${qs(q)}`),
+    app: () => op(appOperations.getApp, {}),
+    usage: (days = 30) => op(appOperations.getUsage, { query: { days } }),
+    workspaceUsage: (query: CallInput<typeof usageOperations.getWorkspaceUsage>['query'] = {}) => op(usageOperations.getWorkspaceUsage, { query }),
   };
 }
 
