@@ -95,16 +95,10 @@ const PENDING_ROUTE_FILES = [
   'src-main/platform/modules/app/usage-report-routes.ts',
   'src-main/platform/modules/archive/routes.ts',
   'src-main/platform/modules/executions/routes.ts',
-  'src-main/platform/modules/files/ocr-routes.ts',
-  'src-main/platform/modules/files/routes.ts',
-  'src-main/platform/modules/retrieval/routes.ts',
-  'src-main/platform/modules/schedules/routes.ts',
-  'src-main/platform/modules/webhooks/deliveries-routes.ts',
-  'src-main/platform/modules/webhooks/routes.ts',
 ];
 
 /** TEMPORARY: modules still registering a Hono route by path (an upload, an export's bytes). */
-const PENDING_HONO_FILES = ['src-main/platform/modules/archive/routes.ts', 'src-main/platform/modules/files/routes.ts'];
+const PENDING_HONO_FILES = ['src-main/platform/modules/archive/routes.ts'];
 
 /**
  * TEMPORARY: client.ts sections that still write their paths, by path prefix (a prefix also
@@ -119,21 +113,12 @@ const PENDING_CLIENT_PATHS = [
   '/api/app',
   '/api/settings/gpu',
   '/api/settings/localhost',
-  '/api/settings/ocr',
   '/api/usage',
   '/api/workspaces/usage',
   // executions and sessions
   '/api/agents/{}/execute',
   '/api/agent-responses',
   '/api/sessions',
-  // files
-  '/api/files',
-  '/api/agents/{}/files',
-  // webhooks
-  '/api/webhooks',
-  '/api/agents/{}/webhooks',
-  // schedules
-  '/api/schedules',
 ];
 
 function walk(dir: string): string[] {
