@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuery, shapeA, shapeB } from './common.js';
+import { IdPath, pageQuery, shapeA, shapeB } from './common.js';
+import { operations } from './operation.js';
 import { ToolServerRef, ToolServers } from './tools.js';
 
 export const AGENT_TYPES = ['chat', 'image', 'text', 'video'] as const;
@@ -88,3 +89,20 @@ export const Resource = z
   .meta({ id: 'Resource' });
 export const ResourceListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend(listFilters.shape);
 export const ResourcePage = shapeA(Resource).meta({ id: 'ResourcePage' });
+
+const tags = ['Agents'] as const;
+
+/**
+ * The agents and templates operations (modules/agents/routes.ts handles them). `/templates` and
+ * `/templates/{id}` are the hosted platform's older paths of listAgents and getAgent (deprecated).
+ */
+export const agentOperations = operations({
+  listResources: { method: 'get', path: '/resources', tags: ['Templates'], summary: 'List templates', query: ResourceListQuery, response: ResourcePage },
+  listAgents: { method: 'get', path: '/agents', tags, summary: 'List agents', query: AgentListQuery, response: AgentPage },
+  listTemplates: { method: 'get', path: '/templates', tags, deprecated: true, summary: 'List agents (the older path of GET /api/agents)', query: AgentListQuery, response: AgentPage },
+  getAgent: { method: 'get', path: '/agents/{id}', tags, summary: 'Get an agent', params: IdPath, response: Agent, notFound: 'Agent' },
+  getTemplate: { method: 'get', path: '/templates/{id}', tags, deprecated: true, summary: 'Get an agent (the older path of GET /api/agents/{id})', params: IdPath, response: Agent, notFound: 'Agent' },
+  createAgent: { method: 'post', path: '/agents', tags, summary: 'Create an agent (ext), optionally from a template_id', body: AgentCreate, response: Agent, status: 201 },
+  updateAgent: { method: 'patch', path: '/agents/{id}', tags, summary: 'Update an agent (ext)', params: IdPath, body: AgentUpdate, response: Agent, notFound: 'Agent' },
+  deleteAgent: { method: 'delete', path: '/agents/{id}', tags, summary: 'Delete an agent (ext)', params: IdPath, response: AgentDeleted, notFound: 'Agent' },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from './common.js';
+import { operations } from './operation.js';
 
 /** ext: the app's own settings and facts for its Settings and Usage screens. */
 
@@ -115,3 +116,30 @@ export const Usage = z
   })
   .meta({ id: 'Usage' });
 export type Usage = z.infer<typeof Usage>;
+
+const tags = ['App'] as const;
+
+/** ext: what the app's Settings and Usage screens need (modules/app/routes.ts handles them). */
+export const appOperations = operations({
+  getApp: { method: 'get', path: '/app', tags, summary: 'About this Agent Desk (ext)', response: AppInfo },
+  getLocalhostSettings: { method: 'get', path: '/settings/localhost', tags, summary: 'Localhost API settings (ext)', response: LocalhostSettings },
+  updateLocalhostSettings: {
+    method: 'put',
+    path: '/settings/localhost',
+    tags,
+    summary: 'Change localhost API settings (ext); omitted fields stay as they are',
+    description: 'The desktop app applies `enabled` and `port` at once (re-listening); `npm run serve` takes its port from --port / AGENT_DESK_PORT.',
+    body: LocalhostSettingsUpdate,
+    response: LocalhostSettings,
+  },
+  updateGpuSettings: {
+    method: 'put',
+    path: '/settings/gpu',
+    tags,
+    summary: 'GPU for local GGUF models (ext): auto, off, cuda, vulkan or metal',
+    description: 'Applies when the local engine first starts, else on the next start of the app (`restart_required`). AGENT_DESK_GPU, when set, wins (`from_env`).',
+    body: GpuSettingsUpdate,
+    response: GpuInfo,
+  },
+  getUsage: { method: 'get', path: '/usage', tags, summary: 'Credits per day (ext)', query: UsageQuery, response: Usage },
+});

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AGENT_TYPES } from './agents.js';
 import { pageQuery, queryInt } from './common.js';
+import { WorkspaceHeader } from './keys.js';
+import { operations } from './operation.js';
 
 /** ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"), as the hosted platform documents it. */
 
@@ -48,3 +50,18 @@ export const WorkspaceUsage = z
   .object({ data: z.array(WorkspaceUsageRow), totals: WorkspaceUsageTotals, has_more: z.boolean() })
   .meta({ id: 'WorkspaceUsage' });
 export type WorkspaceUsage = z.infer<typeof WorkspaceUsage>;
+
+/** ext `GET /api/workspaces/usage` (modules/app/usage-report-routes.ts handles it; hosted clients also call it without `/api`). */
+export const usageOperations = operations({
+  getWorkspaceUsage: {
+    method: 'get',
+    path: '/workspaces/usage',
+    tags: ['App'],
+    summary: 'Usage per day, agent and model (ext)',
+    description:
+      'Executions, tokens and credits of the workspace, one row per UTC day, agent and model, newest first. `range` 1d|7d|30d (default 7d), or `start_date` and `end_date` (YYYY-MM-DD, at most 90 days, these win over `range`).',
+    query: WorkspaceUsageQuery,
+    headers: WorkspaceHeader,
+    response: WorkspaceUsage,
+  },
+});
