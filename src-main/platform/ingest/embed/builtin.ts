@@ -147,6 +147,10 @@ export class BuiltinEmbedder implements Embedder {
     const w = this.worker;
     this.worker = null;
     this.idle.cancel();
+    // Requests still waiting (a close while a batch runs; an idle end has none) fail now, not never:
+    // the ended thread's exit is no longer this embedder's to report.
+    for (const p of this.waiting.values()) p.reject(new EmbedderError('The built-in embedder was closed.', 'embedder_failed'));
+    this.waiting.clear();
     if (w) await w.terminate();
   }
 
