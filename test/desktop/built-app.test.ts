@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
+import { limit } from '../fixtures/until.js';
 import { expectIsolated } from './isolation.js';
 import { childEnv, ROOT } from '../api/server-process.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
@@ -61,7 +62,7 @@ function runBuiltApp(env: Record<string, string>): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), limit(110_000));
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -99,6 +100,10 @@ describe('the built app (out/main) under Node with a fake electron', () => {
 
     // out/main/worker.js, launched by the main process as a utility process at nice 5, read the file.
     expect(r.file).toMatchObject({ status: 'completed', passages: 1 });
+    // The built-in embedder runs in the build too (its thread's code must be in the bundle).
+    expect(r.embeddings).toMatchObject({ provider: 'builtin', status: 'ready', error: null });
+    expect(r.embeddings.embedded).toBe(r.embeddings.total);
+    expect(r.embeddings.total).toBeGreaterThanOrEqual(2);
     expect(r.readers.count).toBeGreaterThan(0);
     expect(r.readers.execArgv).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
     if (process.platform !== 'win32') expect(r.readers.nice.filter((n: number | null) => n !== null)).toEqual(r.readers.nice.filter((n: number | null) => n !== null).map(() => 5));
@@ -117,7 +122,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
 
     expect(r.quitted).toBe(true);
     expect(r.platformExited).toBe(true);
-  });
+  }, limit(120_000));
 
   it('every package the bundle leaves external, and every lazily loaded chunk, imports from out/main (ESM/CJS included)', () => {
     const r = spawnSync(process.execPath, ['--import', './test/desktop/support/register-fake-electron.mjs', 'test/desktop/support/import-built-modules.mjs'], {
@@ -141,7 +146,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     expect(run.result, run.stderr).not.toBeNull();
     expect(run.result.errorBoxes).toEqual([]);
     expect(run.result.stream.end).toEqual({ status: 200 }); // the seeded chat agent exists: the catalog was found
-  });
+  }, limit(120_000));
 
   it('a platform that cannot start (a database from a newer Agent Desk): its sentence in a dialog and in the log, exit 1, no window', async () => {
     const logs = path.join(work, 'bad-logs');

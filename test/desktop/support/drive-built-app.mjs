@@ -93,6 +93,16 @@ if (fileId) {
   }
   result.file = file;
 }
+// The built-in embedder, in the built platform: the memory and the file's passage get their vectors.
+{
+  let e;
+  for (let i = 0; i < 400; i++) {
+    e = (await json('GET', '/api/settings/embeddings')).body;
+    if (e.status === 'error' || (e.total >= 2 && e.embedded === e.total)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  result.embeddings = e;
+}
 // The readers were launched by the main process (utilityProcess), at background priority.
 const readers = state.utilityProcesses.filter((p) => p.modulePath.endsWith('worker.js'));
 result.readers = { count: readers.length, execArgv: readers[0]?.options.execArgv, nice: readers.map((r) => (r.exited ? null : os.getPriority(r.pid))) };
