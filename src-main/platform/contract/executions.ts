@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
+import { ErrorBody, IdPath, looseBool, pageQuery, queryInt, shapeB } from './common.js';
+import { operations } from './operation.js';
 import { ToolStep } from './tools.js';
 import { PassageScores } from './retrieval.js';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
@@ -276,9 +277,6 @@ function toRequest(b: z.output<typeof ExecuteFields>): ExecuteRequest {
 export const ExecuteBody = ExecuteFields.transform(toRequest);
 export type ExecuteBody = z.input<typeof ExecuteFields>;
 
-/** The request of an execute call without a body (no content type). */
-export const EMPTY_EXECUTE_REQUEST: Readonly<ExecuteRequest> = Object.freeze(ExecuteBody.parse({}));
-
 /**
  * For callers inside the platform that build an execute body (a schedule's stored one, the /v1
  * doors, MCP): the route's own schema and 422, so each entry validates once, the same way.
@@ -308,3 +306,76 @@ export const ExecutionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 1
 });
 export type ExecutionListQuery = z.infer<typeof ExecutionListQuery>;
 export const ExecutionPage = shapeB(Execution).meta({ id: 'ExecutionPage' });
+
+/** How long `wait_execution` holds the request before answering the current state (CONTRACT.md "Execution": up to 100 s). */
+export const WAIT_MS = 100_000;
+
+const tags = ['Execution'] as const;
+
+/** One execute operation per path: the hosted platform's older `/templates/{id}/execute` reaches the same handler. */
+const execute = {
+  method: 'post',
+  tags,
+  description:
+    'Answers may come in `answers` or at the top level (`answers` wins). `stream: true` answers Server-Sent Events: `data: <execution without input>` per event, ' +
+    '`running` events carry the text since the previous event, the last one is `completed` (or `failed` with `error`). Otherwise answers at once with status ' +
+    `\`starting\`, or, with \`wait_execution\`/\`waitExecution\` (body or query), when the execution has ended (up to ${WAIT_MS / 1000} s).`,
+  params: IdPath,
+  query: ExecuteQuery,
+  // Without a content type there is no body: the request is the one of `{}`.
+  body: ExecuteBody,
+  bodyOptional: true,
+  response: ExecuteResponse,
+  events: ExecutionEvent,
+  okDescription: 'The execution (JSON), or its event stream',
+  notFound: 'Agent',
+} as const;
+
+const getResponse = { method: 'get', tags, params: AgentResponsePath, response: Execution, notFound: 'Agent response' } as const;
+
+/**
+ * Execute and the executions it makes (modules/executions/routes.ts handles them). `/templates/{id}/execute`
+ * and `/template-responses/{id}` are the hosted platform's older paths (deprecated).
+ */
+export const executionOperations = operations({
+  executeAgent: { ...execute, path: '/agents/{id}/execute', summary: 'Execute an agent' },
+  executeTemplate: { ...execute, path: '/templates/{id}/execute', deprecated: true, summary: 'Execute an agent (the older path of POST /api/agents/{id}/execute)' },
+  listAgentResponses: {
+    method: 'get',
+    path: '/agent-responses',
+    tags,
+    summary: "List the caller's executions, newest first (ext)",
+    description: 'Filters: `agent_id`, `status` (`completed` reads as `succeeded`), `root_id` (one session). Items are the GET /api/agent-responses/{id} shape.',
+    query: ExecutionListQuery,
+    response: ExecutionPage,
+  },
+  getAgentResponse: { ...getResponse, path: '/agent-responses/{id}', summary: 'Get an agent response (with ext `context`: the memories and passages the model was given)' },
+  getTemplateResponse: { ...getResponse, path: '/template-responses/{id}', deprecated: true, summary: 'Get an agent response (the older path of GET /api/agent-responses/{id})' },
+  streamAgentResponse: {
+    method: 'get',
+    path: '/agent-responses/{id}/stream',
+    tags,
+    summary: 'Re-attach to an execution: its events so far, then live, to the last (ext)',
+    description:
+      'Server-Sent Events framed as the execute stream, each with an `id:` line: the length of the output a client holds once it has that event. ' +
+      'Without `Last-Event-ID` the first event is `running` with the whole output so far; with it, the events after that one. Then live events, ' +
+      'ending with `completed` (or `failed`, `canceled` with `error`). A finished execution answers its final event at once.',
+    params: AgentResponsePath,
+    headers: ExecutionStreamHeaders,
+    response: z.never(),
+    events: ExecutionEvent,
+    onlyEvents: true,
+    okDescription: 'The event stream',
+    notFound: 'Agent response',
+  },
+  cancelAgentResponse: {
+    method: 'post',
+    path: '/agent-responses/{id}/cancel',
+    tags,
+    summary: 'Cancel a running execution (ext)',
+    params: AgentResponsePath,
+    response: Execution,
+    notFound: 'Agent response',
+    errors: { 409: ['Already finished', ErrorBody] },
+  },
+});

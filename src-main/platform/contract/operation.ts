@@ -25,7 +25,7 @@ export interface Operation {
   headers?: z.ZodObject;
   /** A JSON body, validated before the handler runs; beside `upload`, the JSON alternative the handler reads itself. */
   body?: z.ZodType;
-  /** The JSON body may be left out (the handler then gets `{}`); the document says it is not required. */
+  /** The JSON body may be left out (the handler then gets the body schema's reading of `{}`); the document says it is not required. */
   bodyOptional?: boolean;
   /** A body the handler reads itself (multipart uploads are streamed, never parsed by a validator): its schema for the document. */
   upload?: { contentType: 'multipart/form-data'; schema: z.ZodType };
@@ -38,6 +38,8 @@ export interface Operation {
   bytes?: string;
   /** The answer is only ever `bytes`, never JSON (its `response` is then `z.never()`, so the handler must return a Response). */
   onlyBytes?: boolean;
+  /** The answer is only ever the `events` stream, never JSON (its `response` is then `z.never()`, so the handler must return a Response). */
+  onlyEvents?: boolean;
   /** The success answer's description in the document, when more than its status's word ("OK", "Created"). */
   okDescription?: string;
   /** The 404 the document lists, naming what was not found. */

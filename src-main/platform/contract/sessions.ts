@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { looseBool, pageQuery, queryInt, shapeB } from './common.js';
+import { ErrorBody, IdPath, looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { Execution } from './executions.js';
+import { operations } from './operation.js';
 
 /**
  * ext: chat sessions, i.e. the executions sharing a `root_id` (CONTRACT.md "Execution"), listed
@@ -62,3 +63,30 @@ export type SessionDetail = z.infer<typeof SessionDetail>;
 export const SessionRename = z.object({ title: z.string({ error: 'The title field is required.' }) }).meta({ id: 'SessionRename' });
 
 export const SessionDeleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'SessionDeleted' });
+
+const tags = ['Sessions'] as const;
+
+/** ext: the caller's chat sessions (modules/executions/routes.ts handles them). */
+export const sessionOperations = operations({
+  listSessions: {
+    method: 'get',
+    path: '/sessions',
+    tags,
+    summary: "List the caller's chat sessions, newest activity first (ext)",
+    description: "A session is the executions sharing a `root_id`; its `id` is that root_id. `agent_id` keeps one agent's sessions.",
+    query: SessionListQuery,
+    response: SessionPage,
+  },
+  getSession: { method: 'get', path: '/sessions/{id}', tags, summary: 'A session with its executions in order (ext)', params: IdPath, response: SessionDetail, notFound: 'Session' },
+  renameSession: { method: 'patch', path: '/sessions/{id}', tags, summary: 'Rename a session (ext)', params: IdPath, body: SessionRename, response: Session, notFound: 'Session' },
+  deleteSession: {
+    method: 'delete',
+    path: '/sessions/{id}',
+    tags,
+    summary: 'Delete a session and its executions (ext); 409 while one runs',
+    params: IdPath,
+    response: SessionDeleted,
+    notFound: 'Session',
+    errors: { 409: ['An execution of it is running', ErrorBody] },
+  },
+});

@@ -39,7 +39,7 @@ import type { ExecutionFinished } from '../../kernel/events.js';
 import { parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import type { Agent } from '../../contract/agents.js';
-import { streamStatus, type ExecuteRequest, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
+import { streamStatus, WAIT_MS, type ExecuteRequest, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
@@ -94,8 +94,8 @@ export interface Started {
   events: AsyncIterable<ExecutionEvent>;
 }
 
-/** How long `wait_execution` holds the request before answering the current state (CONTRACT.md "Execution"). */
-export const WAIT_MS = 100_000;
+/** How long `wait_execution` holds the request (the contract's value, the service's default wait). */
+export { WAIT_MS };
 /** How often streamed output is written to the database (batched so throughput holds). */
 const FLUSH_MS = 100;
 /** How often a re-attached stream re-reads an execution that another process runs. */

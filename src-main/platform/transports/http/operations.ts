@@ -26,7 +26,7 @@ function parsePart(schema: z.ZodType, data: unknown): unknown {
 
 /** The route (validation and OpenAPI entry) of a declared operation. */
 function routeOf(name: string, op: Operation) {
-  const ok: Record<string, unknown> = op.onlyBytes ? {} : { 'application/json': { schema: op.response } };
+  const ok: Record<string, unknown> = op.onlyBytes || op.onlyEvents ? {} : { 'application/json': { schema: op.response } };
   if (op.events) ok['text/event-stream'] = { schema: op.events };
   if (op.bytes) ok[op.bytes] = { schema: { type: 'string', format: 'binary' } };
   const responses: Record<number, unknown> = { [op.status ?? 200]: { content: ok, description: op.okDescription ?? success[op.status ?? 200] }, ...(op.dialect ? {} : errorResponses) };
@@ -63,7 +63,8 @@ export function serveOperations<T extends Record<string, Operation>>(r: OpenAPIH
       const input = {
         params: op.params ? (op.upload ? parsePart(op.params, c.req.param()) : v.valid('param')) : undefined,
         query: op.query ? (op.upload ? parsePart(op.query, c.req.query()) : v.valid('query')) : undefined,
-        body: op.body && !op.upload ? v.valid('json') : undefined,
+        // Left out (no content type), an optional body is read as `{}` by its schema, so the handler's type holds.
+        body: op.body && !op.upload ? (op.bodyOptional && !c.req.header('content-type') ? parsePart(op.body, {}) : v.valid('json')) : undefined,
         userId: c.get('principal').userId,
       } as Parsed<Operation> & { userId: number };
       const out = await handler(input, c);
