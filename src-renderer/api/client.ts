@@ -7,8 +7,9 @@ import { appOperations } from '../../src-main/platform/contract/app-settings';
 import { usageOperations } from '../../src-main/platform/contract/usage';
 import { pathOf, queryOf, type Answer, type CallInput, type Operation } from '../../src-main/platform/contract/operation';
 import { webhookOperations as W } from '../../src-main/platform/contract/webhooks';
-import { Execution, ExecuteResponse, type ExecutionEvent } from '../../src-main/platform/contract/executions';
-import { Session, SessionDeleted, SessionDetail, SessionPage } from '../../src-main/platform/contract/sessions';
+import type { ExecutionEvent } from '../../src-main/platform/contract/executions';
+import { executionOperations as X } from '../../src-main/platform/contract/executions';
+import { sessionOperations as SS } from '../../src-main/platform/contract/sessions';
 import { fileOperations as F } from '../../src-main/platform/contract/files';
 import { webhookDeliveryOperations as WD } from '../../src-main/platform/contract/webhook-deliveries';
 import { scheduleOperations as S, type ScheduleCreate, type ScheduleUpdate } from '../../src-main/platform/contract/schedules';
@@ -27,25 +28,18 @@ import { ApiError, errorFrom } from './errors';
 import { readExecutionEvents } from './sse';
 import type { RawResponse, Transport } from './transport';
 
-type Query = Record<string, string | number | undefined | null>;
 /** Agent and template list filters as screens hold them: `type` is the filter's text (the platform answers 422 for an unknown one). */
 type AgentFilters<O extends Operation> = Omit<NonNullable<CallInput<O>['query']>, 'type'> & { type?: string };
 
-function qs(q: Query = {}): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
-  const s = p.toString();
-  return s ? `?${s}` : '';
-}
-
-export interface ExecuteBody {
+/** What the app sends to execute (a type, not an interface, so it is a body the operation takes). */
+export type ExecuteBody = {
   answers: Record<string, unknown>;
   messages?: { role: 'user' | 'assistant' | 'developer'; content: string }[];
   file_ids?: number[];
   /** ext: continue after this execution / answer again beside it (branches of a session) */
   parent_id?: number;
   alternative_of?: number;
-}
+};
 
 /** The one typed client: every call parses the answer with the contract, whatever the transport. */
 export function createClient(t: Transport) {
@@ -66,13 +60,13 @@ export function createClient(t: Transport) {
     if (body !== undefined) headers['content-type'] = 'application/json';
     return read(schema, await t.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   };
-  const get = <S extends z.ZodType>(s: S, path: string) => call(s, 'GET', path);
+  /** A declared operation's URL path: its base, its path with the params, its query. */
+  const urlOf = (o: Operation, input: { params?: Record<string, unknown>; query?: Record<string, unknown> }) => `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`;
   /** Calls a declared operation: path, query and body as its declaration says; the answer parsed by its schema. */
-  const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> =>
-    call(o.response, o.method.toUpperCase(), `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`, input.body) as Promise<Answer<O>>;
+  const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> => call(o.response, o.method.toUpperCase(), urlOf(o, input), input.body) as Promise<Answer<O>>;
   /** Sends a declared upload operation's multipart body through the transport (with progress where it can tell); the answer parsed by its schema. */
   const sendUpload = async <O extends Operation>(o: O, input: CallInput<O>, form: FormData, h: Parameters<Transport['upload']>[2]): Promise<Answer<O>> =>
-    read(o.response, await t.upload(`${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`, form, h)) as Answer<O>;
+    read(o.response, await t.upload(urlOf(o, input), form, h)) as Answer<O>;
 
   return {
     transport: t.kind,
@@ -97,7 +91,7 @@ export function createClient(t: Transport) {
       stream: (agentId: number, body: ExecuteBody, onEvent: (e: ExecutionEvent) => void, signal?: AbortSignal): Promise<ExecutionEvent | null> =>
         readExecutionEvents(
           t,
-          { method: 'POST', path: `/api/agents/${agentId}/execute`, headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ ...body, stream: true }) },
+          { method: 'POST', path: urlOf(X.executeAgent, { params: { id: String(agentId) } }), headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ ...body, stream: true }) },
           onEvent,
           signal,
         ),
@@ -109,19 +103,19 @@ export function createClient(t: Transport) {
       attach: (id: number, onEvent: (e: ExecutionEvent, eventId?: string) => void, opts: { lastEventId?: string; signal?: AbortSignal } = {}): Promise<ExecutionEvent | null> =>
         readExecutionEvents(
           t,
-          { method: 'GET', path: `/api/agent-responses/${id}/stream`, headers: { accept: 'text/event-stream', ...(opts.lastEventId !== undefined ? { 'last-event-id': opts.lastEventId } : {}) } },
+          { method: 'GET', path: urlOf(X.streamAgentResponse, { params: { id: String(id) } }), headers: { accept: 'text/event-stream', ...(opts.lastEventId !== undefined ? { 'last-event-id': opts.lastEventId } : {}) } },
           onEvent,
           opts.signal,
         ),
-      start: (agentId: number, body: ExecuteBody) => call(ExecuteResponse, 'POST', `/api/agents/${agentId}/execute`, body),
-      get: (id: number) => get(Execution, `/api/agent-responses/${id}`),
-      cancel: (id: number) => call(Execution, 'POST', `/api/agent-responses/${id}/cancel`),
+      start: (agentId: number, body: ExecuteBody) => op(X.executeAgent, { params: { id: String(agentId) }, body }),
+      get: (id: number) => op(X.getAgentResponse, { params: { id: String(id) } }),
+      cancel: (id: number) => op(X.cancelAgentResponse, { params: { id: String(id) } }),
     },
     sessions: {
-      list: (q: Query = {}) => get(SessionPage, `/api/sessions${qs(q)}`),
-      get: (id: number) => get(SessionDetail, `/api/sessions/${id}`),
-      delete: (id: number) => call(SessionDeleted, 'DELETE', `/api/sessions/${id}`),
-      rename: (id: number, title: string) => call(Session, 'PATCH', `/api/sessions/${id}`, { title }),
+      list: (query: CallInput<typeof SS.listSessions>['query'] = {}) => op(SS.listSessions, { query }),
+      get: (id: number) => op(SS.getSession, { params: { id: String(id) } }),
+      delete: (id: number) => op(SS.deleteSession, { params: { id: String(id) } }),
+      rename: (id: number, title: string) => op(SS.renameSession, { params: { id: String(id) }, body: { title } }),
     },
     files: {
       /** One page; `status` and `q` are the server's ext filters (empty means any). */
