@@ -94,7 +94,6 @@ const PENDING_ROUTE_FILES = [
   'src-main/platform/modules/app/routes.ts',
   'src-main/platform/modules/app/usage-report-routes.ts',
   'src-main/platform/modules/archive/routes.ts',
-  'src-main/platform/modules/executions/routes.ts',
 ];
 
 /** TEMPORARY: modules still registering a Hono route by path (an upload, an export's bytes). */
@@ -115,10 +114,6 @@ const PENDING_CLIENT_PATHS = [
   '/api/settings/localhost',
   '/api/usage',
   '/api/workspaces/usage',
-  // executions and sessions
-  '/api/agents/{}/execute',
-  '/api/agent-responses',
-  '/api/sessions',
 ];
 
 function walk(dir: string): string[] {
