@@ -62,59 +62,25 @@ export function apiPathsInRenderer(files: Source[]): string[] {
   return matches(files, API_PATH, (m, f) => !inComment(m, f));
 }
 
-/** A path under a prefix: itself, a sub-path, its query, or an expression appended (`/api/files${qs(q)}`). */
-const underPrefix = (shape: string, prefix: string) => shape.startsWith(prefix) && (shape === prefix || ['/', '?', '{'].includes(shape.charAt(prefix.length)));
-
-/** The renderer's `/api/` literals (as `file:line: shape`) neither allowed nor in a pending client section. */
-export function unlistedApiPaths(files: Source[], allowed: { file: string; shape: string }[], pendingClientPaths: string[]): string[] {
+/** The renderer's `/api/` literals (as `file:line: shape`) not allowed in their file. */
+export function unlistedApiPaths(files: Source[], allowed: { file: string; shape: string }[]): string[] {
   return files.flatMap((f) =>
     [...f.text.matchAll(API_PATH)]
       .filter((m) => !inComment(m, f))
       .map((m) => ({ shape: shapeOf(m[2]!), line: f.text.slice(0, m.index).split('\n').length }))
-      .filter(({ shape }) => !allowed.some((a) => a.file === f.name && a.shape === shape) && !(f.name === CLIENT && pendingClientPaths.some((p) => underPrefix(shape, p))))
+      .filter(({ shape }) => !allowed.some((a) => a.file === f.name && a.shape === shape))
       .map(({ shape, line }) => `${f.name}:${line}: ${shape}`),
   );
 }
 
 /**
- * Paths the renderer may keep writing. None today: the transports take a path the client builds
- * from an operation (`base ?? '/api'` + its path), sign-in goes through the same operations, and
- * the Developer screen's curl examples and docs links are text for a person (`${base}/api/…`,
- * not a literal that starts with the path).
+ * Paths the renderer may keep writing (file, shape, why). None today: the transports take the path
+ * the client builds from an operation (`base ?? '/api'` + its path, a base with no slash), the
+ * renderer has no sign-in request of its own (a 401 is only noticed, in auth-watch.ts), and the
+ * Developer screen's curl examples and docs links are text for a person (`${base}/api/…`, not a
+ * literal that starts with the path).
  */
 const RENDERER_ALLOWED: { file: string; shape: string; why: string }[] = [];
-
-/**
- * TEMPORARY: declarations not yet migrated to contract/ + serveOperations, as committed now.
- * Remove a file as its migration lands; nothing may be added.
- */
-const PENDING_ROUTE_FILES = [
-  'src-main/platform/modules/access/routes.ts',
-  'src-main/platform/modules/agents/routes.ts',
-  'src-main/platform/modules/app/routes.ts',
-  'src-main/platform/modules/app/usage-report-routes.ts',
-  'src-main/platform/modules/archive/routes.ts',
-];
-
-/** TEMPORARY: modules still registering a Hono route by path (an upload, an export's bytes). */
-const PENDING_HONO_FILES = ['src-main/platform/modules/archive/routes.ts'];
-
-/**
- * TEMPORARY: client.ts sections that still write their paths, by path prefix (a prefix also
- * covers its sub-paths and query). Remove a section as it moves to `op(…)`.
- */
-const PENDING_CLIENT_PATHS = [
-  // agents and templates
-  '/api/agents',
-  '/api/resources',
-  // keys, app settings and usage
-  '/api/keys',
-  '/api/app',
-  '/api/settings/gpu',
-  '/api/settings/localhost',
-  '/api/usage',
-  '/api/workspaces/usage',
-];
 
 function walk(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
@@ -126,8 +92,6 @@ function sources(folder: string, ext: RegExp): Source[] {
     .map((f) => path.relative(ROOT, f).split(path.sep).join('/'))
     .map((name) => ({ name, text: fs.readFileSync(path.join(ROOT, name), 'utf8') }));
 }
-
-const outside = (hits: string[], pending: string[]) => hits.filter((h) => !pending.some((file) => h.startsWith(`${file}:`)));
 
 describe('routes are declared once, as operations', () => {
   it('finds a route declared by hand anywhere in the platform, but not in operations.ts or a schema', () => {
@@ -159,11 +123,11 @@ describe('routes are declared once, as operations', () => {
     expect(honoRoutesInModules([{ name: 'src-main/platform/transports/http/app.ts', text: "app.get('/api/docs', h);\n" }])).toEqual([]);
   });
 
-  it('holds for the platform, but for the files still pending', () => {
+  it('holds for the platform', () => {
     const files = sources('src-main/platform', /\.ts$/);
     expect(files.some((f) => f.name === OPERATIONS_FILE)).toBe(true);
-    expect(outside(routesDeclaredOutsideOperations(files), PENDING_ROUTE_FILES)).toEqual([]);
-    expect(outside(honoRoutesInModules(files), PENDING_HONO_FILES)).toEqual([]);
+    expect(routesDeclaredOutsideOperations(files)).toEqual([]);
+    expect(honoRoutesInModules(files)).toEqual([]);
     // operations.ts itself is what builds the routes.
     expect(matches(files.filter((f) => f.name === OPERATIONS_FILE), ROUTE_DECLARATION).length).toBeGreaterThan(0);
   });
@@ -188,19 +152,17 @@ describe('the renderer names operations, not paths', () => {
     expect(shapeOf('files/${id}/passages${qs({ limit: 500, ...q })}')).toBe('/api/files/{}/passages{}');
   });
 
-  it('lets a pending client section and an allowed path through, and only those', () => {
-    const text = "get(X, '/api/files');\nget(X, `/api/agents/${id}/files?x=${y}`);\nget(X, '/api/filesystem');\nget(X, '/api/memories');\n";
-    expect(unlistedApiPaths([{ name: CLIENT, text }], [], ['/api/files', '/api/agents/{}/files'])).toEqual([`${CLIENT}:3: /api/filesystem`, `${CLIENT}:4: /api/memories`]);
-    // Pending is for the client's sections only; an allowed path is allowed in its own file only.
-    expect(unlistedApiPaths([{ name: 'src-renderer/stores/files.ts', text }], [], ['/api/files'])).toHaveLength(4);
-    expect(unlistedApiPaths([{ name: 'src-renderer/api/auth.ts', text: "t.request({ path: '/api/session' });\n" }], [{ file: 'src-renderer/api/auth.ts', shape: '/api/session' }], [])).toEqual([]);
-    expect(unlistedApiPaths([{ name: 'src-renderer/api/other.ts', text: "t.request({ path: '/api/session' });\n" }], [{ file: 'src-renderer/api/auth.ts', shape: '/api/session' }], [])).toHaveLength(1);
+  it('lets an allowed path through in its own file only, and nothing else', () => {
+    const allowed = [{ file: 'src-renderer/api/auth.ts', shape: '/api/session' }];
+    expect(unlistedApiPaths([{ name: 'src-renderer/api/auth.ts', text: "t.request({ path: '/api/session' });\n" }], allowed)).toEqual([]);
+    expect(unlistedApiPaths([{ name: 'src-renderer/api/auth.ts', text: "t.request({ path: '/api/sessions' });\n" }], allowed)).toEqual(['src-renderer/api/auth.ts:1: /api/sessions']);
+    expect(unlistedApiPaths([{ name: CLIENT, text: "get(X, '/api/session');\nget(X, `/api/agents/${id}/files?x=${y}`);\n" }], allowed)).toEqual([`${CLIENT}:1: /api/session`, `${CLIENT}:2: /api/agents/{}/files?x={}`]);
   });
 
-  it('holds for the renderer, but for the allowed paths and the sections still pending', () => {
+  it('holds for the renderer', () => {
     const files = sources('src-renderer', /\.tsx?$/);
     expect(files.some((f) => f.name === CLIENT)).toBe(true);
     expect(files.length).toBeGreaterThan(50);
-    expect(unlistedApiPaths(files, RENDERER_ALLOWED, PENDING_CLIENT_PATHS)).toEqual([]);
+    expect(unlistedApiPaths(files, RENDERER_ALLOWED)).toEqual([]);
   });
 });
