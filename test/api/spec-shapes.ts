@@ -174,3 +174,78 @@ export function expectMessage(r: { status: number; json: any }, status: number, 
   expect(typeof r.json.message).toBe('string');
   if (message !== undefined) expect(r.json.message).toBe(message);
 }
+
+/** The spec's "Execution (agent response)" fields (GET /api/agent-responses/{id}, the non-stream `responses` items). */
+export const EXECUTION_KEYS = ['id', 'status', 'input', 'output', 'error', 'credits', 'root_id', 'created_at', 'updated_at', 'template_id'];
+/**
+ * Additions to an execution (never replacing a spec'd field): `model` (the model that answered),
+ * `context` (what the model was given besides the conversation, CONTRACT.md "Retrieval"), `steps`
+ * (CONTRACT.md "Tools and schedules"). A new one must be added here on purpose.
+ */
+export const EXECUTION_EXT_KEYS = ['model', 'context', 'steps'];
+/** Stored statuses (CONTRACT.md "Execution"); `awaiting_approval` is visible on GET only ("Recorded from the implementation"). */
+export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled', 'awaiting_approval'];
+
+/**
+ * ext sessions (README "Chat": `GET /api/sessions`, `GET|PATCH|DELETE /api/sessions/{id}`): the
+ * executions sharing a `root_id` (CONTRACT.md "Execution"); `id` is that root_id, `schedule` the
+ * schedule whose run started it (CONTRACT.md "Tools and schedules") or null.
+ */
+export const SESSION_KEYS = ['id', 'agent_id', 'title', 'turns', 'last_status', 'created_at', 'updated_at', 'schedule'];
+/** One session: plus `earlier` (the history it was started from) and its `executions` in order. */
+export const SESSION_DETAIL_KEYS = [...SESSION_KEYS, 'earlier', 'executions'];
+/** A session's execution: the execution, plus the branch's `parent_id` and the `answers` it ran with. */
+export const SESSION_EXECUTION_EXT_KEYS = ['parent_id', 'answers'];
+
+export function expectExecution(e: any, ext: string[] = []): void {
+  const keys = Object.keys(e);
+  for (const k of EXECUTION_KEYS) expect(keys, `execution lacks ${k}`).toContain(k);
+  expect(keys.filter((k) => !EXECUTION_KEYS.includes(k) && !EXECUTION_EXT_KEYS.includes(k) && !ext.includes(k)), 'undeclared execution keys').toEqual([]);
+  expect(isInt(e.id) && isInt(e.root_id) && isInt(e.template_id)).toBe(true);
+  expect(EXECUTION_STATUSES).toContain(e.status);
+  expect(typeof e.input === 'string' && typeof e.output === 'string').toBe(true);
+  expect(e.credits === null || typeof e.credits === 'number').toBe(true);
+  // CONTRACT.md "Execution": a failed one has `error: {"message", "code"}`.
+  if (e.error !== null) {
+    expect(sorted(e.error)).toEqual(['code', 'message']);
+    expect(typeof e.error.message === 'string' && typeof e.error.code === 'string').toBe(true);
+  }
+  expect(e.created_at).toMatch(ISO_MICROS);
+  expect(e.updated_at).toMatch(ISO_MICROS);
+  if ('model' in e) expect(strOrNull(e.model)).toBe(true);
+  if ('steps' in e) expect(Array.isArray(e.steps)).toBe(true);
+}
+
+export function expectSession(s: any): void {
+  expect(sorted(s)).toEqual(keysOf(SESSION_KEYS));
+  expect(isInt(s.id) && isInt(s.agent_id) && isInt(s.turns)).toBe(true);
+  expect(typeof s.title).toBe('string');
+  expect(s.title.length).toBeLessThanOrEqual(80);
+  expect(EXECUTION_STATUSES).toContain(s.last_status);
+  expect(s.created_at).toMatch(ISO_MICROS);
+  expect(s.updated_at).toMatch(ISO_MICROS);
+  if (s.schedule !== null) {
+    expect(sorted(s.schedule)).toEqual(['id', 'name']);
+    expect(isInt(s.schedule.id) && strOrNull(s.schedule.name)).toBe(true);
+  }
+}
+
+export function expectSessionDetail(d: any): void {
+  expect(sorted(d)).toEqual(keysOf(SESSION_DETAIL_KEYS));
+  const { earlier, executions, ...session } = d;
+  expectSession(session);
+  expect(Array.isArray(earlier)).toBe(true);
+  for (const m of earlier) {
+    expect(sorted(m)).toEqual(['content', 'role']);
+    expect(['user', 'assistant']).toContain(m.role);
+    expect(typeof m.content).toBe('string');
+  }
+  expect(Array.isArray(executions)).toBe(true);
+  expect(executions).toHaveLength(d.turns);
+  for (const e of executions) {
+    expectExecution(e, SESSION_EXECUTION_EXT_KEYS);
+    expect(e.parent_id === null || isInt(e.parent_id)).toBe(true);
+    expect(e.root_id).toBe(d.id);
+    if ('answers' in e) expect(e.answers !== null && typeof e.answers === 'object' && !Array.isArray(e.answers)).toBe(true);
+  }
+}

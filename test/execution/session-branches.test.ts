@@ -1,7 +1,7 @@
 /** ext branches (parent_id / alternative_of), PATCH /api/sessions/{id}, `q` on the list, and what text and image agents send the model. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, withFake } from './helpers.js';
-import { SessionDetail } from '../../src-main/platform/contract/sessions.js';
+import { expectSession, expectSessionDetail } from '../api/spec-shapes.js';
 
 describe('session branches', () => {
   let env: Awaited<ReturnType<typeof withFake>>;
@@ -43,10 +43,11 @@ describe('session branches', () => {
     expect(a2.root_id).toBe(a.id);
     expect(lastPrompt()).toEqual(['user:Q1 edited']);
 
-    const d = SessionDetail.parse((await call(env.p, 'GET', `/api/sessions/${a.id}`)).json);
-    const parent = Object.fromEntries(d.executions.map((e) => [e.input, e.parent_id]));
+    const d = (await call(env.p, 'GET', `/api/sessions/${a.id}`)).json;
+    expectSessionDetail(d);
+    const parent = Object.fromEntries(d.executions.map((e: any) => [e.input, e.parent_id]));
     expect(parent).toEqual({ Q1: null, Q2: a.id, "Q2'": a.id, Q3: b3.id, 'Q3 on the first': b.id, 'Q1 edited': null });
-    expect(d.executions.filter((e) => e.input === 'Q2').map((e) => e.id)).toEqual([b.id, b2.id]);
+    expect(d.executions.filter((e: any) => e.input === 'Q2').map((e: any) => e.id)).toEqual([b.id, b2.id]);
     expect(d.turns).toBe(7);
     // Still one session in the list.
     expect((await call(env.p, 'GET', '/api/sessions')).json.data.filter((s: any) => s.id === a.id)).toHaveLength(1);
@@ -72,7 +73,9 @@ describe('session branches', () => {
     const a = await turn('Plan a trip');
     const r = await call(env.p, 'PATCH', `/api/sessions/${a.id}`, { body: { title: '  Summer\n trip  ' } });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ id: a.id, title: 'Summer trip' });
+    // The renamed session answers in the session shape.
+    expectSession(r.json);
+    expect(r.json).toMatchObject({ id: a.id, title: 'Summer trip', turns: 1 });
     await turn('more', { root_id: a.id });
     expect((await call(env.p, 'GET', `/api/sessions/${a.id}`)).json.title).toBe('Summer trip');
     for (const body of [{ title: '   ' }, {}, { title: 5 }]) expect((await call(env.p, 'PATCH', `/api/sessions/${a.id}`, { body })).status, JSON.stringify(body)).toBe(422);
