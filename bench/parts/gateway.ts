@@ -6,14 +6,9 @@
  * `content_block_delta` with `text_delta`, or the provider's first `delta.content`), and the
  * overhead each door adds to it (target ≤ 5 ms). /v1/chat/completions is timed alike for reference.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { BenchPart, Figures } from '../run.js';
-import { createPlatform } from '../../src-main/platform/platform.js';
-import { listen } from '../../src-main/platform/transports/http/server.js';
-import { createLogger } from '../../src-main/platform/kernel/log.js';
-import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { startDeskOnFake } from '../helpers/desk-on-fake.js';
+import { midMedian as median, p90 } from '../helpers/stats.js';
 
 const KEY = 'bench-key-gateway-0123456789';
 const RUNS = 60;
@@ -67,24 +62,11 @@ async function timeStream(door: Door, url: string, headers: Record<string, strin
   return { first, done, text };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
-
 const part: BenchPart = {
   name: 'gateway',
   async run(): Promise<Figures> {
-    const fake = await startFakeOpenAI({ reply: REPLY });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-gateway-'));
-    const platform = createPlatform({
-      dataDir: dir,
-      envApiKey: KEY,
-      logger: createLogger('silent'),
-      env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0' },
-    });
-    const server = await listen(platform, { port: 0 });
+    const bench = await startDeskOnFake('gateway', KEY, REPLY);
+    const { fake, server } = bench;
     try {
       const question = 'Tell me about the fox.';
       const auth = { authorization: `Bearer ${KEY}` };
@@ -123,9 +105,7 @@ const part: BenchPart = {
         'whole answer, /v1/messages ÷ direct (median)': median(times.messages.map((t) => t.done)) / median(times.direct.map((t) => t.done)),
       };
     } finally {
-      await server.close();
-      await fake.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await bench.close();
     }
   },
 };

@@ -12,14 +12,9 @@
  *     `POST /api/agents/1/execute` (same engine, same agent and model), so engine cost and machine
  *     load, which both paths share, cancel out
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { BenchPart, Figures } from '../run.js';
-import { createPlatform } from '../../src-main/platform/platform.js';
-import { listen } from '../../src-main/platform/transports/http/server.js';
-import { createLogger } from '../../src-main/platform/kernel/log.js';
-import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
+import { startDeskOnFake } from '../helpers/desk-on-fake.js';
+import { midMedian as median, p90 } from '../helpers/stats.js';
 import { readSSE } from '../../test/fixtures/sse-reader.js';
 
 const KEY = 'bench-key-openai-0123456789';
@@ -67,24 +62,11 @@ async function timeStream(url: string, headers: Record<string, string>, body: un
   return { firstByte, firstContent, done, text };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
-
 const part: BenchPart = {
   name: 'openai',
   async run(): Promise<Figures> {
-    const fake = await startFakeOpenAI({ reply: REPLY });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-openai-'));
-    const platform = createPlatform({
-      dataDir: dir,
-      envApiKey: KEY,
-      logger: createLogger('silent'),
-      env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0' },
-    });
-    const server = await listen(platform, { port: 0 });
+    const bench = await startDeskOnFake('openai', KEY, REPLY);
+    const { fake, platform, server } = bench;
     try {
       const body = { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Tell me about the fox.' }] };
       const viaDesk = () => timeStream(`${server.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` }, body);
@@ -127,9 +109,7 @@ const part: BenchPart = {
         'stored executions': stored.n,
       };
     } finally {
-      await server.close();
-      await fake.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await bench.close();
     }
   },
 };

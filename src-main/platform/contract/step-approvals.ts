@@ -8,30 +8,23 @@ import { StepDecision, StepPath } from './tools.js';
 const tags = ['Execution'] as const;
 const conflict = { 409: ['Conflict', ErrorBody] } as const;
 
+/** Approve and deny differ only in their last path segment and their summary. */
+const stepDecision = <const V extends 'approve' | 'deny', const S extends string>(verb: V, summary: S) =>
+  ({
+    method: 'post',
+    path: `/agent-responses/{id}/steps/{step}/${verb}` as const,
+    tags,
+    summary,
+    params: StepPath,
+    body: StepDecision,
+    bodyOptional: true,
+    response: Execution,
+    notFound: 'Agent response',
+    errors: conflict,
+  }) as const;
+
 /** POST /api/agent-responses/{id}/steps/{step}/approve|deny (ext): answers a tool call waiting for approval (modules/tools/routes.ts handles them). */
 export const stepApprovalOperations = operations({
-  approveStep: {
-    method: 'post',
-    path: '/agent-responses/{id}/steps/{step}/approve',
-    tags,
-    summary: 'Allow a tool call waiting for approval (ext); `{"always": true}` allows that tool from now on',
-    params: StepPath,
-    body: StepDecision,
-    bodyOptional: true,
-    response: Execution,
-    notFound: 'Agent response',
-    errors: conflict,
-  },
-  denyStep: {
-    method: 'post',
-    path: '/agent-responses/{id}/steps/{step}/deny',
-    tags,
-    summary: 'Deny a tool call waiting for approval (ext)',
-    params: StepPath,
-    body: StepDecision,
-    bodyOptional: true,
-    response: Execution,
-    notFound: 'Agent response',
-    errors: conflict,
-  },
+  approveStep: stepDecision('approve', 'Allow a tool call waiting for approval (ext); `{"always": true}` allows that tool from now on'),
+  denyStep: stepDecision('deny', 'Deny a tool call waiting for approval (ext)'),
 });

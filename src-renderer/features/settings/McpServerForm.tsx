@@ -153,6 +153,26 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
     </div>
   ) : null;
 
+  // env for a command, headers for a URL: the one field that holds the server's secrets.
+  const secrets = (
+    <div className="field grow">
+      <label htmlFor={id(secretField)}>{stdio ? 'Environment (KEY=value per line; hidden once saved)' : 'Headers (Name: value per line; hidden once saved)'}</label>
+      <textarea
+        id={id(secretField)}
+        rows={stdio ? 3 : 2}
+        value={stdio ? env : headers}
+        onChange={(e) => ((stdio ? setEnv : setHeaders)(e.target.value), clearError(secretField))}
+        placeholder={stdio ? 'API_TOKEN=…' : 'Authorization: Bearer …'}
+        data-testid={tid(secretField)}
+        aria-invalid={!!fieldErrors[secretField] || missing.length > 0}
+        aria-describedby={described(secretField, [secretsHint ? id('secrets-hint') : '', reenter.length ? id('reenter') : ''].filter(Boolean).join(' '))}
+      />
+      {secretsHint}
+      {reenterNote}
+      {note(secretField)}
+    </div>
+  );
+
   return (
     <form
       className="card stack"
@@ -205,22 +225,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
               <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents'} data-testid={tid('args')} aria-invalid={!!fieldErrors.args} aria-describedby={described('args')} />
               {note('args')}
             </label>
-            <div className="field grow">
-              <label htmlFor={id('env')}>Environment (KEY=value per line; hidden once saved)</label>
-              <textarea
-                id={id('env')}
-                rows={3}
-                value={env}
-                onChange={(e) => (setEnv(e.target.value), clearError('env'))}
-                placeholder="API_TOKEN=…"
-                data-testid={tid('env')}
-                aria-invalid={!!fieldErrors.env || missing.length > 0}
-                aria-describedby={described('env', [secretsHint ? id('secrets-hint') : '', reenter.length ? id('reenter') : ''].filter(Boolean).join(' '))}
-              />
-              {secretsHint}
-              {reenterNote}
-              {note('env')}
-            </div>
+            {secrets}
           </div>
           <label className="field">
             <span>Working folder (optional)</span>
@@ -235,22 +240,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
             <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:3001/mcp" required data-testid={tid('url')} aria-invalid={!!fieldErrors.url} aria-describedby={described('url')} />
             {note('url')}
           </label>
-          <div className="field grow">
-            <label htmlFor={id('headers')}>Headers (Name: value per line; hidden once saved)</label>
-            <textarea
-              id={id('headers')}
-              rows={2}
-              value={headers}
-              onChange={(e) => (setHeaders(e.target.value), clearError('headers'))}
-              placeholder="Authorization: Bearer …"
-              data-testid={tid('headers')}
-              aria-invalid={!!fieldErrors.headers || missing.length > 0}
-              aria-describedby={described('headers', [secretsHint ? id('secrets-hint') : '', reenter.length ? id('reenter') : ''].filter(Boolean).join(' '))}
-            />
-            {secretsHint}
-            {reenterNote}
-            {note('headers')}
-          </div>
+          {secrets}
         </div>
       )}
       <ErrorNote error={error} />

@@ -2,6 +2,7 @@ import type { ExecutionEvent } from '../../contract/executions.js';
 import type { Logger } from '../../kernel/log.js';
 import { executionFailure, type ChatRun } from './chat.js';
 import { OpenAIError, openAIErrorBody } from './errors.js';
+import { sseResponse } from './sse-body.js';
 import { chunk, completion, EXECUTION_HEADER, sseData, SSE_DONE, toolCallDeltas, usageChunk, usageOf, type CompletionMeta } from './shapes.js';
 import { isFinal, type GatewayRun } from './gateway.js';
 
@@ -84,65 +85,36 @@ export async function streamResponse(chat: ChatRun, log: Logger): Promise<Respon
   const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
   const next = reader(run, held, pending);
   const meta = metaOf(run);
-  const enc = new TextEncoder();
   const withUsage = chat.includeUsage;
-  let closed = false;
-  const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (s: string) => {
-        if (closed) return;
-        try {
-          controller.enqueue(enc.encode(s));
-        } catch {
-          closed = true; // the reader is gone; the execution goes on without it
-        }
-      };
+  return sseResponse(
+    run,
+    log,
+    async (send, gone) => {
       send(sseData(chunk(meta, { role: 'assistant', content: '', refusal: null }, null, withUsage)));
-      try {
-        for (;;) {
-          const r = await next();
-          if (closed || r.done) break;
-          const ev = r.value;
-          if (!isFinal(ev)) {
-            if (ev.output) send(sseData(chunk(meta, { content: ev.output }, null, withUsage)));
-            continue;
-          }
-          if (ev.status === 'completed') {
-            const f = run.finish(ev);
-            for (const d of toolCallDeltas(f.calls)) send(sseData(chunk(meta, d, null, withUsage)));
-            send(sseData(chunk(meta, {}, f.reason, withUsage)));
-            if (withUsage) send(sseData(usageChunk(meta, usageOf(f.inputTokens, f.outputTokens))));
-            send(SSE_DONE);
-          } else {
-            const err = executionFailure(run.executionId, ev.error, ev.status);
-            send(sseData(openAIErrorBody(err.message, err.type, err.param, err.openaiCode)));
-          }
-          break;
+      for (;;) {
+        const r = await next();
+        if (gone() || r.done) return;
+        const ev = r.value;
+        if (!isFinal(ev)) {
+          if (ev.output) send(sseData(chunk(meta, { content: ev.output }, null, withUsage)));
+          continue;
         }
-      } catch (err) {
-        log.error({ err, execution: run.executionId }, 'OpenAI-compatible stream failed');
-        const e = new OpenAIError(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).', 'server_error', null);
-        send(sseData(openAIErrorBody(e.message, e.type, null, null)));
+        if (ev.status === 'completed') {
+          const f = run.finish(ev);
+          for (const d of toolCallDeltas(f.calls)) send(sseData(chunk(meta, d, null, withUsage)));
+          send(sseData(chunk(meta, {}, f.reason, withUsage)));
+          if (withUsage) send(sseData(usageChunk(meta, usageOf(f.inputTokens, f.outputTokens))));
+          send(SSE_DONE);
+        } else {
+          const err = executionFailure(run.executionId, ev.error, ev.status);
+          send(sseData(openAIErrorBody(err.message, err.type, err.param, err.openaiCode)));
+        }
+        return;
       }
-      if (!closed) {
-        closed = true;
-        try {
-          controller.close();
-        } catch {}
-      }
     },
-    cancel() {
-      closed = true;
-      void run.events.return?.();
+    () => {
+      const e = new OpenAIError(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).', 'server_error', null);
+      return sseData(openAIErrorBody(e.message, e.type, null, null));
     },
-  });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      [EXECUTION_HEADER]: String(run.executionId),
-    },
-  });
+  );
 }

@@ -6,11 +6,11 @@ import { EXECUTION_HEADER } from './shapes.js';
 export const sseEvent = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
- * A streamed answer: `write` sends frames until the run's end. A failure of our own after the
+ * A streamed answer: `write` sends frames until the run's end (`gone()` says the reader left). A failure of our own after the
  * headers went out is logged and ends the stream with `failFrame()`. A client that goes away stops
  * only its stream, never the execution.
  */
-export function sseResponse(run: GatewayRun, log: Logger, write: (send: (frame: string) => void) => Promise<void>, failFrame: () => string): Response {
+export function sseResponse(run: GatewayRun, log: Logger, write: (send: (frame: string) => void, gone: () => boolean) => Promise<void>, failFrame: () => string): Response {
   const enc = new TextEncoder();
   let closed = false;
   const body = new ReadableStream<Uint8Array>({
@@ -24,7 +24,7 @@ export function sseResponse(run: GatewayRun, log: Logger, write: (send: (frame: 
         }
       };
       try {
-        await write(send);
+        await write(send, () => closed);
       } catch (err) {
         log.error({ err, execution: run.executionId }, 'a /v1 stream failed');
         send(failFrame());
