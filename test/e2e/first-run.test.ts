@@ -5,14 +5,12 @@
  * SDK calls `/v1/chat/completions` with `model: "chat"` and no other setting. Screenshots of
  * each state at 1280x800 and 1024x700, light and dark.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
-import { startServe, type ServeProcess } from './support/server';
+import { nothingAt, startServe, type ServeProcess } from './support/server';
 import { e2eSetup, openPage } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { startHub, type Hub } from '../models/hub';
@@ -28,15 +26,6 @@ let page: Page;
 const pageErrors: string[] = [];
 /** Clicks the user made, from the empty chat to the streamed answer. */
 let clicks = 0;
-
-/** A loopback port with nothing listening: the "usual ports" probes find nothing there. */
-async function nothingAt(): Promise<string> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return `http://127.0.0.1:${port}`;
-}
 
 /** The four looks of one state; `focus` is scrolled into view at each size. */
 async function shots(name: string, focus?: Locator): Promise<void> {

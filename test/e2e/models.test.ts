@@ -5,21 +5,18 @@
  * a schedule made with the form's defaults runs; Settings sets the default in one place, edits a
  * provider's key in place and says under the field that a server needs its address.
  */
-import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { until } from '../fixtures/until';
-import { ensureRendererBuilt, ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/server';
+import { ensureRendererBuilt } from './support/build';
+import { nothingAt, startServe, type ServeProcess } from './support/server';
 import { openScreen, pageFetch, shot } from './support/page';
 import { e2eSetup, openPage } from './support/suite';
+import { seriousViolations } from './support/axe';
 
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const SERVED = ['llama-3.1-8b', 'qwen2.5-7b-instruct'];
 const REPLY = 'Scheduled hello from the local server.';
 
@@ -30,24 +27,6 @@ let page: Page;
 let env: Record<string, string>;
 const problems: string[] = [];
 let unreachable = '';
-
-/** A loopback port with nothing listening: the first-run probes find nothing there. */
-async function nothingAt(): Promise<string> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return `http://127.0.0.1:${port}`;
-}
-
-async function seriousAxe(): Promise<{ id: string; targets: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${AXE};0`);
-  const found = await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await run.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ id, targets }) => ({ id, targets }));
-}
 
 async function signIn(s: ServeProcess): Promise<void> {
   await page.goto(s.loginUrl);
@@ -141,7 +120,7 @@ describe('models: one list, one default, providers edited in place', () => {
     expect(await routing.getByTestId('routing-rule').count()).toBe(0);
     await routing.getByTestId('no-routing-rules').waitFor();
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shots('models-settings');
     await shots('models-routing', '[data-testid="advanced-routing"]');
     await routing.locator('summary').click();
@@ -155,7 +134,7 @@ describe('models: one list, one default, providers edited in place', () => {
     expect(await offered('[data-testid="agent-model-picker"]')).toEqual({ values: SERVED, marked: [SERVED[1]], value: '' });
     expect(await editorPicker.locator('option').first().textContent()).toBe("The app's default model");
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shots('models-agent-editor', '[data-testid="agent-model-picker"]');
     await page.getByRole('button', { name: 'Cancel' }).click();
 
@@ -181,7 +160,7 @@ describe('models: one list, one default, providers edited in place', () => {
     await expect.poll(() => cronError.textContent()).toBe('Minute 61 does not exist: use 0 to 59.');
     expect(await form.getByTestId('schedule-cron').getAttribute('aria-describedby')).toContain(await cronError.getAttribute('id'));
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shots('models-schedule-cron', '[data-testid="schedule-cron"]');
     await shots('models-schedule-form', 'form[aria-label="New schedule"] select[id$="-model"]');
     await form.getByLabel('Every N minutes').check();
@@ -229,7 +208,7 @@ describe('models: one list, one default, providers edited in place', () => {
     expect(await sentence.textContent()).toBe("Type the server's address, e.g. http://localhost:1234/v1.");
     expect(await form.getByTestId('form-error').count()).toBe(0);
     expect((await pageFetch(page, 'GET', '/api/settings/providers')).json.providers.map((p: any) => p.label)).not.toContain('No address');
-    expect(await seriousAxe()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shots('models-provider-empty-url', 'form[aria-label="Add a provider"] [data-testid="field-error"]');
     await form.getByLabel('Name').fill('');
     await url.fill('http://localhost:1234/v1');
@@ -252,7 +231,7 @@ describe('models: one list, one default, providers edited in place', () => {
     await edit.getByLabel('Base URL').fill(`${keyed.url}/`);
     expect(await edit.getByTestId('key-again').textContent()).toBe('A saved key is only sent to the address it was entered for: type the key again for the new address.');
     expect(await edit.getByRole('button', { name: 'Save changes' }).isDisabled()).toBe(true);
-    expect(await seriousAxe()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shots('models-provider-edit', '[data-testid="key-again"]');
     await edit.getByLabel('Base URL').fill(keyed.url);
     expect(await edit.getByTestId('key-again').count()).toBe(0);

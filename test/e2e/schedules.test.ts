@@ -5,42 +5,22 @@
  * and serve starts again on the same data dir: a start runs what is due, once. The runs list then
  * shows the execution (opened in Chat) and a run that could not start with its reason.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
-import { ensureRendererBuilt, ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/server';
-import { openScreen, pageFetch, shot } from './support/page';
+import { ensureRendererBuilt } from './support/build';
+import { fakeProviderEnv, startServe, type ServeProcess } from './support/server';
+import { openScreen, pageFetch, recordProblems, shot, signInQuietly } from './support/page';
+import { seriousViolations } from './support/axe';
 import { e2eSetup, openPage } from './support/suite';
 import { until } from '../fixtures/until';
-
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const ENV = (fake: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
 
 let fake: FakeServer;
 let serve: ServeProcess | undefined;
 let page: Page;
 const problems: string[] = [];
-
-async function seriousAxe(p: Page): Promise<{ id: string; help: string; targets: string[] }[]> {
-  if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(`${AXE};0`);
-  const found = await p.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await run.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ id, help, targets }) => ({ id, help, targets }));
-}
-
-async function signIn(s: ServeProcess): Promise<void> {
-  await page.goto(s.loginUrl);
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
-  // Only what the Schedules screen logs counts: the sign-in page load is other suites' business.
-  await page.waitForLoadState('networkidle');
-  problems.length = 0;
-}
 
 /** Waits (on a condition, polling the API) until every run of the schedule has settled. */
 async function settledRuns(id: number, count: number): Promise<any[]> {
@@ -54,15 +34,12 @@ describe('Schedules screen', () => {
   const it = e2eSetup(async (own) => {
     ensureRendererBuilt();
     fake = own(await startFakeOpenAI({ reply: 'Scheduled status: all good.', delayMs: 1 }));
-    serve = await startServe(ENV(fake));
+    serve = await startServe(fakeProviderEnv(fake));
     // A test stops serve and starts it again on the same data: close whichever one is running.
     own({ close: async () => serve?.close() });
     ({ page } = own(await openPage()));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()} at ${m.location().url}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    await signIn(serve);
+    recordProblems(page, problems);
+    await signInQuietly(page, serve.loginUrl, problems);
   });
 
   let chatAgent: { id: number; title: string };
@@ -78,7 +55,7 @@ describe('Schedules screen', () => {
     await openScreen(page, 'Schedules', 'Schedules');
     await page.getByTestId('schedules-empty').waitFor();
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const form = page.getByRole('form', { name: 'New schedule' });
     await form.getByLabel('Agent').selectOption(String(chatAgent.id));
@@ -126,7 +103,7 @@ describe('Schedules screen', () => {
     await card.getByRole('button', { name: 'Resume' }).click();
     await expect.poll(() => card.getByTestId('schedule-state').textContent()).toBe('Active');
     expect((await pageFetch(page, 'GET', `/api/schedules/${createdId}`)).json.enabled).toBe(true);
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 
   it('a restart runs the due schedules once: the runs list shows the execution, opened in Chat, and a run that could not start', async () => {
@@ -147,8 +124,8 @@ describe('Schedules screen', () => {
     } finally {
       db.close();
     }
-    serve = await startServe(ENV(fake), 45_000, dataDir);
-    await signIn(serve);
+    serve = await startServe(fakeProviderEnv(fake), 45_000, dataDir);
+    await signInQuietly(page, serve.loginUrl, problems);
 
     const runs = await settledRuns(createdId, 1);
     expect(runs).toHaveLength(1);
@@ -173,7 +150,7 @@ describe('Schedules screen', () => {
     expect(await brokenCard.getByTestId('run-status').textContent()).toBe('Could not start');
     expect((await brokenCard.getByTestId('run-error').textContent())!.length).toBeGreaterThan(5);
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Screens in both themes and both sizes, runs open.
     for (const theme of ['light', 'dark'] as const) {
@@ -188,7 +165,7 @@ describe('Schedules screen', () => {
         expect(sideways, `no sideways scroll at ${w}x${h} ${theme}`).toBeLessThanOrEqual(0);
         await shot(page, `schedules-runs-${w}-${theme}`);
       }
-      expect(await seriousAxe(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });

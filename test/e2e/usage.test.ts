@@ -5,42 +5,24 @@
  * tables, chart and per-day table must match the platform's report; the period choices change
  * them; both themes at 1280 and 1024 are screenshotted; axe finds nothing serious.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
-import { ensureRendererBuilt, ROOT } from './support/build';
-import { startServe, type ServeProcess } from './support/server';
-import { openScreen, pageFetch, shot } from './support/page';
+import { ensureRendererBuilt } from './support/build';
+import { fakeProviderEnv, startServe, type ServeProcess } from './support/server';
+import { openScreen, pageFetch, recordProblems, shot, signInQuietly } from './support/page';
+import { seriousViolations } from './support/axe';
 import { shotSizesAndThemes } from './support/shots';
 import { e2eSetup, openPage } from './support/suite';
 
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const ENV = (fake: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
 const DAY_US = 86_400_000_000;
 
 let fake: FakeServer;
 let serve: ServeProcess | undefined;
 let page: Page;
 const problems: string[] = [];
-
-async function seriousAxe(p: Page): Promise<{ id: string; help: string; targets: string[] }[]> {
-  if (!(await p.evaluate(() => 'axe' in window))) await p.evaluate(`${AXE};0`);
-  const found = await p.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await run.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ id, help, targets }) => ({ id, help, targets }));
-}
-
-async function signIn(s: ServeProcess): Promise<void> {
-  await page.goto(s.loginUrl);
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
-  await page.waitForLoadState('networkidle');
-  problems.length = 0;
-}
 
 const cellsOf = (testId: string) =>
   page.getByTestId(testId).locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())));
@@ -49,14 +31,11 @@ describe('Usage screen', () => {
   const it = e2eSetup(async (own) => {
     ensureRendererBuilt();
     fake = own(await startFakeOpenAI({ tokens: ['Planned', ' and', ' done.'] }));
-    serve = await startServe(ENV(fake));
+    serve = await startServe(fakeProviderEnv(fake));
     own({ close: async () => serve?.close() });
     ({ page } = own(await openPage()));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()} at ${m.location().url}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    await signIn(serve);
+    recordProblems(page, problems);
+    await signInQuietly(page, serve.loginUrl, problems);
   });
 
   it('says in plain words that nothing was used yet', async () => {
@@ -68,7 +47,7 @@ describe('Usage screen', () => {
     expect(await page.locator('svg.chart').count()).toBe(0);
     expect(await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
     await page.waitForLoadState('networkidle');
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'usage-empty-1280-light');
     expect(problems).toEqual([]);
   }, 60_000);
@@ -102,8 +81,8 @@ describe('Usage screen', () => {
     } finally {
       db.close();
     }
-    serve = await startServe(ENV(fake), 45_000, dataDir);
-    await signIn(serve);
+    serve = await startServe(fakeProviderEnv(fake), 45_000, dataDir);
+    await signInQuietly(page, serve.loginUrl, problems);
 
     await openScreen(page, 'Usage', 'Usage');
     await page.getByTestId('usage-credits-chart').waitFor();
@@ -140,7 +119,7 @@ describe('Usage screen', () => {
     expect(days).toHaveLength(7);
     expect(days.map((r) => r[1])).toEqual(['2', '1', '0', '2', '0', '0', '0']);
 
-    expect(await seriousAxe(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.locator('summary', { hasText: 'Numbers per day' }).click();
     await shotSizesAndThemes(page, 'usage');
 

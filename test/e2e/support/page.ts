@@ -46,3 +46,22 @@ export async function dropFiles(page: Page, files: { name: string; type: string;
     }
   }, files);
 }
+
+/** Collects what the page logs as a console error (with the script it came from) or throws uncaught into `problems`. */
+export function recordProblems(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()} at ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+}
+
+/**
+ * Opens serve's one-time login link and waits for the Chat screen and a quiet network; what was
+ * logged until then is cleared from `problems`: only what the suite's own screen logs counts.
+ */
+export async function signInQuietly(page: Page, loginUrl: string, problems: string[]): Promise<void> {
+  await page.goto(loginUrl);
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+  await page.waitForLoadState('networkidle');
+  problems.length = 0;
+}

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../../api/server-process.js';
+import { closedPort } from '../../webhooks/receiver.js';
+import type { FakeServer } from '../../fixtures/fake-openai.js';
 
 export interface ServeProcess {
   /** e.g. http://127.0.0.1:PORT */
@@ -35,3 +37,11 @@ export async function startServe(env: Record<string, string>, timeoutMs = 45_000
     throw err;
   }
 }
+
+/** A loopback address with nothing listening: serve's "usual ports" probes find nothing there. */
+export async function nothingAt(): Promise<string> {
+  return `http://127.0.0.1:${await closedPort()}`;
+}
+
+/** serve's env with `fake` as its one provider (and no Ollama looked for on this machine). */
+export const fakeProviderEnv = (fake: FakeServer): Record<string, string> => ({ AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
