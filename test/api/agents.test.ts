@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from './helpers.js';
 import { expect422, expectAgent, expectMessage, expectShapeB, ISO_MICROS } from './spec-shapes.js';
+import { until } from '../fixtures/until.js';
 
 describe('agents', () => {
   const p = makePlatform();
@@ -134,7 +135,8 @@ describe('agents', () => {
 
   it('ext PATCH and DELETE /api/agents/{id}', async () => {
     const a = (await call(p, 'POST', '/api/agents', { body: { title: 'Before' } })).json;
-    await new Promise((r) => setTimeout(r, 2));
+    // A condition, not a sleep: the change comes after the creation's millisecond.
+    await until('the clock past the creation', () => Date.now() > Date.parse(a.updated_at), 1000, 1);
     const u = await call(p, 'PATCH', `/api/agents/${a.id}`, { body: { title: 'After', description: null } });
     expect(u.status).toBe(200);
     expectAgent(u.json);

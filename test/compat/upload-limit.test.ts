@@ -12,7 +12,7 @@ import { upload } from '../files/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { LINGER_BYTES } from '../../src-main/platform/transports/http/linger.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../src-main/platform/transports/http/connection-limits.js';
-import { limit } from '../fixtures/until.js';
+import { limit, until as waitUntil } from '../fixtures/until.js';
 
 const MB = 1024 * 1024;
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
@@ -73,9 +73,7 @@ describe('uploads over the limit, as real clients send them', () => {
         if (!sock.write(chunk)) await new Promise<void>((r) => (sock.once('drain', () => r()), sock.once('close', () => r())));
       }
     };
-    const until = async (check: () => boolean) => {
-      while (!check()) await new Promise((r) => setTimeout(r, 20));
-    };
+    const until = (check: () => boolean) => waitUntil('the socket', check, 30_000, 20);
 
     // The answer comes at once, before the body is sent.
     await until(() => received.includes('\r\n\r\n{') || closed);

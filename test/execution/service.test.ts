@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
 import type { GenerateRequest, ModelProvider, ProviderEvent } from '../../src-main/platform/engine/providers/types.js';
 import { parseExecuteBody } from '../../src-main/platform/contract/executions.js';
+import { until } from '../fixtures/until.js';
 
 /** An in-memory provider, as the remote platform's provider plugs in. */
 function scripted(id: string, chunks: string[]): ModelProvider & { seen: GenerateRequest[] } {
@@ -82,11 +83,7 @@ describe('executions service (the interface the OpenAI-compatible API and the re
     const { execution } = await p.services.executions.start(principal, 1, body, { provider });
     const read = p.db.prepare('SELECT status, output FROM executions WHERE id = ?');
     const row = () => read.get(execution.id) as { status: string; output: string };
-    const end = Date.now() + 10_000;
-    while (row().output !== 'c0 c1 c2 c3 c4 ') {
-      if (Date.now() > end) throw new Error(`the streamed text never reached the database: ${JSON.stringify(row())}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until('the streamed text in the database', () => row().output === 'c0 c1 c2 c3 c4 ', 10_000, 10);
     expect(row().status).toBe('running');
     release();
     const done = await p.services.executions.waitFor(1, execution.id, 10_000);

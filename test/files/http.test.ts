@@ -4,18 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, makePlatform } from '../api/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
+import { until as waitUntil } from '../fixtures/until.js';
 
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
 const stored = (dir: string) => fs.readdirSync(path.join(dir, 'files')).filter((n) => n !== 'tmp');
 const temp = (dir: string) => fs.readdirSync(path.join(dir, 'files', 'tmp'));
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => boolean, ms = 10_000) => waitUntil('the condition', check, ms, 20);
 
 const boundary = 'AgentDeskBoundary';
 const head = (name: string) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);

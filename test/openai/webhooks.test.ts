@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
 import { KEY, http as call, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -28,7 +29,7 @@ async function receiver() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   /** Resolves once `n` deliveries have arrived, or fails after 10 s. */
   const until = async (n: number) => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + limit(10_000);
     while (got.length < n) {
       if (Date.now() > deadline) throw new Error(`only ${got.length} of ${n} deliveries arrived`);
       await new Promise<void>((r) => {

@@ -5,6 +5,7 @@ import { makePlatform } from '../api/helpers.js';
 import { nextFire } from '../../src-main/platform/modules/schedules/service.js';
 import type { Clock } from '../../src-main/platform/kernel/time.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { until } from '../fixtures/until.js';
 
 /** A clock the test moves by hand: no run depends on waiting. */
 function manualClock(startIso: string): Clock & { advance(ms: number): void } {
@@ -17,13 +18,11 @@ const question = (content: string) => ({ answers: { temperature: '0.5', model: '
 
 /** Waits (by condition, not by time) until every run of the schedule has a finished execution. */
 async function settledRuns(p: Platform, id: number, count: number): Promise<any[]> {
-  for (let i = 0; i < 500; i++) {
+  return until(`${count} settled runs of schedule ${id}`, async () => {
     await p.jobs.idle();
     const runs = (await call(p, 'GET', `/api/schedules/${id}/runs`)).json.data as any[];
-    if (runs.length >= count && runs.every((r) => r.error || ['succeeded', 'failed'].includes(r.execution?.status))) return runs;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('runs did not settle');
+    return runs.length >= count && runs.every((r) => r.error || ['succeeded', 'failed'].includes(r.execution?.status)) ? runs : null;
+  }, 10_000, 10);
 }
 
 describe('when a schedule fires', () => {

@@ -4,6 +4,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { call } from '../api/helpers.js';
 import { closedPort } from './receiver.js';
 import { createWebhook, deliverySuite, fastPlatform, deliveriesOf, finishExecution, waitForDelivery, webhookOf } from './helpers.js';
+import { until } from '../fixtures/until.js';
 
 describe('delivery log, redeliver and test (ext)', () => {
   const { p, receiver } = deliverySuite();
@@ -15,7 +16,7 @@ describe('delivery log, redeliver and test (ext)', () => {
     const ids = Array.from({ length: 5 }, () => finishExecution(p).id);
     await waitForDelivery(p, hook.id, () => true);
     const settled = async () => (await deliveriesOf(p, hook.id, '?per_page=100')).data.every((d: any) => d.status !== 'pending');
-    for (let i = 0; i < 200 && !(await settled()); i++) await new Promise((r) => setTimeout(r, 25));
+    await until('every delivery settled', settled, 10_000, 25);
     const r = await call(p, 'GET', `/api/webhooks/${hook.id}/deliveries?per_page=2&page=2`);
     expect(r.status).toBe(200);
     expect(Object.keys(r.json).sort()).toEqual(
