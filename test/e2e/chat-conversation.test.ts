@@ -6,9 +6,10 @@
  * just sent in view with a jump-to-latest button, and a stopped answer that reads the same after reload.
  */
 import { describe, expect } from 'vitest';
-import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
+import { arrangeSession, chooseGptModel, lastTurnDone, newChat, openSession, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { pageFetch, shot } from './support/page';
+import { limit } from '../fixtures/until';
 
 let env: ChatEnv;
 
@@ -24,6 +25,23 @@ const turns = () => env.page.locator('[data-testid="turn"]');
 const lastTurn = () => turns().last();
 const currentSession = () => env.page.evaluate(() => location.hash);
 
+/**
+ * Each test starts here and arranges the rest itself, so any one runs alone (`-t`) and in any order:
+ * the usual fake answers and an empty new chat.
+ */
+async function fresh(): Promise<void> {
+  env.fake.set({ tokens: reply, delayMs: 1 });
+  await newChat(env.page);
+}
+
+/** Sends each message in the open chat and waits for its answer. */
+async function say(...messages: string[]): Promise<void> {
+  for (const m of messages) {
+    await sendMessage(env.page, m);
+    await lastTurnDone(env.page);
+  }
+}
+
 describe('chat conversation', () => {
   const it = e2eSetup(async (own) => {
     env = own(await startChatEnv({ tokens: reply, delayMs: 1 }));
@@ -32,6 +50,7 @@ describe('chat conversation', () => {
   });
 
   it('Enter sends, Shift+Enter adds a line, IME composition never sends, and the setting swaps them', async () => {
+    await fresh();
     const { page } = env;
     const box = page.locator('#chat-input');
     await box.click();
@@ -65,21 +84,24 @@ describe('chat conversation', () => {
     await page.getByTestId('ctrl-enter-sends').waitFor();
     expect(await page.getByTestId('ctrl-enter-sends').isChecked()).toBe(true);
     await page.getByTestId('ctrl-enter-sends').uncheck();
-  }, 60_000);
+  }, limit(60_000));
 
   it('shows model, time and copy on each answer', async () => {
+    await fresh();
     const { page } = env;
-    await expect.poll(() => turns().count(), { timeout: 10_000 }).toBe(2);
+    await say('first line', 'a\nb');
     const t = lastTurn();
     expect(await t.getByTestId('turn-model').innerText()).toMatch(/^gpt-/);
     const at = await t.getByTestId('turn-time').getAttribute('datetime');
     expect(Math.abs(Date.parse(at!) - Date.now())).toBeLessThan(10 * 60_000);
     await t.getByRole('button', { name: 'Copy answer' }).click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toBe('Answer to "a\nb" after 2 questions.');
-  }, 30_000);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: limit(10_000) }).toBe('Answer to "a\nb" after 2 questions.');
+  }, limit(30_000));
 
   it('regenerate adds an alternative in the same session, with a 1/N switcher', async () => {
+    await fresh();
     const { page } = env;
+    await say('first line', 'a\nb');
     const hash = await currentSession();
     const before = (await pageFetch(page, 'GET', '/api/sessions')).json.total;
     env.fake.set({ tokens: (b: any) => ['Another take: ', ...reply(b)] });
@@ -95,11 +117,13 @@ describe('chat conversation', () => {
     expect(await lastTurn().getByTestId('alt-position').innerText()).toBe('1/2');
     expect(await lastTurn().getByTestId('answer').innerText()).not.toContain('Another take');
     await lastTurn().getByRole('button', { name: 'Next version' }).click();
-    env.fake.set({ tokens: reply });
-  }, 40_000);
+    expect(await lastTurn().getByTestId('alt-position').innerText()).toBe('2/2');
+  }, limit(40_000));
 
   it('Up on an empty composer edits the last message; resending branches, and both branches stay', async () => {
+    await fresh();
     const { page } = env;
+    await say('first line', 'a\nb');
     await page.locator('#chat-input').click();
     await page.keyboard.press('ArrowUp');
     const editor = lastTurn().locator('textarea');
@@ -111,7 +135,7 @@ describe('chat conversation', () => {
     await lastTurnDone(page);
     expect(await lastTurn().getByTestId('user-message').locator('.msg-text').innerText()).toBe('edited question');
     expect(await lastTurn().getByTestId('answer').innerText()).toContain('Answer to "edited question" after 2 questions.');
-    expect(await lastTurn().getByTestId('alt-position').innerText()).toBe('3/3');
+    expect(await lastTurn().getByTestId('alt-position').innerText()).toBe('2/2');
     // The next message continues the branch shown (the edited one).
     await sendMessage(page, 'and next?');
     await lastTurnDone(page);
@@ -119,18 +143,22 @@ describe('chat conversation', () => {
     expect(await lastTurn().getByTestId('answer').innerText()).toContain('after 3 questions');
     // Reopened from the platform, the same branches are there.
     await page.reload();
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(3);
-    expect(await turns().nth(1).getByTestId('alt-position').innerText()).toBe('3/3');
+    await expect.poll(() => turns().count(), { timeout: limit(15_000) }).toBe(3);
+    expect(await turns().nth(1).getByTestId('alt-position').innerText()).toBe('2/2');
     await turns().nth(1).getByRole('button', { name: 'Previous version' }).click();
     // The older branch has no third turn.
     expect(await turns().count()).toBe(2);
     expect(await lastTurn().getByTestId('user-message').locator('.msg-text').innerText()).toBe('a\nb');
-  }, 60_000);
+  }, limit(60_000));
 
   it('keeps the open conversation in the URL: reload and back return to it', async () => {
+    await fresh();
     const { page } = env;
+    // A session whose newest branch is an edited second message, continued.
+    const arranged = await arrangeSession(page, ['first question', 'second question', { content: 'second question, edited', alternative_of: 1 }, 'third question']);
+    await openSession(page, arranged.id, 3);
     const first = await currentSession();
-    expect(first).toMatch(/^#\/chat\/\d+$/);
+    expect(first).toBe(`#/chat/${arranged.id}`);
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => currentSession()).toBe('#/chat');
     await sendMessage(page, 'a second conversation');
@@ -138,19 +166,26 @@ describe('chat conversation', () => {
     const second = await currentSession();
     expect(second).not.toBe(first);
     await page.reload();
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => turns().count(), { timeout: limit(15_000) }).toBe(1);
     expect(await turns().first().getByTestId('user-message').innerText()).toContain('a second conversation');
     await page.goBack();
     await expect.poll(() => currentSession()).toBe('#/chat');
     await page.goBack();
     await expect.poll(() => currentSession()).toBe(first);
     // Reopened, it shows its newest branch (the edited one, continued).
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(3);
-  }, 60_000);
+    await expect.poll(() => turns().count(), { timeout: limit(15_000) }).toBe(3);
+    expect(await turns().nth(1).getByTestId('user-message').locator('.msg-text').innerText()).toBe('second question, edited');
+  }, limit(60_000));
 
   it('renames and searches sessions', async () => {
+    await fresh();
     const { page } = env;
+    await arrangeSession(page, ['first line of the zebra plan', 'an edited question about zebras']);
+    const { id: renamed } = await arrangeSession(page, ['a second conversation']);
+    // The list reads the platform again on a reload, with the two just made on top.
+    await page.reload();
     const list = page.getByRole('complementary', { name: 'Sessions' });
+    await list.locator(`[data-testid="session"][data-session-id="${renamed}"]`).waitFor({ timeout: limit(15_000) });
     // Found by its id: while renamed in place, its title is an input's value, not text.
     const id = await list.locator('[data-testid="session"]', { hasText: 'a second conversation' }).getAttribute('data-session-id');
     const item = list.locator(`[data-testid="session"][data-session-id="${id}"]`);
@@ -158,19 +193,23 @@ describe('chat conversation', () => {
     const input = item.getByRole('textbox', { name: 'Session title' });
     await input.fill('Holiday planning');
     await input.press('Enter');
-    await list.getByRole('button', { name: /^Holiday planning/ }).waitFor({ timeout: 10_000 });
+    expect(id).toBe(String(renamed));
+    await list.getByRole('button', { name: /^Holiday planning/ }).waitFor({ timeout: limit(10_000) });
     await page.getByTestId('session-search').fill('holiday');
-    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => list.locator('[data-testid="session"]').allInnerTexts(), { timeout: limit(10_000) }).toEqual([expect.stringContaining('Holiday planning')]);
     // Search finds words of the conversation too, not only titles.
-    await page.getByTestId('session-search').fill('edited question');
-    await expect.poll(() => list.locator('[data-testid="session"]').allInnerTexts(), { timeout: 10_000 }).toEqual([expect.stringContaining('first line')]);
+    await page.getByTestId('session-search').fill('edited question about zebras');
+    await expect.poll(() => list.locator('[data-testid="session"]').allInnerTexts(), { timeout: limit(10_000) }).toEqual([expect.stringContaining('first line of the zebra plan')]);
     await page.getByTestId('session-search').fill('no such words anywhere');
     await list.getByText('No session matches.').waitFor();
     await page.getByTestId('session-search').fill('');
-    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: 10_000 }).toBe(2);
-  }, 40_000);
+    // Cleared, the whole list's first page is back (100 a page).
+    const total = (await pageFetch(page, 'GET', '/api/sessions')).json.total as number;
+    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: limit(10_000) }).toBe(Math.min(total, 100));
+  }, limit(40_000));
 
   it('pastes a file to attach it: uploading, processing, ready; a failed one blocks Send and says why', async () => {
+    await fresh();
     const { page } = env;
     const paste = (name: string, type: string, text: string) =>
       page.locator('#chat-input').evaluate(
@@ -183,10 +222,10 @@ describe('chat conversation', () => {
       );
     await paste('notes.txt', 'text/plain', 'The meeting is on Tuesday.');
     const chip = page.getByTestId('attachment').first();
-    await expect.poll(() => chip.getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    await expect.poll(() => chip.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('ready');
     await paste('virus.exe', 'application/octet-stream', 'MZ');
     const bad = page.getByTestId('attachment').filter({ hasText: 'virus.exe' });
-    await expect.poll(() => bad.getAttribute('data-state'), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => bad.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('failed');
     await page.locator('#chat-input').fill('Summarize the attached file');
     expect(await page.getByTestId('send').isDisabled()).toBe(true);
     expect(await page.getByTestId('send-blocked').innerText()).toMatch(/"virus\.exe" could not be attached: .+ Remove it to send\./);
@@ -196,16 +235,17 @@ describe('chat conversation', () => {
     await page.locator('#chat-input').press('Enter');
     await lastTurnDone(page);
     expect(await lastTurn().locator('.msg-user .chip').innerText()).toBe('notes.txt');
-  }, 60_000);
+  }, limit(60_000));
 
   it('brings the message just sent into view, with a jump-to-latest button while reading above', async () => {
+    await fresh();
     const { page } = env;
     env.fake.set({ tokens: () => Array.from({ length: 60 }, (_, i) => `Line ${i} of a long answer.\n\n`), delayMs: 0 });
     await sendMessage(page, 'a long answer please');
     await lastTurnDone(page);
     const scroller = page.getByTestId('turns');
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
-    await page.getByTestId('jump-latest').waitFor({ timeout: 5000 });
+    await page.getByTestId('jump-latest').waitFor({ timeout: limit(5000) });
     await shot(page, 'chat-jump-latest-1280-light');
     await page.getByTestId('jump-latest').click();
     await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(48);
@@ -220,32 +260,35 @@ describe('chat conversation', () => {
       return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
     });
     expect(inView).toBe(true);
-  }, 60_000);
+  }, limit(60_000));
 
   it('a stopped answer reads the same after a reload', async () => {
+    await fresh();
     const { page } = env;
     env.fake.set({ tokens: () => Array.from({ length: 400 }, (_, i) => `w${i} `), delayMs: 30 });
     await sendMessage(page, 'write until I stop you');
     const answer = lastTurn().getByTestId('answer');
-    await expect.poll(() => answer.innerText(), { timeout: 20_000 }).toContain('w5 ');
+    await expect.poll(() => answer.innerText(), { timeout: limit(20_000) }).toContain('w5 ');
     await page.getByTestId('stop').click();
     await lastTurnDone(page, 'Stopped');
     // The shown text settles on the stored one.
-    await expect.poll(async () => (await answer.locator('.md').innerText()).trim(), { timeout: 10_000 }).toBe(
+    await expect.poll(async () => (await answer.locator('.md').innerText()).trim(), { timeout: limit(10_000) }).toBe(
       (await pageFetch(page, 'GET', `/api/agent-responses/${await lastTurn().getAttribute('data-response-id')}`)).json.output.trim(),
     );
     const shown = (await answer.locator('.md').innerText()).trim();
     await page.reload();
     await lastTurnDone(page, 'Stopped');
     expect((await lastTurn().getByTestId('answer').locator('.md').innerText()).trim()).toBe(shown);
-    env.fake.set({ tokens: reply, delayMs: 1 });
-  }, 60_000);
+  }, limit(60_000));
 
   it('pages the session list past 100', async () => {
+    await fresh();
     const { page } = env;
     const agentId = (await pageFetch(page, 'GET', '/api/agents?type=chat&per_page=100')).json.data.find((a: any) => a.title === 'Chat')?.id ?? 1;
     const model = await page.locator('#q-model').inputValue();
-    for (let i = 0; i < 100; i++) {
+    // Enough sessions that there are more than 100, whatever the other tests left.
+    const before = (await pageFetch(page, 'GET', '/api/sessions')).json.total as number;
+    for (let i = 0; i < Math.max(1, 101 - before); i++) {
       const r = await pageFetch(page, 'POST', `/api/agents/${agentId}/execute`, { model, temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: `bulk ${i}` }] });
       expect(r.status).toBeLessThan(300);
     }
@@ -253,9 +296,9 @@ describe('chat conversation', () => {
     expect(total).toBeGreaterThan(100);
     await page.reload();
     const list = page.getByRole('complementary', { name: 'Sessions' });
-    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: 15_000 }).toBe(100);
+    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: limit(15_000) }).toBe(100);
     await page.getByTestId('more-sessions').click();
-    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: 15_000 }).toBe(total);
+    await expect.poll(() => list.locator('[data-testid="session"]').count(), { timeout: limit(15_000) }).toBe(total);
     expect(await page.getByTestId('more-sessions').count()).toBe(0);
-  }, 120_000);
+  }, limit(120_000));
 });
