@@ -12,6 +12,7 @@ import { shot } from '../e2e/support/page';
 import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
 import { PERMIT_NOTES, PERMIT_QUESTION } from './permit-notes';
+import { limit } from '../fixtures/until.js';
 
 const KEY = 'e2e-cite-chips-key-0123456789';
 const ANSWER = [
@@ -48,7 +49,7 @@ describe('citation chips in the answer text', () => {
     const answer = turn.getByTestId('answer');
     const chips = answer.getByTestId('cite-chip');
     // The chips appear once the execution's context has loaded.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]:last-of-type [data-testid="cite-chip"]').length > 0, null, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]:last-of-type [data-testid="cite-chip"]').length > 0, null, { timeout: limit(15_000) });
     expect(await chips.evaluateAll((els) => els.map((e) => e.getAttribute('data-n')))).toEqual(['1', '2', '3', '1', '2']);
     for (let i = 0; i < 5; i++) {
       const n = Number(await chips.nth(i).getAttribute('data-n'));
@@ -74,9 +75,9 @@ describe('citation chips in the answer text', () => {
     const openedOn = async (n: number) => {
       const p = byN.get(n)!;
       await viewer.waitFor();
-      await viewer.getByRole('heading', { level: 2, name: p.filename, exact: true }).waitFor({ timeout: 10_000 });
+      await viewer.getByRole('heading', { level: 2, name: p.filename, exact: true }).waitFor({ timeout: limit(10_000) });
       const cited = viewer.getByTestId('cited-passage');
-      await cited.waitFor({ timeout: 10_000 });
+      await cited.waitFor({ timeout: limit(10_000) });
       expect(await cited.innerText()).toContain(p.text.trim().slice(0, 40));
       expect(await cited.getAttribute('aria-current')).toBe('true');
     };

@@ -12,6 +12,7 @@ import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv }
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { ROOT } from './support/build';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -67,7 +68,7 @@ describe('every screen: accessibility, console, layout', () => {
       await page.emulateMedia({ colorScheme: theme });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(new URL('/', env.serve.url).href);
-      await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+      await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
       const found: Record<string, Violation[]> = {};
       for (const [label, heading] of SCREENS) {
         await openScreen(page, label, heading);
@@ -86,7 +87,7 @@ describe('every screen: accessibility, console, layout', () => {
       await page.emulateMedia({ colorScheme: theme });
       await page.setViewportSize({ width: 1024, height: 700 });
       await page.goto(new URL('/', env.serve.url).href);
-      await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+      await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
       env.problems.length = 0;
       const wide: Record<string, number> = {};
       for (const [label, heading] of SCREENS) {
@@ -95,7 +96,7 @@ describe('every screen: accessibility, console, layout', () => {
         if (label === 'Webhooks') {
           // The delivery log open, with a failed delivery's long error in it.
           await page.getByTestId('webhook').first().getByRole('button', { name: 'Send test' }).click();
-          await page.getByTestId('delivery-log').waitFor({ timeout: 15_000 });
+          await page.getByTestId('delivery-log').waitFor({ timeout: limit(15_000) });
         }
         const over = await sideways(page);
         if (over > 1) wide[label] = over;

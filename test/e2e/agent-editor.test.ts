@@ -17,6 +17,7 @@ import { shotSizesAndThemes } from './support/shots';
 import { seriousViolations } from './support/axe';
 import { FILESYSTEM } from '../tools/helpers';
 import { until } from '../fixtures/until';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-editor-'));
@@ -97,7 +98,7 @@ describe('agent editor', () => {
     const editor = page.getByRole('form', { name: `Edit ${chat.title}` });
     const section = editor.getByTestId('agent-tools');
     const group = section.locator('[data-testid="mcp-tools-group"][data-name="Project files"]');
-    await group.getByTestId('mcp-tool').first().waitFor({ timeout: 20_000 });
+    await group.getByTestId('mcp-tool').first().waitFor({ timeout: limit(20_000) });
 
     // One list: the web choices and the server's tools, together, in plain words.
     const list = section.getByRole('list', { name: 'Tools' });

@@ -12,6 +12,7 @@ import { type Browser } from './support/browser';
 import { e2eSetup, openPage } from './support/suite';
 import { startReceiver, type Receiver } from './support/receiver';
 import { dropFiles, openScreen, pageFetch, shot } from './support/page';
+import { limit } from '../fixtures/until.js';
 
 const REPLY = 'Streaming **works** here: one two three four five six seven eight nine ten eleven twelve.\n\n```js\nconsole.log("streamed code");\n```\n';
 
@@ -41,7 +42,7 @@ describe('Agent Desk in a browser', () => {
 
   it('logs in by the one-time link serve printed and lands on the chat', async () => {
     await page.goto(serve.loginUrl);
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(15_000) });
     await page.locator('#q-model').waitFor();
     // The link works once: a second use signs nobody in.
     const again = await browser.context.request.get(serve.loginUrl, { maxRedirects: 0 });
@@ -63,7 +64,7 @@ describe('Agent Desk in a browser', () => {
     await page.fill('#chat-input', 'Show me streaming');
     await page.keyboard.press('Control+Enter');
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 20_000 });
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(20_000) });
     const final = (await turn.locator('.msg-agent .md').textContent()) ?? '';
     expect(final).toContain('Streaming works here');
     expect(final).toContain('twelve.');
@@ -72,7 +73,7 @@ describe('Agent Desk in a browser', () => {
     expect(intermediate.length, `intermediate renders: ${JSON.stringify(renders)}`).toBeGreaterThan(1);
     await expect.poll(() => turn.locator('[data-testid="turn-credits"]').count()).toBe(1);
     await turn.getByRole('button', { name: 'Sources used' }).click();
-    await turn.getByTestId('sources').waitFor({ timeout: 10_000 });
+    await turn.getByTestId('sources').waitFor({ timeout: limit(10_000) });
     await turn.getByRole('button', { name: 'Hide sources' }).click();
     await shot(page, 'chat-light');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -85,15 +86,15 @@ describe('Agent Desk in a browser', () => {
     const before = await turn.getAttribute('data-response-id');
     fake.set({ reply: 'A regenerated answer.', delayMs: 5 });
     await turn.getByRole('button', { name: 'Regenerate' }).click();
-    await expect.poll(() => turn.getAttribute('data-response-id'), { timeout: 15_000 }).not.toBe(before);
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => turn.getAttribute('data-response-id'), { timeout: limit(15_000) }).not.toBe(before);
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(15_000) });
     expect(await turn.locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
     // Regenerating added an alternative in the same session; reopened, it shows the newest one.
     await page.getByRole('complementary', { name: 'Sessions' }).getByRole('button', { name: /^Show me streaming/ }).first().click();
     const restored = page.locator('[data-testid="turn"]');
-    await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => restored.count(), { timeout: limit(10_000) }).toBe(1);
     expect(await restored.first().locator('.msg-user').textContent()).toContain('Show me streaming');
     expect(await restored.first().locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
     fake.set({ reply: REPLY, delayMs: 40 });
@@ -104,12 +105,12 @@ describe('Agent Desk in a browser', () => {
     await page.fill('#chat-input', 'Write a long text');
     await page.keyboard.press('Control+Enter');
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('.msg-agent .md').waitFor({ timeout: 15_000 });
+    await turn.locator('.msg-agent .md').waitFor({ timeout: limit(15_000) });
     await page.keyboard.press('Escape');
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Stopped' }).waitFor({ timeout: 10_000 });
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Stopped' }).waitFor({ timeout: limit(10_000) });
     const id = await turn.getAttribute('data-response-id');
     expect(id).toMatch(/^\d+$/);
-    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agent-responses/${id}`)).json?.status, { timeout: 10_000 }).toBe('canceled');
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agent-responses/${id}`)).json?.status, { timeout: limit(10_000) }).toBe('canceled');
     const shown = (await turn.locator('.msg-agent .md').textContent()) ?? '';
     expect(shown).not.toContain('word199');
     fake.set({ reply: REPLY, delayMs: 40 });
@@ -123,20 +124,20 @@ describe('Agent Desk in a browser', () => {
       { name: 'readme.md', type: 'text/markdown', text: '# Readme\n\nSome *markdown* text.\n' },
     ]);
     for (const name of ['notes.txt', 'table.csv', 'readme.md']) {
-      await page.locator(`[data-testid="upload-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 30_000 });
-      await page.locator(`[data-testid="file-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: 5_000 });
+      await page.locator(`[data-testid="upload-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: limit(30_000) });
+      await page.locator(`[data-testid="file-row"][data-name="${name}"][data-status="completed"]`).waitFor({ timeout: limit(5_000) });
     }
     await shot(page, 'files');
     // The name search and the status filter are answered by the server.
     const rows = page.locator('[data-testid="file-row"]');
     await page.fill('#file-filter', 'TABLE');
-    await expect.poll(async () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))), { timeout: 5_000 }).toEqual(['table.csv']);
+    await expect.poll(async () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name'))), { timeout: limit(5_000) }).toEqual(['table.csv']);
     await page.fill('#file-filter', '');
-    await expect.poll(() => rows.count(), { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => rows.count(), { timeout: limit(5_000) }).toBeGreaterThanOrEqual(3);
     await page.getByTestId('file-status-filter').selectOption('failed');
-    await page.getByText('No files match.').waitFor({ timeout: 5_000 });
+    await page.getByText('No files match.').waitFor({ timeout: limit(5_000) });
     await page.getByTestId('file-status-filter').selectOption('');
-    await page.locator('[data-testid="file-row"][data-name="notes.txt"]').waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid="file-row"][data-name="notes.txt"]').waitFor({ timeout: limit(5_000) });
     // Link two of them to the Document Q&A agent.
     const agents = (await pageFetch(page, 'GET', '/api/agents?per_page=100')).json.data as any[];
     const qa = agents.find((a) => a.title === 'Document Q&A') ?? agents[0];
@@ -151,16 +152,16 @@ describe('Agent Desk in a browser', () => {
     await openScreen(page, 'Chat', 'Chat');
     await page.getByRole('button', { name: 'New chat' }).click();
     await dropFiles(page, [{ name: 'facts.txt', type: 'text/plain', text: 'The launch code of the e2e rocket is PURPLE-42.\n' }]);
-    await page.getByRole('list', { name: 'Attachments' }).locator('li', { hasText: 'facts.txt' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('list', { name: 'Attachments' }).locator('li', { hasText: 'facts.txt' }).waitFor({ timeout: limit(10_000) });
     await page.fill('#chat-input', 'What is the launch code of the e2e rocket?');
     // Send waits for the upload to finish.
-    await expect.poll(() => page.getByTestId('send').isDisabled(), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => page.getByTestId('send').isDisabled(), { timeout: limit(15_000) }).toBe(false);
     await page.getByTestId('send').click();
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 20_000 });
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(20_000) });
     expect(await turn.locator('.msg-user .chip').textContent()).toContain('facts.txt');
     await turn.getByRole('button', { name: 'Sources used' }).click();
-    await expect.poll(async () => (await turn.getByTestId('sources').textContent()) ?? '', { timeout: 10_000 }).toContain('PURPLE-42');
+    await expect.poll(async () => (await turn.getByTestId('sources').textContent()) ?? '', { timeout: limit(10_000) }).toContain('PURPLE-42');
     expect(JSON.stringify(fake.prompts().at(-1))).toContain('PURPLE-42');
     await shot(page, 'chat-sources');
   }, 40_000);
@@ -173,7 +174,7 @@ describe('Agent Desk in a browser', () => {
     await page.fill('[data-testid="new-memory"]', 'I prefer window seats.');
     await page.getByRole('button', { name: 'Save memory' }).click();
     const item = page.locator('[data-testid="memory"]', { hasText: 'I prefer window seats.' });
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: limit(10_000) });
     await expect.poll(() => item.locator('.badge').first().textContent()).toBe('Travel');
     const id = await item.getAttribute('data-memory-id');
     const byId = page.locator(`[data-testid="memory"][data-memory-id="${id}"]`);
@@ -181,20 +182,20 @@ describe('Agent Desk in a browser', () => {
     await byId.locator('textarea').fill('I prefer aisle seats.');
     await byId.getByRole('button', { name: 'Save' }).click();
     const edited = page.locator('[data-testid="memory"]', { hasText: 'I prefer aisle seats.' });
-    await edited.waitFor({ timeout: 10_000 });
+    await edited.waitFor({ timeout: limit(10_000) });
     await shot(page, 'memories');
     // Move it to another collection, then find it there.
     await page.fill('#new-collection', 'Work');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByTestId('collections').getByRole('button', { name: 'Work', exact: true }).waitFor();
     await edited.getByLabel('Move to').selectOption({ label: 'Work' });
-    await edited.waitFor({ state: 'detached', timeout: 10_000 });
+    await edited.waitFor({ state: 'detached', timeout: limit(10_000) });
     await page.getByTestId('collections').getByRole('button', { name: 'Work', exact: true }).click();
-    await edited.waitFor({ timeout: 10_000 });
+    await edited.waitFor({ timeout: limit(10_000) });
     expect(await edited.locator('.badge').first().textContent()).toBe('Work');
     await edited.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete this memory?' }).getByRole('button', { name: 'Delete memory' }).click();
-    await edited.waitFor({ state: 'detached', timeout: 10_000 });
+    await edited.waitFor({ state: 'detached', timeout: limit(10_000) });
     const list = await pageFetch(page, 'GET', '/api/memories?q=aisle');
     expect(list.json.memories).toHaveLength(0);
   }, 40_000);
@@ -206,7 +207,7 @@ describe('Agent Desk in a browser', () => {
     await expect.poll(async () => (await page.getByTestId('webhook-secret').textContent()) ?? '').toMatch(/^whsec_/);
     const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
     await hook.getByRole('button', { name: 'Send test' }).click();
-    await hook.locator('[data-testid="delivery-code"]', { hasText: '200' }).first().waitFor({ timeout: 15_000 });
+    await hook.locator('[data-testid="delivery-code"]', { hasText: '200' }).first().waitFor({ timeout: limit(15_000) });
     expect(receiver.received.length).toBeGreaterThanOrEqual(1);
     expect(receiver.received[0].headers['webhook-signature']).toMatch(/^v1,/);
     await shot(page, 'webhooks');
@@ -215,9 +216,9 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
     await expect.poll(async () => ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim()).not.toBe(first);
     await hook.getByRole('button', { name: 'Deactivate' }).click();
-    await hook.getByText('inactive', { exact: true }).waitFor({ timeout: 10_000 });
+    await hook.getByText('inactive', { exact: true }).waitFor({ timeout: limit(10_000) });
     await hook.getByRole('button', { name: 'Activate' }).click();
-    await hook.getByText('active', { exact: true }).waitFor({ timeout: 10_000 });
+    await hook.getByText('active', { exact: true }).waitFor({ timeout: limit(10_000) });
   }, 40_000);
 
   it('creates an API key that works, then revokes it', async () => {
@@ -233,14 +234,14 @@ describe('Agent Desk in a browser', () => {
     await shot(page, 'settings-keys');
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('dialog', { name: 'Revoke the key “e2e script”?' }).getByRole('button', { name: 'Revoke key' }).click();
-    await page.locator('[data-testid="key-row"][data-name="e2e script"][data-revoked="true"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="key-row"][data-name="e2e script"][data-revoked="true"]').waitFor({ timeout: limit(10_000) });
     expect(await withKey()).toBe(401);
   }, 30_000);
 
   it('offers only models a provider serves; a model nobody serves fails clearly, naming Settings', async () => {
     await openScreen(page, 'Chat', 'Chat');
     // The picker lists what the configured providers serve now (the fake lists gpt-4o-mini and gpt-5), grouped by provider.
-    await expect.poll(() => page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).sort()), { timeout: 10_000 }).toEqual(['gpt-4o-mini', 'gpt-5']);
+    await expect.poll(() => page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).sort()), { timeout: limit(10_000) }).toEqual(['gpt-4o-mini', 'gpt-5']);
     expect(await page.locator('#q-model optgroup').count()).toBeGreaterThan(0);
     // A client that still names a model no provider serves (here a Claude model, no Anthropic key) gets a clear failure.
     const agent = (await pageFetch(page, 'GET', '/api/agents?type=chat')).json.data.find((a: any) => a.slug === 'chat');
@@ -256,10 +257,10 @@ describe('Agent Desk in a browser', () => {
     await form.getByLabel('Name').fill('Fake local');
     await form.getByLabel('Base URL').fill(fake.url);
     await form.getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(async () => (await form.getByRole('status').textContent()) ?? '', { timeout: 10_000 }).toMatch(/Connected in \d+ ms: 2 models\./);
+    await expect.poll(async () => (await form.getByRole('status').textContent()) ?? '', { timeout: limit(10_000) }).toMatch(/Connected in \d+ ms: 2 models\./);
     expect(await form.textContent()).toContain('gpt-4o-mini');
     await form.getByRole('button', { name: 'Add provider' }).click();
-    await page.locator('[data-testid="provider"]', { hasText: 'Fake local' }).waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="provider"]', { hasText: 'Fake local' }).waitFor({ timeout: limit(10_000) });
     const saved = (await pageFetch(page, 'GET', '/api/settings/providers')).json;
     expect(saved.providers.find((p: any) => p.label === 'Fake local')).toMatchObject({ kind: 'openai-compatible', base_url: fake.url, source: 'settings' });
     // Adding one keeps the provider configured by the environment.
@@ -277,13 +278,13 @@ describe('Agent Desk in a browser', () => {
     await page.locator('body').click({ position: { x: 5, y: 790 } });
     await page.keyboard.press('g');
     await page.keyboard.press('a');
-    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: limit(5_000) });
     await page.getByRole('tab', { name: 'Templates' }).click();
     const card = page.locator('[data-testid="template-cards"] article').first();
     const title = ((await card.locator('h3').textContent()) ?? '').trim();
     await card.getByRole('button', { name: 'Create agent' }).click();
     const editor = page.getByRole('form', { name: `Edit ${title}` });
-    await editor.waitFor({ timeout: 10_000 });
+    await editor.waitFor({ timeout: limit(10_000) });
     await editor.getByLabel('Instructions (system prompt)').fill('Answer in one sentence.');
     await shot(page, 'agents-editor');
     await editor.getByRole('button', { name: 'Save' }).click();
@@ -315,9 +316,9 @@ describe('Agent Desk in a browser', () => {
     await page.locator('body').click({ position: { x: 5, y: 790 } });
     await page.keyboard.press('g');
     await page.keyboard.press('a');
-    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor({ timeout: limit(5_000) });
     await page.getByRole('tab', { name: 'Templates' }).click();
-    await page.locator('[data-testid="template-cards"] article').first().waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="template-cards"] article').first().waitFor({ timeout: limit(10_000) });
     await shot(page, 'agents-templates');
     await page.emulateMedia({ colorScheme: 'dark' });
     await openScreen(page, 'Memories', 'Memories');
@@ -336,7 +337,7 @@ describe('Agent Desk in a browser', () => {
   it('says "signed out" once the session cookie is gone, rather than failing screens', async () => {
     await browser.context.clearCookies();
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: limit(10_000) });
     await shot(page, 'signed-out');
   }, 20_000);
 
@@ -350,22 +351,22 @@ describe('Agent Desk in a browser', () => {
     try {
       const p2 = second.page;
       await p2.goto(serve.loginUrl);
-      await p2.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+      await p2.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(15_000) });
       const list = p2.getByRole('complementary', { name: 'Sessions' });
       const made = list.getByRole('button', { name: /^Show me streaming/ }).first();
-      await made.waitFor({ timeout: 10_000 });
+      await made.waitFor({ timeout: limit(10_000) });
       expect(await list.getByRole('button', { name: /^What is the launch code of the e2e rocket\?/ }).count()).toBe(1);
       await made.click();
       // The regenerated session, continued by the stopped "Write a long text" turn.
       const restored = p2.locator('[data-testid="turn"]');
-      await expect.poll(() => restored.count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => restored.count(), { timeout: limit(10_000) }).toBe(2);
       expect(await restored.first().locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
       expect(await restored.last().locator('.msg-user').textContent()).toContain('Write a long text');
       // Deleting it there removes it from the platform.
       const before = (await pageFetch(p2, 'GET', '/api/sessions')).json.total as number;
       await list.locator('[data-testid="session"]').first().getByRole('button', { name: /^Delete session/ }).click();
       await p2.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
-      await expect.poll(async () => (await pageFetch(p2, 'GET', '/api/sessions')).json.total, { timeout: 10_000 }).toBe(before - 1);
+      await expect.poll(async () => (await pageFetch(p2, 'GET', '/api/sessions')).json.total, { timeout: limit(10_000) }).toBe(before - 1);
     } finally {
       await second.close();
     }

@@ -20,6 +20,7 @@ import { e2eSetup, openPage } from './support/suite';
 import { dropFiles, openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { lastTurnDone, sendMessage } from './support/chat-env';
+import { limit } from '../fixtures/until.js';
 
 let fake: FakeServer;
 let serve: ServeProcess | undefined;
@@ -42,7 +43,7 @@ const session = (text: string) => page.getByTestId('session').filter({ hasText: 
 
 async function signIn(s: ServeProcess) {
   await page.goto(s.loginUrl);
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
 }
 
 /** Pastes as a person does: a ClipboardEvent with text, or with files. */
@@ -211,7 +212,7 @@ describe('the composer and the session list', () => {
     expect(await page.getByTestId('send').isDisabled()).toBe(true);
     await shotSizesAndThemes(page, 'composer-pasted-uploading');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await expect.poll(() => chip.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    await expect.poll(() => chip.getAttribute('data-state'), { timeout: limit(60_000) }).toBe('ready');
     await shotSizesAndThemes(page, 'composer-pasted-ready');
     expect(await page.getByTestId('send').isDisabled()).toBe(false);
     const before = fake.prompts().length;
@@ -244,7 +245,7 @@ describe('the composer and the session list', () => {
     await page.getByTestId('attach-as-file').click();
     expect(await page.locator('#chat-input').inputValue()).toBe('');
     const chip = page.getByTestId('attachment').filter({ hasText: /Pasted text \d+\.txt/ });
-    await expect.poll(() => chip.getAttribute('data-state'), { timeout: 60_000 }).toBe('ready');
+    await expect.poll(() => chip.getAttribute('data-state'), { timeout: limit(60_000) }).toBe('ready');
     expect(await chip.innerText()).toContain('39 KB');
     await chip.getByRole('button', { name: /^Remove / }).click();
     await page.locator('#q-model').selectOption('gpt-4o-mini');
@@ -257,7 +258,7 @@ describe('the composer and the session list', () => {
     // Refused for its type: failed, with why; Retry would fail again, so there is none.
     await paste({ files: [{ name: 'virus.exe', type: 'application/octet-stream', base64: Buffer.from('MZ').toString('base64') }] });
     const bad = page.getByTestId('attachment').filter({ hasText: 'virus.exe' });
-    await expect.poll(() => bad.getAttribute('data-state'), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => bad.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('failed');
     expect(await bad.getByTestId('attachment-status').innerText()).toBe('Failed');
     expect(await bad.getByRole('progressbar').count()).toBe(0);
     expect(await bad.getByRole('button', { name: 'Retry virus.exe' }).count()).toBe(0);
@@ -265,7 +266,7 @@ describe('the composer and the session list', () => {
     await breakUploads();
     await paste({ files: [{ name: 'notes.txt', type: 'text/plain', base64: Buffer.from('The ferry leaves at nine.').toString('base64') }] });
     const broken = page.getByTestId('attachment').filter({ hasText: 'notes.txt' });
-    await expect.poll(() => broken.getAttribute('data-state'), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => broken.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('failed');
     // In the danger colour, as the theme defines it.
     const danger = await page.evaluate(() => {
       const probe = document.body.appendChild(document.createElement('span'));
@@ -286,7 +287,7 @@ describe('the composer and the session list', () => {
     expect(await page.getByTestId('send-blocked').innerText()).toMatch(/^"notes\.txt" could not be attached: .+ Remove it to send\.$/);
     await page.unroute(uploads);
     await broken.getByRole('button', { name: 'Retry notes.txt' }).click();
-    await expect.poll(() => broken.getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+    await expect.poll(() => broken.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('ready');
     expect(await page.getByTestId('send').isDisabled()).toBe(false);
     await broken.getByRole('button', { name: 'Remove notes.txt' }).click();
     await page.locator('#chat-input').fill('');
@@ -294,19 +295,19 @@ describe('the composer and the session list', () => {
     await openScreen(page, 'Files', 'Files');
     await dropFiles(page, [{ name: 'virus.exe', type: 'application/octet-stream', text: 'MZ' }]);
     const row = page.locator('[data-testid="upload-row"][data-name="virus.exe"]');
-    await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: limit(20_000) }).toBe('failed');
     expect(await row.innerText()).toContain('Upload failed');
     expect(await row.getByRole('progressbar').count()).toBe(0);
     expect(await row.getByRole('button', { name: 'Retry virus.exe' }).count()).toBe(0);
     await breakUploads();
     await dropFiles(page, [{ name: 'timetable.txt', type: 'text/plain', text: 'Ferries leave at nine and at noon.' }]);
     const brokenRow = page.locator('[data-testid="upload-row"][data-name="timetable.txt"]');
-    await expect.poll(() => brokenRow.getAttribute('data-status'), { timeout: 20_000 }).toBe('failed');
+    await expect.poll(() => brokenRow.getAttribute('data-status'), { timeout: limit(20_000) }).toBe('failed');
     expect(await brokenRow.getByRole('progressbar').count()).toBe(0);
     await shotSizesAndThemes(page, 'composer-files-upload-failed');
     await page.unroute(uploads);
     await brokenRow.getByRole('button', { name: 'Retry timetable.txt' }).click();
-    await expect.poll(() => brokenRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('completed');
+    await expect.poll(() => brokenRow.getAttribute('data-status'), { timeout: limit(30_000) }).toBe('completed');
     await row.getByRole('button', { name: 'Remove virus.exe from the list' }).click();
     await expect.poll(() => row.count()).toBe(0);
     await openScreen(page, 'Chat', 'Chat');
@@ -321,7 +322,7 @@ describe('the composer and the session list', () => {
     const png = makePng(60, 40, 'A ticket for the night ferry').toString('base64');
     await paste({ files: [{ name: 'ticket.png', type: 'image/png', base64: png }] });
     const chip = page.getByTestId('attachment').filter({ hasText: 'ticket.png' });
-    await expect.poll(() => chip.getAttribute('data-state'), { timeout: 20_000 }).toBe('processing');
+    await expect.poll(() => chip.getAttribute('data-state'), { timeout: limit(20_000) }).toBe('processing');
     await page.locator('#chat-input').fill('What does the ticket say?');
     await expect.poll(() => page.getByTestId('send').isDisabled()).toBe(false);
     expect(await page.getByTestId('image-note').innerText()).toBe('"ticket.png" is still being read. You can send now: the model gets the text in the image once it is read, from your next message on.');

@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { shot } from './support/page';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 
@@ -74,13 +75,13 @@ describe('chat markdown', () => {
     // Lines stay lines, with their indentation (innerText follows the rendering, so CSS counts).
     expect(await code.innerText()).toBe('def greet(name):\n    if name:\n        return f"Hello, {name}!"\n    return "Hello!"');
     // The block is swapped for its highlighted twin when the grammar loads: measure whichever is attached.
-    await expect.poll(async () => (await code.boundingBox())?.height ?? 0, { timeout: 15_000 }).toBeGreaterThan(4 * 14);
+    await expect.poll(async () => (await code.boundingBox())?.height ?? 0, { timeout: limit(15_000) }).toBeGreaterThan(4 * 14);
     // Highlighted: the keyword has its own colour, unlike plain text.
     // (Grammars load on first use: the colours arrive a moment after the text.)
     const colours = () => code.locator('span.block span').evaluateAll((spans) => new Set(spans.map((s) => getComputedStyle(s).color)).size);
-    await expect.poll(colours, { timeout: 15_000 }).toBeGreaterThan(2);
+    await expect.poll(colours, { timeout: limit(15_000) }).toBeGreaterThan(2);
     await answer.locator('[data-streamdown="code-block-copy-button"]').click();
-    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 10_000 }).toContain('    if name:');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: limit(10_000) }).toContain('    if name:');
   }, 60_000);
 
   it('styles tables, lists and quotes; long words and URLs wrap inside the answer', async () => {
@@ -139,7 +140,7 @@ describe('chat markdown', () => {
     // Open: a new tab (in the desktop app, the window-open handler sends it to the system browser).
     await env.browser.context.route('https://example.com/**', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<title>docs</title>' }));
     await answer.getByRole('button', { name: 'the docs' }).click();
-    const opened = env.browser.context.waitForEvent('page', { timeout: 10_000 });
+    const opened = env.browser.context.waitForEvent('page', { timeout: limit(10_000) });
     await page.getByRole('dialog', { name: 'Open this link?' }).getByRole('button', { name: 'Open link' }).click();
     const tab = await opened;
     expect(tab.url()).toBe('https://example.com/docs');

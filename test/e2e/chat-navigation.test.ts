@@ -6,6 +6,7 @@ import { describe, expect } from 'vitest';
 import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { openScreen } from './support/page';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 
@@ -24,7 +25,7 @@ describe('chat navigation', () => {
     await page.waitForFunction(() => /^#\/chat\/\d+$/.test(location.hash));
     await openScreen(page, 'Settings', 'Settings');
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Chat/ }).click();
-    await page.locator('#chat-input').waitFor({ timeout: 10_000 });
+    await page.locator('#chat-input').waitFor({ timeout: limit(10_000) });
     expect(errors).toEqual([]);
   }, 60_000);
 });

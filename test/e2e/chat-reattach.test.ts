@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { tokenGate, TOKENS, upTo, WHOLE } from '../fixtures/token-gate';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const gate = tokenGate();
@@ -25,7 +26,7 @@ async function sendHeld(page: Page, text: string, n: number) {
   gate.reset();
   gate.allow(n);
   await sendMessage(page, text);
-  await expect.poll(() => answerText(page).catch(() => ''), { timeout: 15_000 }).toBe(upTo(n));
+  await expect.poll(() => answerText(page).catch(() => ''), { timeout: limit(15_000) }).toBe(upTo(n));
 }
 
 describe('answers that outlive a reload, a switch and a stop', () => {
@@ -39,7 +40,7 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     await sendHeld(page, 'Count for me', 3);
     expect(await lastTurn().getByTestId('turn-status').innerText()).toBe('Writing…');
     await page.reload();
-    await expect.poll(() => answerText(page).catch(() => ''), { timeout: 15_000 }).toBe(upTo(3));
+    await expect.poll(() => answerText(page).catch(() => ''), { timeout: limit(15_000) }).toBe(upTo(3));
     expect(await lastTurn().getByTestId('turn-status').innerText()).toBe('Writing…');
     gate.allow(TOKENS.length);
     await lastTurnDone(page);
@@ -59,18 +60,18 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     expect(await page.getByRole('button', { name: 'New chat' }).isEnabled()).toBe(true);
     await sessionItem(first).locator('.session-open').click();
     await expect.poll(() => session()).toBe(first);
-    await expect.poll(() => answerText(page).catch(() => ''), { timeout: 15_000 }).toBe(WHOLE);
+    await expect.poll(() => answerText(page).catch(() => ''), { timeout: limit(15_000) }).toBe(WHOLE);
     // The list says the other one is still being written.
-    await sessionItem(second).getByTestId('session-writing').waitFor({ timeout: 15_000 });
+    await sessionItem(second).getByTestId('session-writing').waitFor({ timeout: limit(15_000) });
     await page.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => turns().count()).toBe(0);
     // Back in the second conversation: the text so far, then the rest as it comes.
     await sessionItem(second).locator('.session-open').click();
-    await expect.poll(() => answerText(page).catch(() => ''), { timeout: 15_000 }).toBe(upTo(2));
+    await expect.poll(() => answerText(page).catch(() => ''), { timeout: limit(15_000) }).toBe(upTo(2));
     gate.allow(TOKENS.length);
     await lastTurnDone(page);
     expect(await answerText(page)).toBe(WHOLE);
-    await expect.poll(() => sessionItem(second).getByTestId('session-writing').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => sessionItem(second).getByTestId('session-writing').count(), { timeout: limit(15_000) }).toBe(0);
   }, 90_000);
 
   it('a reopened conversation continues with the model it ran with', async () => {
@@ -91,13 +92,13 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     expect(await lastTurn().getByTestId('turn-model').innerText()).toBe('gpt-5');
 
     await sessionItem(withMini).locator('.session-open').click();
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => turns().count(), { timeout: limit(15_000) }).toBe(1);
     await expect.poll(() => page.locator('#q-model').inputValue()).toBe('gpt-4o-mini');
     await sessionItem(withFive).locator('.session-open').click();
     await expect.poll(() => page.locator('#q-model').inputValue()).toBe('gpt-5');
     // Also after a reload, from what the platform stored.
     await page.reload();
-    await expect.poll(() => turns().count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => turns().count(), { timeout: limit(15_000) }).toBe(1);
     await expect.poll(() => page.locator('#q-model').inputValue()).toBe('gpt-5');
     await sessionItem(withMini).locator('.session-open').click();
     await expect.poll(() => page.locator('#q-model').inputValue()).toBe('gpt-4o-mini');

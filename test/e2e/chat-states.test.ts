@@ -17,6 +17,7 @@ import { pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { tokenGate, TOKENS, upTo } from '../fixtures/token-gate';
 import { FILESYSTEM, lastToolResult } from '../tools/helpers';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const gate = tokenGate();
@@ -34,7 +35,7 @@ async function sendHeld(page: Page, text: string, n: number) {
   gate.reset();
   gate.allow(n);
   await sendMessage(page, text);
-  await expect.poll(() => answerText().catch(() => ''), { timeout: 15_000 }).toBe(upTo(n));
+  await expect.poll(() => answerText().catch(() => ''), { timeout: limit(15_000) }).toBe(upTo(n));
 }
 
 describe('honest states of a running answer', () => {
@@ -50,7 +51,7 @@ describe('honest states of a running answer', () => {
     // The page's timers and Date under the test's control from its first script on.
     await env.page.clock.install();
     await env.page.reload();
-    await env.page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+    await env.page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
     await chooseGptModel(env.page);
   });
 
@@ -64,7 +65,7 @@ describe('honest states of a running answer', () => {
     gate.allow(TOKENS.length);
     await sendMessage(page, `What does ${note} say?`);
     const step = page.getByTestId('tool-step').last();
-    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Waiting for you' }).waitFor({ timeout: 30_000 });
+    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Waiting for you' }).waitFor({ timeout: limit(30_000) });
     expect(await status()).toBe('Waiting for you');
     // The platform's deadline: 120 s after the call began to wait.
     const deadline = Date.parse((await pageFetch(page, 'GET', `/api/agent-responses/${await lastTurn().getAttribute('data-response-id')}`)).json.steps[0].approval_expires_at);
@@ -76,7 +77,7 @@ describe('honest states of a running answer', () => {
     await page.clock.resume();
     await step.getByRole('button', { name: 'Deny' }).click();
     await lastTurnDone(page);
-    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Denied' }).waitFor({ timeout: 10_000 });
+    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Denied' }).waitFor({ timeout: limit(10_000) });
     expect(await step.getByTestId('deny-countdown').count()).toBe(0);
     // The next answers run without the tool.
     expect((await pageFetch(page, 'PATCH', '/api/agents/1', { tool_servers: [] })).status).toBe(200);

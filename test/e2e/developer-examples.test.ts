@@ -12,6 +12,7 @@ import { describe, expect } from 'vitest';
 import { startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch } from './support/page';
+import { limit } from '../fixtures/until.js';
 
 const run = promisify(execFile);
 let env: ChatEnv;
@@ -40,7 +41,7 @@ describe('Developer screen examples', () => {
       // -s: quiet; -w: the status on a last line, so each answer's code is checked.
       const withStatus = script.replace(/^curl /gm, 'curl -s -w "\\nHTTP %{http_code}\\n" ');
       // Async: the fake model server lives in this process and must keep answering meanwhile.
-      const { stdout: out } = await run('bash', ['-c', withStatus], { cwd: dir, env: { ...process.env, AGENT_DESK_KEY: key }, encoding: 'utf8', timeout: 60_000 });
+      const { stdout: out } = await run('bash', ['-c', withStatus], { cwd: dir, env: { ...process.env, AGENT_DESK_KEY: key }, encoding: 'utf8', timeout: limit(60_000) });
       const status = Number(/HTTP (\d+)\s*$/.exec(out)?.[1]);
       results.push(`${status} ${code.split('\n')[0].slice(0, 60)}`);
       expect(status, `${code}\n→ ${out.slice(0, 500)}`).toBeGreaterThanOrEqual(200);

@@ -14,6 +14,7 @@ import { nothingAt, startServe, type ServeProcess } from './support/server';
 import { e2eSetup, openPage } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { startHub, type Hub } from '../models/hub';
+import { limit } from '../fixtures/until.js';
 
 const KEY = `first-run-${Math.random().toString(36).slice(2)}-key`;
 const REPLY = 'Hello from llama on loopback: one two three four five six seven eight.';
@@ -64,14 +65,14 @@ describe('first run: from an empty data dir to a streamed answer', () => {
 
   it('shows the setup panel instead of a message box that would fail', async () => {
     await page.goto(serve.loginUrl);
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(15_000) });
     const panel = page.getByTestId('setup-panel');
-    await panel.waitFor({ timeout: 15_000 });
+    await panel.waitFor({ timeout: limit(15_000) });
     await expect(page.getByRole('heading', { name: 'Connect a model to start chatting' }).isVisible()).resolves.toBe(true);
     // Nothing to send into: the composer is not shown while no model is configured.
     expect(await page.locator('form.composer').isVisible()).toBe(false);
     // Found on its usual port (here the fake's), with the models it serves, one click away.
-    await panel.getByText('running · 1 model').waitFor({ timeout: 10_000 });
+    await panel.getByText('running · 1 model').waitFor({ timeout: limit(10_000) });
     expect(await panel.getByRole('button', { name: 'Use LM Studio' }).isVisible()).toBe(true);
     expect(await panel.getByText('not running on').count()).toBe(1);
     expect(await panel.getByText('Qwen2.5 0.5B Instruct').isVisible()).toBe(true);
@@ -83,16 +84,16 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await page.getByLabel('Hugging Face file URL').fill(hub.url);
     await page.getByTestId('setup-panel').getByRole('button', { name: 'Download', exact: true }).last().click();
     const row = page.getByTestId('download').first();
-    await row.getByText('downloading').waitFor({ timeout: 15_000 });
-    await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: 15_000 }).toBe(50);
+    await row.getByText('downloading').waitFor({ timeout: limit(15_000) });
+    await expect.poll(async () => Number(await row.getByRole('progressbar').getAttribute('aria-valuenow')), { timeout: limit(15_000) }).toBe(50);
     await shots('download', row);
     await row.getByRole('button', { name: 'Pause' }).click();
-    await row.getByText('paused').waitFor({ timeout: 10_000 });
+    await row.getByText('paused').waitFor({ timeout: limit(10_000) });
     await row.scrollIntoViewIfNeeded();
     await shot(page, 'first-run-download-paused-1280-light');
     hub.release();
     await row.getByRole('button', { name: /^Delete/ }).click();
-    await expect.poll(() => page.getByTestId('download').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('download').count(), { timeout: limit(10_000) }).toBe(0);
     hub.stallAfter(null);
   }, 60_000);
 
@@ -100,10 +101,10 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await page.getByLabel('Server URL').fill(fake.url);
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
     clicks++;
-    await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: limit(15_000) });
     // The model picker offers what the server serves, grouped by provider, and picked the default.
     const picker = page.locator('#q-model');
-    await expect.poll(() => picker.inputValue(), { timeout: 10_000 }).toBe('llama-3.1-8b');
+    await expect.poll(() => picker.inputValue(), { timeout: limit(10_000) }).toBe('llama-3.1-8b');
     expect(await picker.locator('optgroup').getAttribute('label')).toBe('Server at ' + new URL(fake.url).host);
     await shots('ready');
 
@@ -111,7 +112,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await page.locator('form.composer button[type="submit"]').click();
     clicks++;
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(30_000) });
     expect(await turn.locator('.msg-agent .md').textContent()).toContain(REPLY);
     expect(fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
     expect(clicks).toBeLessThanOrEqual(3);
@@ -122,13 +123,13 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     expect(def.json).toEqual({ model: 'llama-3.1-8b', provider: 'server', source: 'first_listed' });
     await openScreen(page, 'Settings', 'Settings');
     const note = page.getByTestId('effective-default-model');
-    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toContain('agents that name no model run on llama-3.1-8b, the first model of Server at');
+    await expect.poll(() => note.textContent(), { timeout: limit(10_000) }).toContain('agents that name no model run on llama-3.1-8b, the first model of Server at');
     await shots('settings-default', note);
     expect(pageErrors).toEqual([]);
   }, 90_000);
 
   it('the openai SDK calls /v1/chat/completions with model "chat" and no other setting', async () => {
-    const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 30_000 });
+    const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(30_000) });
     const stream = await client.chat.completions.create({ model: 'chat', stream: true, messages: [{ role: 'user', content: 'Hello from the SDK' }] });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';

@@ -14,6 +14,7 @@ import { openScreen } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
 import { PERMIT_NOTES, PERMIT_QUESTION } from '../citations/permit-notes';
+import { limit } from '../fixtures/until.js';
 
 const KEY = 'e2e-keyboard-key-0123456789';
 let env: ChatEnv;
@@ -67,7 +68,7 @@ describe('keyboard, focus, toasts and the console', () => {
       await page.waitForLoadState('networkidle');
     }
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
     await page.waitForLoadState('networkidle');
     expect(env.problems).toEqual([]);
   }, 60_000);
@@ -79,8 +80,8 @@ describe('keyboard, focus, toasts and the console', () => {
       await api('POST', '/api/agents/1/execute', { model: 'gpt-4o-mini', temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: `Conversation ${i}` }], wait_execution: true });
     }
     await page.reload();
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
-    await expect.poll(() => page.locator('[data-testid="session"]').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(11);
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
+    await expect.poll(() => page.locator('[data-testid="session"]').count(), { timeout: limit(10_000) }).toBeGreaterThanOrEqual(11);
     await focusTop(page);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toMatchObject({ tag: 'A', testid: 'skip-link', text: 'Skip to message box' });
@@ -108,11 +109,11 @@ describe('keyboard, focus, toasts and the console', () => {
     await sendMessage(page, PERMIT_QUESTION);
     await lastTurnDone(page);
     const link = page.locator('[data-testid="answer"]').last().getByTestId('citation-link');
-    await link.waitFor({ timeout: 15_000 });
+    await link.waitFor({ timeout: limit(15_000) });
     await link.focus();
     await page.keyboard.press('Enter');
     const viewer = page.getByTestId('file-viewer');
-    await viewer.getByRole('heading', { level: 2, name: 'todo.txt', exact: true }).waitFor({ timeout: 10_000 });
+    await viewer.getByRole('heading', { level: 2, name: 'todo.txt', exact: true }).waitFor({ timeout: limit(10_000) });
     expect(await focused(page)).toMatchObject({ text: 'Close' });
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
@@ -130,9 +131,9 @@ describe('keyboard, focus, toasts and the console', () => {
     await sendMessage(page, 'A table, please');
     await lastTurnDone(page);
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('table').waitFor({ timeout: 10_000 });
+    await turn.locator('table').waitFor({ timeout: limit(10_000) });
     const copyTable = turn.getByRole('button', { name: 'Copy table' });
-    await copyTable.waitFor({ timeout: 10_000 });
+    await copyTable.waitFor({ timeout: limit(10_000) });
     expect(await copyTable.getAttribute('aria-label')).toBe('Copy table');
     const unnamed = await turn.locator('button').evaluateAll((bs) => bs.filter((b) => !b.getAttribute('aria-label')?.trim() && !(b as HTMLElement).innerText.trim()).map((b) => b.outerHTML.slice(0, 120)));
     expect(unnamed).toEqual([]);

@@ -12,6 +12,7 @@ import { openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
 import { EVERYTHING } from '../tools/helpers';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const BROKEN = `${EVERYTHING}.missing.js`;
@@ -27,13 +28,13 @@ describe('MCP servers panel', () => {
     expect(made.status).toBe(201);
     const id = made.json.id as number;
     // Its start on save fails: GET answers 409 with a sentence (and never starts it again).
-    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/mcp-servers/${id}/tools`)).status, { timeout: 30_000 }).toBe(409);
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/mcp-servers/${id}/tools`)).status, { timeout: limit(30_000) }).toBe(409);
 
     await openScreen(page, 'Settings', 'Settings');
     await page.getByRole('tab', { name: 'MCP servers' }).click();
     const card = page.locator('[data-testid="mcp-server"][data-name="everything"]');
     const note = card.getByTestId('mcp-tools-note');
-    await note.waitFor({ timeout: 10_000 });
+    await note.waitFor({ timeout: limit(10_000) });
     expect(await note.innerText()).toMatch(/^The MCP server "everything" did not list its tools/);
     // The start's error is said once, in that sentence.
     expect(await card.locator('.note-error').count()).toBe(1);
@@ -62,24 +63,24 @@ describe('MCP servers panel', () => {
     await env1.fill('API_TOKEN=tok-123456');
     await expect.poll(() => form.getByTestId('mcp-env-error').count()).toBe(0);
     await form.getByTestId('mcp-edit-save').click();
-    await form.waitFor({ state: 'detached', timeout: 10_000 });
+    await form.waitFor({ state: 'detached', timeout: limit(10_000) });
     expect(patches).toHaveLength(1);
     expect((await pageFetch(page, 'GET', `/api/mcp-servers/${id}`)).json).toMatchObject({ args: [EVERYTHING, 'stdio'], env_keys: ['API_TOKEN'] });
 
     // Saved: the server starts with the new arguments and its tools are listed.
     const show = card.getByTestId('mcp-list-tools');
-    await show.waitFor({ timeout: 30_000 });
+    await show.waitFor({ timeout: limit(30_000) });
     expect(await card.getByTestId('mcp-tools-line').innerText()).toMatch(/\d+ tools/);
     await show.click();
-    await card.getByTestId('mcp-tools').getByText('echo', { exact: true }).waitFor({ timeout: 10_000 });
+    await card.getByTestId('mcp-tools').getByText('echo', { exact: true }).waitFor({ timeout: limit(10_000) });
 
     // Refresh tools asks the server again (POST refresh), and the list stays shown.
     const refreshed = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/mcp-servers/${id}/refresh`));
     await card.getByTestId('mcp-refresh').click();
     expect((await refreshed).status()).toBe(200);
-    await card.getByTestId('mcp-refresh').getByText('Refresh tools').waitFor({ timeout: 30_000 });
+    await card.getByTestId('mcp-refresh').getByText('Refresh tools').waitFor({ timeout: limit(30_000) });
     await card.getByTestId('mcp-tools').getByText('echo', { exact: true }).waitFor();
-    await page.locator('[data-testid="mcp-server"][data-name="everything"][data-status="running"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="mcp-server"][data-name="everything"][data-status="running"]').waitFor({ timeout: limit(10_000) });
     await card.scrollIntoViewIfNeeded();
     expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-mcp-tools');

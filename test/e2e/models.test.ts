@@ -16,6 +16,7 @@ import { nothingAt, startServe, type ServeProcess } from './support/server';
 import { openScreen, pageFetch, shot } from './support/page';
 import { e2eSetup, openPage } from './support/suite';
 import { seriousViolations } from './support/axe';
+import { limit } from '../fixtures/until.js';
 
 const SERVED = ['llama-3.1-8b', 'qwen2.5-7b-instruct'];
 const REPLY = 'Scheduled hello from the local server.';
@@ -30,7 +31,7 @@ let unreachable = '';
 
 async function signIn(s: ServeProcess): Promise<void> {
   await page.goto(s.loginUrl);
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
 }
 
 /** The models a picker offers (its empty "none" choice left out) and the one marked default. */
@@ -85,29 +86,29 @@ describe('models: one list, one default, providers edited in place', () => {
     await page.getByLabel('Server URL').fill(`${nothing}/v1`);
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
     const alert = page.getByTestId('setup-panel').getByRole('alert');
-    await alert.waitFor({ timeout: 15_000 });
+    await alert.waitFor({ timeout: limit(15_000) });
     unreachable = (await alert.textContent()) ?? '';
     // Then the server's address, Connect.
     await page.getByLabel('Server URL').fill(local.url);
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-    await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: limit(15_000) });
   });
 
   it('Settings sets the default model in one place; the chat, agent editor and schedule pickers offer exactly the served models, the default marked', async () => {
     expect(unreachable).toBe(`Nothing answered at ${new URL(env.AGENT_DESK_PROBE_LMSTUDIO_URL).host}. Start the server there, or check the address.`);
     // Chat: exactly what the server serves (none of the chat agent's 25 listed cloud ids), starting on the default, marked.
-    await page.locator('#q-model').waitFor({ timeout: 10_000 });
-    await expect.poll(() => offered('#q-model'), { timeout: 10_000 }).toEqual({ values: SERVED, marked: [SERVED[0]], value: SERVED[0] });
+    await page.locator('#q-model').waitFor({ timeout: limit(10_000) });
+    await expect.poll(() => offered('#q-model'), { timeout: limit(10_000) }).toEqual({ values: SERVED, marked: [SERVED[0]], value: SERVED[0] });
     await shots('models-chat');
 
     await openProviders();
     // Automatic at first: the first model the server lists, said in one sentence.
     const effect = page.getByTestId('effective-default-model');
-    await expect.poll(() => effect.textContent(), { timeout: 10_000 }).toContain(`run on ${SERVED[0]}, the first model of Server at`);
+    await expect.poll(() => effect.textContent(), { timeout: limit(10_000) }).toContain(`run on ${SERVED[0]}, the first model of Server at`);
     const picker = page.getByTestId('default-model');
     expect((await offered('[data-testid="default-model"]')).values).toEqual(SERVED);
     await picker.selectOption(SERVED[1]);
-    await expect.poll(() => effect.textContent(), { timeout: 10_000 }).toBe(`New chats and schedules start on ${SERVED[1]}; agents that name no model run on it too.`);
+    await expect.poll(() => effect.textContent(), { timeout: limit(10_000) }).toBe(`New chats and schedules start on ${SERVED[1]}; agents that name no model run on it too.`);
     expect((await pageFetch(page, 'GET', '/api/models/default')).json).toEqual({ model: SERVED[1], provider: null, source: 'setting' });
     // The card lists the provider's models and says it answers.
     const card = page.getByTestId('provider').first();
@@ -142,11 +143,11 @@ describe('models: one list, one default, providers edited in place', () => {
     await openScreen(page, 'Schedules', 'Schedules');
     const form = page.getByRole('form', { name: 'New schedule' });
     await form.locator('select[id$="-model"]').waitFor();
-    await expect.poll(() => offered('form[aria-label="New schedule"] select[id$="-model"]'), { timeout: 10_000 }).toEqual({ values: SERVED, marked: [SERVED[1]], value: SERVED[1] });
+    await expect.poll(() => offered('form[aria-label="New schedule"] select[id$="-model"]'), { timeout: limit(10_000) }).toEqual({ values: SERVED, marked: [SERVED[1]], value: SERVED[1] });
 
     // The chat marks the new default too; it keeps the model it was on (a new chat starts from the last one used).
     await openScreen(page, 'Chat', 'Chat');
-    await expect.poll(() => offered('#q-model'), { timeout: 10_000 }).toEqual({ values: SERVED, marked: [SERVED[1]], value: SERVED[0] });
+    await expect.poll(() => offered('#q-model'), { timeout: limit(10_000) }).toEqual({ values: SERVED, marked: [SERVED[1]], value: SERVED[0] });
   }, 150_000);
 
   it('a schedule created with the form’s defaults runs and succeeds', async () => {
@@ -222,7 +223,7 @@ describe('models: one list, one default, providers edited in place', () => {
     await add.getByLabel('API key').fill('sk-old');
     await add.getByRole('button', { name: 'Add provider' }).click();
     const card = page.getByTestId('provider').filter({ hasText: 'Keyed server' });
-    await expect.poll(() => card.getByTestId('provider-status').textContent(), { timeout: 15_000 }).toBe('Not reachable. The server refused the API key. Check the key, then try again.');
+    await expect.poll(() => card.getByTestId('provider-status').textContent(), { timeout: limit(15_000) }).toBe('Not reachable. The server refused the API key. Check the key, then try again.');
     await shots('models-provider-unreachable', '[data-testid="provider"]:has-text("Keyed server")');
 
     await card.getByRole('button', { name: 'Edit Keyed server' }).click();
@@ -239,7 +240,7 @@ describe('models: one list, one default, providers edited in place', () => {
     await edit.getByLabel('API key').fill('sk-new');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await edit.waitFor({ state: 'detached' });
-    await expect.poll(() => card.getByTestId('provider-status').textContent(), { timeout: 15_000 }).toBe('Reachable · 1 model');
+    await expect.poll(() => card.getByTestId('provider-status').textContent(), { timeout: limit(15_000) }).toBe('Reachable · 1 model');
     expect(await card.getByTestId('provider-models').locator('li').allTextContents()).toEqual(['keyed-model']);
     const saved = (await pageFetch(page, 'GET', '/api/settings/providers')).json.providers as any[];
     // Edited in place: the same entry, same place, the other provider untouched.
@@ -248,7 +249,7 @@ describe('models: one list, one default, providers edited in place', () => {
     expect(keyed.requests.at(-1)!.headers.authorization).toBe('Bearer sk-new');
     // The chat picker follows: both providers' models, grouped.
     await openScreen(page, 'Chat', 'Chat');
-    await expect.poll(() => offered('#q-model').then((o) => o.values), { timeout: 10_000 }).toEqual([...SERVED, 'keyed-model']);
+    await expect.poll(() => offered('#q-model').then((o) => o.values), { timeout: limit(10_000) }).toEqual([...SERVED, 'keyed-model']);
     expect(problems.filter((p) => !/401|Failed to load resource/.test(p))).toEqual([]);
   }, 90_000);
 });

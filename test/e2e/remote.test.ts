@@ -12,6 +12,7 @@ import { startServe, type ServeProcess } from './support/server';
 import { e2eSetup, openPage } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { startRemotePlatform, type RemotePlatform } from './support/remote';
+import { limit } from '../fixtures/until.js';
 
 const REPLY = 'The remote team researcher answers: alpha beta gamma delta epsilon zeta eta theta iota kappa.';
 
@@ -28,7 +29,7 @@ const localAgents = async () => (await pageFetch(page, 'GET', '/api/agents?per_p
 async function openRemoteSettings(): Promise<void> {
   await openScreen(page, 'Settings', 'Settings');
   await page.getByRole('tab', { name: 'Remote', exact: true }).click();
-  await page.getByTestId('remote-status').waitFor({ timeout: 10_000 });
+  await page.getByTestId('remote-status').waitFor({ timeout: limit(10_000) });
 }
 
 /** Chooses the remote agent of that title (after the import a local copy has the same title). */
@@ -53,7 +54,7 @@ describe('Agent Desk with a remote platform', () => {
 
   it('starts with the remote not configured', async () => {
     await page.goto(local.loginUrl);
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(15_000) });
     await openRemoteSettings();
     await status('unconfigured').waitFor();
     expect(await form().getByText('No key is stored.').count()).toBe(1);
@@ -64,7 +65,7 @@ describe('Agent Desk with a remote platform', () => {
     await form().getByLabel('Base URL').fill(remote.serve.url);
     await form().getByLabel('API key').fill(remote.key);
     await form().getByRole('button', { name: 'Save', exact: true }).click();
-    await status('online').waitFor({ timeout: 20_000 });
+    await status('online').waitFor({ timeout: limit(20_000) });
     expect(await status('online').textContent()).toContain(`${remoteTotal} remote agents listed`);
     // Write-only key: the field is emptied, the page only says that one is stored.
     expect(await form().getByLabel('API key').inputValue()).toBe('');
@@ -76,7 +77,7 @@ describe('Agent Desk with a remote platform', () => {
     expect(view).toMatchObject({ base_url: remote.serve.url, has_api_key: true, status: 'online', agent_count: remoteTotal, key_encrypted: false });
 
     await form().getByRole('button', { name: 'Test connection' }).click();
-    await expect.poll(async () => (await page.getByTestId('remote-test').textContent()) ?? '', { timeout: 15_000 }).toMatch(new RegExp(`^Reachable in \\d+ ms: ${remoteTotal} agents on the remote\\.$`));
+    await expect.poll(async () => (await page.getByTestId('remote-test').textContent()) ?? '', { timeout: limit(15_000) }).toMatch(new RegExp(`^Reachable in \\d+ ms: ${remoteTotal} agents on the remote\\.$`));
     await expect.poll(() => form().getByRole('button', { name: 'Test connection' }).isEnabled()).toBe(true);
     await shot(page, 'settings-remote-online');
   }, 40_000);
@@ -88,12 +89,12 @@ describe('Agent Desk with a remote platform', () => {
     const remoteRows = all.filter((a) => a.source === 'remote');
     expect(remoteRows).toHaveLength(remoteTotal);
     await page.getByTestId('source-filter').selectOption('remote');
-    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(remoteTotal);
+    await expect.poll(() => cards.count(), { timeout: limit(10_000) }).toBe(remoteTotal);
     expect(await page.locator('[data-testid="agent-cards"] article [data-testid="remote-badge"]').count()).toBe(remoteTotal);
     await cards.filter({ hasText: remote.agent.title }).waitFor();
     await shot(page, 'agents-remote-filter');
     await page.getByTestId('source-filter').selectOption('local');
-    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(all.length - remoteTotal);
+    await expect.poll(() => cards.count(), { timeout: limit(10_000) }).toBe(all.length - remoteTotal);
     expect(await page.locator('[data-testid="agent-cards"] [data-testid="remote-badge"]').count()).toBe(0);
     expect(await cards.filter({ hasText: remote.agent.title }).count()).toBe(0);
     await page.getByTestId('source-filter').selectOption('');
@@ -102,7 +103,7 @@ describe('Agent Desk with a remote platform', () => {
   it('chats with a remote agent: marked in the picker, the answer streamed from the remote', async () => {
     await openScreen(page, 'Chat', 'Chat');
     const group = page.locator('[data-testid="agent-picker"] optgroup[label="Remote agents"] option');
-    await expect.poll(() => group.count(), { timeout: 10_000 }).toBe(remoteTotal);
+    await expect.poll(() => group.count(), { timeout: limit(10_000) }).toBe(remoteTotal);
     expect(await group.filter({ hasText: remote.agent.title }).textContent()).toContain('· remote');
     expect(await page.locator('[data-testid="agent-picker"] optgroup[label="Local agents"] option', { hasText: '· remote' }).count()).toBe(0);
     await pickRemoteAgent(remote.agent.title);
@@ -124,7 +125,7 @@ describe('Agent Desk with a remote platform', () => {
     await page.fill('#chat-input', 'Hello remote researcher');
     await page.keyboard.press('Control+Enter');
     const turn = page.locator('[data-testid="turn"]').last();
-    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+    await turn.locator('[data-testid="turn-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(30_000) });
     expect(((await turn.locator('.msg-agent .md').textContent()) ?? '').trim()).toBe(REPLY);
     const renders: string[] = await page.evaluate(() => (window as any).__renders);
     expect(renders.filter((r) => r !== REPLY && REPLY.startsWith(r.trim())).length, `partial renders: ${JSON.stringify(renders)}`).toBeGreaterThan(1);
@@ -146,19 +147,19 @@ describe('Agent Desk with a remote platform', () => {
     await page.getByTestId('source-filter').selectOption('remote');
     await page.locator('[data-testid="agent-cards"] article', { hasText: remote.agent.title }).getByRole('button', { name: 'Open' }).click();
     const view = page.getByRole('region', { name: `Remote agent ${remote.agent.title}` });
-    await view.waitFor({ timeout: 10_000 });
+    await view.waitFor({ timeout: limit(10_000) });
     expect(await view.getByTestId('remote-readonly').textContent()).toContain('edited there');
     expect(await view.getByRole('textbox').count()).toBe(0);
     expect(await view.textContent()).toContain('Answer as the team researcher.');
     const cached = (await localAgents()).find((a) => a.source === 'remote' && a.title === remote.agent.title);
     expect(cached.share_context).toBe(false);
     await view.getByLabel('Share my memories and files with this agent').check();
-    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${cached.id}`)).json.share_context, { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${cached.id}`)).json.share_context, { timeout: limit(10_000) }).toBe(true);
     await shot(page, 'agents-remote-agent');
 
     await view.getByRole('button', { name: 'Import as local agent' }).click();
     const editor = page.getByRole('form', { name: `Edit ${remote.agent.title}` });
-    await editor.waitFor({ timeout: 10_000 });
+    await editor.waitFor({ timeout: limit(10_000) });
     expect(await editor.getByLabel('Instructions (system prompt)').inputValue()).toBe('Answer as the team researcher.');
     const copies = (await localAgents()).filter((a) => a.title === remote.agent.title);
     expect(copies.map((a) => a.source).sort()).toEqual(['local', 'remote']);
@@ -170,7 +171,7 @@ describe('Agent Desk with a remote platform', () => {
     await remote.serve.close();
     await openRemoteSettings();
     await form().getByRole('button', { name: 'Refresh agents' }).click();
-    await status('offline').waitFor({ timeout: 20_000 });
+    await status('offline').waitFor({ timeout: limit(20_000) });
     expect(await page.getByTestId('remote-last-error').textContent()).toContain('unreachable');
     expect(await status('offline').textContent()).toContain(`${remoteTotal} cached agents still listed`);
     expect((await localAgents()).filter((a) => a.source === 'remote')).toHaveLength(remoteTotal);
@@ -179,23 +180,23 @@ describe('Agent Desk with a remote platform', () => {
     await openScreen(page, 'Chat', 'Chat');
     await pickRemoteAgent(remote.agent.title);
     const banner = page.locator('[data-testid="remote-banner"][data-status="offline"]');
-    await banner.waitFor({ timeout: 10_000 });
+    await banner.waitFor({ timeout: limit(10_000) });
     expect(await banner.textContent()).toContain('The remote platform is offline; cached agents are listed but cannot run until it is back');
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.fill('#chat-input', 'Are you there?');
     await page.keyboard.press('Control+Enter');
     const err = page.locator('[data-testid="turn-error"]').last();
-    await err.waitFor({ timeout: 20_000 });
+    await err.waitFor({ timeout: limit(20_000) });
     expect(await err.textContent()).toContain('unreachable');
     await shot(page, 'chat-remote-offline');
     await err.getByRole('link', { name: 'Open Settings → Remote' }).click();
-    await page.getByRole('tab', { name: 'Remote', selected: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('tab', { name: 'Remote', selected: true }).waitFor({ timeout: limit(10_000) });
   }, 60_000);
 
   it('disconnects: the remote agents leave the lists, the imported copy stays', async () => {
     await form().getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('dialog', { name: /^Disconnect / }).getByRole('button', { name: 'Disconnect' }).click();
-    await status('unconfigured').waitFor({ timeout: 10_000 });
+    await status('unconfigured').waitFor({ timeout: limit(10_000) });
     expect(await form().getByLabel('Base URL').inputValue()).toBe('');
     const left = await localAgents();
     expect(left.filter((a) => a.source === 'remote')).toHaveLength(0);

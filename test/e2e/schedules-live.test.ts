@@ -16,6 +16,7 @@ import { openScreen, pageFetch } from './support/page';
 import { e2eSetup, openPage } from './support/suite';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolations } from './support/axe';
+import { limit } from '../fixtures/until.js';
 
 let fake: FakeServer;
 let serve: ServeProcess;
@@ -43,7 +44,7 @@ describe('Schedules screen, live', () => {
     // The page's timers are Playwright's: the test moves them forward rather than waiting for them.
     await page.clock.install();
     await page.goto(serve.loginUrl);
-    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
   });
 
   it('a card shows "Last run" running, then with the run’s time and outcome, without a reload', async () => {

@@ -16,6 +16,7 @@ import { openScreen, pageFetch, recordProblems, shot, signInQuietly } from './su
 import { seriousViolations } from './support/axe';
 import { e2eSetup, openPage } from './support/suite';
 import { until } from '../fixtures/until';
+import { limit } from '../fixtures/until.js';
 
 let fake: FakeServer;
 let serve: ServeProcess | undefined;
@@ -174,7 +175,7 @@ describe('Schedules screen', () => {
     await row.getByRole('link', { name: /Open conversation/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor();
     expect(page.url()).toContain(`#/chat/${runs[0].execution.root_id}`);
-    await page.locator('[data-testid="turn"]').filter({ hasText: 'Scheduled status: all good.' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="turn"]').filter({ hasText: 'Scheduled status: all good.' }).first().waitFor({ timeout: limit(15_000) });
     await page.locator('[data-testid="turn"]').filter({ hasText: 'What is the status?' }).first().waitFor();
   }, 180_000);
 

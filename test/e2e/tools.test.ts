@@ -12,6 +12,7 @@ import { chooseGptModel, lastTurnDone, sendMessage, startChatEnv, type ChatEnv }
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch, shot } from './support/page';
 import { FILESYSTEM, lastToolResult } from '../tools/helpers';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-files-'));
@@ -57,10 +58,10 @@ describe('MCP tools in the app', () => {
     await page.getByTestId('mcp-approval').selectOption('ask');
     await page.getByTestId('mcp-add').click();
     const card = page.locator('[data-testid="mcp-server"][data-name="files"]');
-    await card.waitFor({ timeout: 10_000 });
+    await card.waitFor({ timeout: limit(10_000) });
     await card.getByTestId('mcp-list-tools').click();
-    await card.getByTestId('mcp-tools').getByText('read_text_file', { exact: true }).waitFor({ timeout: 30_000 });
-    await page.locator('[data-testid="mcp-server"][data-name="files"][data-status="running"]').waitFor({ timeout: 10_000 });
+    await card.getByTestId('mcp-tools').getByText('read_text_file', { exact: true }).waitFor({ timeout: limit(30_000) });
+    await page.locator('[data-testid="mcp-server"][data-name="files"][data-status="running"]').waitFor({ timeout: limit(10_000) });
     await shots('settings');
 
     // The chat agent (the one the chat opens on) gets the server in its editor.
@@ -69,13 +70,13 @@ describe('MCP tools in the app', () => {
     await page.locator('article.card', { has: page.getByRole('heading', { name: chat.title, exact: true }) }).getByRole('button', { name: 'Edit' }).click();
     await page.getByRole('checkbox', { name: 'Use the tools of files' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await pageFetch(page, 'GET', '/api/agents/1')).json.tool_servers?.length ?? 0, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await pageFetch(page, 'GET', '/api/agents/1')).json.tool_servers?.length ?? 0, { timeout: limit(10_000) }).toBe(1);
 
     await openScreen(page, 'Chat', 'Chat');
     await chooseGptModel(page);
     await sendMessage(page, `What does ${note} say?`);
     const step = page.getByTestId('tool-step').last();
-    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Waiting for you' }).waitFor({ timeout: 30_000 });
+    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Waiting for you' }).waitFor({ timeout: limit(30_000) });
     expect(await step.textContent()).toContain('read_text_file');
     expect(await step.textContent()).toContain('files');
     expect(await step.textContent()).toContain(note);
@@ -83,7 +84,7 @@ describe('MCP tools in the app', () => {
 
     await step.getByRole('button', { name: 'Allow once' }).click();
     await lastTurnDone(page);
-    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Done' }).waitFor({ timeout: 10_000 });
+    await step.locator('[data-testid="tool-step-status"]', { hasText: 'Done' }).waitFor({ timeout: limit(10_000) });
     const answer = page.locator('[data-testid="turn"]').last().getByTestId('answer');
     expect(await answer.textContent()).toContain('The file says: Meeting moved to Thursday 10:00.');
     expect(await step.textContent()).toContain('allowed by you');

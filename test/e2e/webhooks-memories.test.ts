@@ -14,6 +14,7 @@ import { startReceiver, type Receiver } from './support/receiver';
 import { openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 let receiver: Receiver;
@@ -27,7 +28,7 @@ const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', {
 async function confirmThroughApp(page: Page, open: () => Promise<void>, title: string | RegExp, confirmLabel: string, opener: string) {
   await open();
   const d = dialog(page, title);
-  await d.waitFor({ timeout: 10_000 });
+  await d.waitFor({ timeout: limit(10_000) });
   expect(await activeText(page)).toBe('Cancel');
   await page.keyboard.press('Escape');
   await d.waitFor({ state: 'hidden' });
@@ -54,12 +55,12 @@ describe('webhooks and memories', () => {
     await page.fill('[data-testid="webhook-url"]', receiver.url);
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
-    await hook.waitFor({ timeout: 10_000 });
+    await hook.waitFor({ timeout: limit(10_000) });
     await page.getByRole('button', { name: 'Done' }).click();
 
     await hook.getByRole('button', { name: 'Send test' }).click();
     const result = hook.getByTestId('test-result');
-    await result.waitFor({ timeout: 15_000 });
+    await result.waitFor({ timeout: limit(15_000) });
     expect(await result.innerText()).toContain('The receiver answered 500 Internal Server Error.');
     expect(await result.getAttribute('class')).toContain('note-error');
     expect(await result.getAttribute('role')).toBe('alert');
@@ -70,7 +71,7 @@ describe('webhooks and memories', () => {
     const row = hook.getByTestId('delivery').first();
     await row.getByRole('button', { name: /^Details of webhook\.test/ }).click();
     const detail = hook.getByTestId('delivery-detail');
-    await detail.waitFor({ timeout: 10_000 });
+    await detail.waitFor({ timeout: limit(10_000) });
     const sent = receiver.received[0];
     const headers = await detail.getByTestId('delivery-headers').innerText();
     expect(headers).toContain(String(sent.headers['webhook-id']));
@@ -88,16 +89,16 @@ describe('webhooks and memories', () => {
     // Redeliver, with the receiver answering again: same webhook-id, a second attempt that succeeded.
     receiver.answer = { status: 200, body: 'thanks' };
     await detail.getByRole('button', { name: 'Redeliver' }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => receiver.received.length, { timeout: limit(15_000) }).toBe(2);
     expect(receiver.received[1].headers['webhook-id']).toBe(sent.headers['webhook-id']);
-    await hook.locator('[data-testid="delivery"][data-status="succeeded"]').waitFor({ timeout: 15_000 });
-    await expect.poll(() => hook.getByTestId('delivery-attempt').count(), { timeout: 10_000 }).toBe(2);
+    await hook.locator('[data-testid="delivery"][data-status="succeeded"]').waitFor({ timeout: limit(15_000) });
+    await expect.poll(() => hook.getByTestId('delivery-attempt').count(), { timeout: limit(10_000) }).toBe(2);
     expect(await hook.getByTestId('delivery-attempt').first().innerText()).toMatch(/200 OK[\s\S]*attempt 2/);
     expect(await hook.getByTestId('delivery-response').first().innerText()).toBe('thanks');
 
     // A success says so, naming the answer.
     await hook.getByRole('button', { name: 'Send test' }).click();
-    await expect.poll(async () => hook.getByTestId('test-result').innerText(), { timeout: 15_000 }).toBe('Webhook sent: the receiver answered 200 OK.');
+    await expect.poll(async () => hook.getByTestId('test-result').innerText(), { timeout: limit(15_000) }).toBe('Webhook sent: the receiver answered 200 OK.');
   }, 90_000);
 
   it('offers Default as a move target before it exists, and moves a memory there', async () => {
@@ -113,25 +114,25 @@ describe('webhooks and memories', () => {
     await page.fill('[data-testid="new-memory"]', 'I prefer window seats.');
     await page.getByRole('button', { name: 'Save memory' }).click();
     const item = page.locator('[data-testid="memory"]', { hasText: 'I prefer window seats.' });
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: limit(10_000) });
     const moveTo = item.getByLabel('Move to');
     expect(await moveTo.locator('option').allInnerTexts()).toEqual(['Default', 'Travel']);
     await shotSizesAndThemes(page, 'ui-memories-move-to');
     await moveTo.selectOption({ label: 'Default' });
-    await item.waitFor({ state: 'detached', timeout: 10_000 });
+    await item.waitFor({ state: 'detached', timeout: limit(10_000) });
     const made = (await cols()).find((c) => c.name === 'default');
     expect(made).toBeDefined();
     const listed = (await pageFetch(page, 'GET', `/api/memories?collection_id=${made!.id}`)).json.memories.map((m: any) => m.memory);
     expect(listed).toEqual(['I prefer window seats.']);
     await panel.getByRole('button', { name: 'Default' }).click();
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: limit(10_000) });
     expect(await item.locator('.badge').first().innerText()).toBe('Default');
     // The editor's own choice: Default while another collection is shown.
     await panel.getByRole('button', { name: 'Travel', exact: true }).click();
     await page.fill('[data-testid="new-memory"]', 'Aisle seats on night trains.');
     await page.locator('form', { has: page.getByTestId('new-memory') }).getByLabel('Collection').selectOption({ label: 'Default' });
     await page.getByRole('button', { name: 'Save memory' }).click();
-    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/memories?collection_id=${made!.id}`)).json.memories.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/memories?collection_id=${made!.id}`)).json.memories.length, { timeout: limit(10_000) }).toBe(2);
   }, 60_000);
 
   it('collapses a long memory with Show more, opened and closed from the keyboard', async () => {
@@ -142,7 +143,7 @@ describe('webhooks and memories', () => {
     await openScreen(page, 'Agents', 'Agents');
     await openScreen(page, 'Memories', 'Memories');
     const item = page.locator('[data-testid="memory"]', { hasText: 'Sentence 1 of' });
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor({ timeout: limit(10_000) });
     const text = item.getByTestId('long-text');
     const cut = () => text.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
     expect(await cut()).toBe(true);
@@ -173,7 +174,7 @@ describe('webhooks and memories', () => {
     await page.getByTestId('collections').getByRole('button', { name: 'All memories' }).click();
     const memory = page.locator('[data-testid="memory"]', { hasText: 'I prefer window seats.' });
     await confirmThroughApp(page, () => memory.getByRole('button', { name: 'Delete' }).click(), 'Delete this memory?', 'Delete memory', 'Delete');
-    await memory.waitFor({ state: 'detached', timeout: 10_000 });
+    await memory.waitFor({ state: 'detached', timeout: limit(10_000) });
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
     await pageFetch(page, 'POST', '/api/memories', { memory: 'Packed list.', collection_id: (await pageFetch(page, 'GET', '/api/memory-collections')).json.collections.find((c: any) => c.name === 'Travel').id });
     await openScreen(page, 'Agents', 'Agents');
@@ -188,16 +189,16 @@ describe('webhooks and memories', () => {
     await page.keyboard.press('Escape');
     await d.waitFor({ state: 'hidden' });
     await confirmThroughApp(page, open, 'Delete “Travel”?', 'Delete collection', '×');
-    await page.getByTestId('collections').getByRole('button', { name: 'Travel', exact: true }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByTestId('collections').getByRole('button', { name: 'Travel', exact: true }).waitFor({ state: 'detached', timeout: limit(10_000) });
 
     // Webhooks: rotate the secret, then delete the webhook.
     await openScreen(page, 'Webhooks', 'Webhooks');
     const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
     await confirmThroughApp(page, () => hook.getByRole('button', { name: 'Rotate secret' }).click(), 'Rotate the signing secret?', 'Rotate secret', 'Rotate secret');
-    await page.getByTestId('webhook-secret').waitFor({ timeout: 10_000 });
+    await page.getByTestId('webhook-secret').waitFor({ timeout: limit(10_000) });
     await page.getByRole('button', { name: 'Done' }).click();
     await confirmThroughApp(page, () => hook.getByRole('button', { name: 'Delete' }).click(), `Delete the webhook to ${receiver.url}?`, 'Delete webhook', 'Delete');
-    await hook.waitFor({ state: 'detached', timeout: 10_000 });
+    await hook.waitFor({ state: 'detached', timeout: limit(10_000) });
 
     // Files: one uploaded, then deleted from its row.
     const uploaded = await page.evaluate(async () => {
@@ -209,7 +210,7 @@ describe('webhooks and memories', () => {
     expect(uploaded).toBeLessThan(300);
     await openScreen(page, 'Files', 'Files');
     await confirmThroughApp(page, () => page.getByRole('button', { name: 'Delete doomed.txt' }).click(), 'Delete doomed.txt?', 'Delete file', 'Delete');
-    await page.getByRole('button', { name: 'Delete doomed.txt' }).waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('button', { name: 'Delete doomed.txt' }).waitFor({ state: 'detached', timeout: limit(10_000) });
 
     // Agents: a new one from the API, deleted in its editor.
     const agent = (await pageFetch(page, 'POST', '/api/agents', { title: 'Short-lived', type: 'chat', instructions: 'Be brief.' })).json;
@@ -217,7 +218,7 @@ describe('webhooks and memories', () => {
     await openScreen(page, 'Agents', 'Agents');
     await page.locator('[data-testid="agent-cards"] article', { hasText: 'Short-lived' }).getByRole('button', { name: 'Edit' }).click();
     await confirmThroughApp(page, () => page.getByRole('button', { name: 'Delete agent' }).click(), 'Delete the agent “Short-lived”?', 'Delete agent', 'Delete agent');
-    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${agent.id}`)).status, { timeout: 10_000 }).toBe(404);
+    await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${agent.id}`)).status, { timeout: limit(10_000) }).toBe(404);
 
     expect(nativeDialogs).toEqual([]);
   }, 120_000);

@@ -13,6 +13,7 @@ import { startChatEnv, type ChatEnv } from '../e2e/support/chat-env';
 import { openScreen } from '../e2e/support/page';
 import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
+import { limit } from '../fixtures/until.js';
 
 const engModel = path.join(path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int', 'eng.traineddata.gz');
 let env: ChatEnv;
@@ -27,7 +28,7 @@ describe('Settings → OCR', () => {
     await openScreen(page, 'Settings', 'Settings');
     await page.getByRole('tab', { name: 'OCR' }).click();
     const panel = page.getByTestId('ocr-panel');
-    await panel.waitFor({ timeout: 10_000 });
+    await panel.waitFor({ timeout: limit(10_000) });
     const row = (code: string) => panel.locator(`.ocr-lang[data-code="${code}"]`);
     await row('eng').waitFor();
     expect(await row('eng').getAttribute('data-status')).toBe('ready');

@@ -10,6 +10,7 @@ import { keyApi, linkTextFiles } from '../e2e/support/key-api';
 import { shotSizesAndThemes } from '../e2e/support/shots';
 import { e2eSetup } from '../e2e/support/suite';
 import { PERMIT_NOTES, PERMIT_QUESTION } from '../citations/permit-notes';
+import { limit } from '../fixtures/until.js';
 
 const KEY = 'e2e-citation-key-0123456789';
 let env: ChatEnv;
@@ -27,16 +28,16 @@ describe('citation links', () => {
     await lastTurnDone(page);
     const answer = page.locator('[data-testid="answer"]').last();
     const link = answer.getByTestId('citation-link');
-    await link.waitFor({ timeout: 15_000 });
+    await link.waitFor({ timeout: limit(15_000) });
     expect(await link.count()).toBe(1);
     expect(await link.innerText()).toContain('[2] todo.txt');
     await link.click();
     const viewer = page.getByTestId('file-viewer');
     await viewer.waitFor();
     // The title shows once the file's record has loaded: wait for it rather than read it at once.
-    await viewer.getByRole('heading', { level: 2, name: 'todo.txt', exact: true }).waitFor({ timeout: 10_000 });
+    await viewer.getByRole('heading', { level: 2, name: 'todo.txt', exact: true }).waitFor({ timeout: limit(10_000) });
     const cited = viewer.getByTestId('cited-passage');
-    await cited.waitFor({ timeout: 10_000 });
+    await cited.waitFor({ timeout: limit(10_000) });
     expect(await cited.innerText()).toContain('Renew the parking permit before Friday.');
     expect(await cited.getAttribute('aria-current')).toBe('true');
     const bg = await cited.evaluate((el) => getComputedStyle(el).backgroundColor);

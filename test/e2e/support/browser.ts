@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { limit } from '../../fixtures/until.js';
 
 export const CHROMIUM = process.env.AGENT_DESK_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -22,7 +23,7 @@ export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     viewport: { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
-    timeout: 30_000,
+    timeout: limit(30_000),
   });
   return {
     context,

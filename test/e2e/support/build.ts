@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { limit } from '../../fixtures/until.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const OUT = path.join(ROOT, 'out', 'renderer');
@@ -23,7 +24,7 @@ export function ensureRendererBuilt(): void {
   const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'src-renderer/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: limit(120_000),
   });
   if (res.status !== 0) throw new Error(`The renderer build failed:\n${res.stdout}\n${res.stderr}`);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { ROOT } from './build';
+import { limit } from '../../fixtures/until.js';
 
 export const SHOTS = path.join(ROOT, 'test', 'e2e', 'screenshots');
 
@@ -16,7 +17,7 @@ export async function shot(page: Page, name: string): Promise<void> {
 /** Opens a screen the way a user does: by its link in the sidebar. */
 export async function openScreen(page: Page, label: string, heading: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: new RegExp(`^${label}`) }).click();
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 10_000 });
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: limit(10_000) });
 }
 
 /** A JSON call from inside the page, riding its session cookie (what the app itself does). */
@@ -61,7 +62,7 @@ export function recordProblems(page: Page, problems: string[]): void {
  */
 export async function signInQuietly(page: Page, loginUrl: string, problems: string[]): Promise<void> {
   await page.goto(loginUrl);
-  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
   await page.waitForLoadState('networkidle');
   problems.length = 0;
 }
