@@ -77,6 +77,8 @@ export function guardedIt(getError: () => unknown) {
 /** Picks a gpt-* model in the chat's options (the fake serves them). */
 export async function chooseGptModel(page: Page): Promise<void> {
   await page.locator('#q-model').waitFor({ timeout: limit(10_000) });
+  // The select is drawn before the served models arrive: wait for one to be offered, on a busy machine too.
+  await page.locator('#q-model option[value^="gpt-"]').first().waitFor({ state: 'attached', timeout: limit(15_000) }).catch(() => {});
   const model = await page.$$eval('#q-model option', (os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.startsWith('gpt-')) ?? '');
   if (!model) throw new Error('the chat agent offers no gpt-* model');
   await page.selectOption('#q-model', model);
