@@ -29,7 +29,7 @@ let releaseHeld!: () => void;
 const held = new Promise<void>((r) => (releaseHeld = r));
 beforeAll(async () => {
   // Built into its own folder: rebuilding out/ would swap the renderer under the e2e tests' servers.
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, AGENT_DESK_BUILD_OUT: BUILT_OUT } });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8', timeout: limit(300_000), env: { ...process.env, AGENT_DESK_BUILD_OUT: BUILT_OUT } });
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
   work = tempDir('agent-desk-built-');
   fake = await startFakeOpenAI({
@@ -128,7 +128,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     const r = spawnSync(process.execPath, ['--import', './test/desktop/support/register-fake-electron.mjs', 'test/desktop/support/import-built-modules.mjs'], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: limit(120_000),
       env: childEnv({ FAKE_ELECTRON_APP_PATH: ROOT, BUILT_OUT }),
     });
     const line = /^RESULT (.*)$/m.exec(r.stdout)?.[1];

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
 import { openDatabase, DatabaseFileError, DATABASE_FILE } from '../../src-main/platform/db/connection.js';
 import { newestBackup } from '../../src-main/platform/db/database-file.js';
+import { limit } from '../fixtures/until.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -99,7 +100,7 @@ describe('database start-up errors: one sentence naming the file and the newest 
       try { openDatabase(${JSON.stringify(dir)}); console.log('OPENED'); } catch (e) { console.log(e.name + ': ' + e.message); }
     `;
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const r = spawnSync(asUser.uid ? nodeForOthers() : process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: dir }, timeout: 60_000, ...asUser });
+    const r = spawnSync(asUser.uid ? nodeForOthers() : process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: process.cwd(), env: { ...process.env, HOME: dir }, timeout: limit(60_000), ...asUser });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toMatch(new RegExp(`^DatabaseFileError: Agent Desk cannot open its database ${file.replace(/[.\\/]/g, '\\$&')}: it cannot be written \\(.+\\); make the file and its folder writable by you \\(or move the data dir with AGENT_DESK_DATA_DIR\\); else restore the newest backup, `));
   });

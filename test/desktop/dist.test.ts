@@ -8,6 +8,7 @@ import { childEnv } from '../api/server-process.js';
 import { targetsOf } from '../../scripts/dist.mjs';
 // @ts-expect-error plain ESM script without types
 import { nodeProblem } from '../../scripts/node-version.mjs';
+import { limit } from '../fixtures/until.js';
 
 describe('npm run dist: targets and requirements', () => {
   it('reads os and arch from electron-builder flags, the host by default', () => {
@@ -46,7 +47,7 @@ describe('npm start and npm run serve on an older Node', () => {
     ['npm run serve', 'scripts/cli.mjs'],
   ] as const) {
     it(`${what} stops with one sentence saying what to do`, () => {
-      const r = spawnSync(process.execPath, [...oldNode, script, 'serve'], { encoding: 'utf8', timeout: 60_000, env: childEnv({}) });
+      const r = spawnSync(process.execPath, [...oldNode, script, 'serve'], { encoding: 'utf8', timeout: limit(60_000), env: childEnv({}) });
       expect(r.status).toBe(1);
       expect(r.stderr.trim()).toBe(`${what} needs Node 22.12.0 or newer and this is Node 20.19.0: install Node 24 LTS (nodejs.org), or run \`npm install --prefix ~/.node24 node@24\` and put ~/.node24/node_modules/.bin first on your PATH.`);
       expect(r.stdout).toBe('');
@@ -69,7 +70,7 @@ describe('npm run dist with stand-ins', () => {
   it('builds, then packages; nothing native is fetched or rebuilt', () => {
     const r = spawnSync(process.execPath, ['scripts/dist.mjs', '--win', '--x64', '--arm64', '--publish', 'never'], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: limit(60_000),
       env: childEnv({ AGENT_DESK_ELECTRON_VITE: path.join(work, 'electron-vite.cjs'), AGENT_DESK_ELECTRON_BUILDER: path.join(work, 'electron-builder.cjs') }),
     });
     expect(r.status, r.stderr).toBe(0);
@@ -87,7 +88,7 @@ describe('npm run dist with stand-ins', () => {
   it('an unsupported target stops before building', () => {
     const r = spawnSync(process.execPath, ['scripts/dist.mjs', '--linux', '--armv7l'], {
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: limit(60_000),
       env: childEnv({ AGENT_DESK_ELECTRON_VITE: path.join(work, 'electron-vite.cjs'), AGENT_DESK_ELECTRON_BUILDER: path.join(work, 'electron-builder.cjs') }),
     });
     expect(r.status).toBe(1);

@@ -17,7 +17,7 @@ import { CHANNELS } from '../../src-main/desktop/channels.js';
 import { createBridge } from '../../src-main/desktop/bridge-client.js';
 import { dataKeyBox, legacySealedIn, UNREADABLE_SECRET } from '../../src-main/platform/kernel/secrets.js';
 import { findLegacySecrets } from '../../src-main/platform/host/legacy-secrets-store.js';
-import { until } from '../fixtures/until.js';
+import { limit, until } from '../fixtures/until.js';
 import { defaultDataDir } from '../../src-main/platform/kernel/config.js';
 import { createPlatform } from '../../src-main/platform/platform.js';
 
@@ -423,7 +423,7 @@ describe('startDesktop (whole shell, fake Electron)', () => {
       expect(contents.setWindowOpenHandler).toHaveBeenCalled();
 
       app.quit();
-      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 30_000 });
+      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: limit(30_000) });
       expect(child.exited).toBe(true);
       // The platform closed its database and freed the data dir: another platform owns it now.
       const next = createPlatform({ dataDir });
@@ -466,7 +466,7 @@ describe('startDesktop (whole shell, fake Electron)', () => {
       const after = JSON.parse((await bridge.request({ method: 'GET', path: '/api/memories' })).body);
       expect(after.memories.map((m: { memory: string }) => m.memory)).toEqual(['kept']);
       app.quit();
-      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 30_000 });
+      await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: limit(30_000) });
     } finally {
       if (old === undefined) delete process.env.AGENT_DESK_DATA_DIR;
       else process.env.AGENT_DESK_DATA_DIR = old;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, withFake } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 /** Every body a client can send gets 200 or a clear 4xx with the contract's envelope: never a 500. */
 describe('execute: arbitrary bodies never cause a 500', () => {
@@ -33,7 +34,7 @@ describe('execute: arbitrary bodies never cause a 500', () => {
     { requiredKeys: [] },
   );
 
-  it('holds for 300 random bodies', { timeout: 120_000 }, async () => {
+  it('holds for 300 random bodies', { timeout: limit(120_000) }, async () => {
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
         const r = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: b });

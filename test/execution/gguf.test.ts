@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, parseSSE, withFake } from './helpers.js';
 import { tempDir } from '../api/helpers.js';
 import { writeTinyLlama } from '../fixtures/gguf-writer.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * The in-process GGUF engine (node-llama-cpp, prebuilt CPU binary) on a random-weight tiny
@@ -31,7 +32,7 @@ describe('GGUF engine', () => {
     expect(t.json).toMatchObject({ ok: true, models: ['tiny-random.gguf'] });
   });
 
-  it('streams tokens of a GGUF file through the execution stream and stores the result', { timeout: 120_000 }, async () => {
+  it('streams tokens of a GGUF file through the execution stream and stores the result', { timeout: limit(120_000) }, async () => {
     const r = await call(env.p, 'POST', `/api/agents/${agentId}/execute`, { body: { model: 'tiny-random.gguf', messages: [{ role: 'user', content: 'hello there' }], stream: true } });
     expect(r.status).toBe(200);
     const events = parseSSE(r.text);

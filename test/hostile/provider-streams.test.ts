@@ -9,7 +9,7 @@ import { endless, startFakeOpenAI, type FakeServer } from '../fixtures/fake-open
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { startRecordingServer } from '../fixtures/fake-http.js';
 import { ManualClock } from '../fixtures/manual-clock.js';
-import { until } from '../fixtures/until.js';
+import { limit, until } from '../fixtures/until.js';
 import { tempDir } from '../api/helpers.js';
 import { writeTinyLlama } from '../fixtures/gguf-writer.js';
 import { OpenAICompatibleProvider } from '../../src-main/platform/engine/providers/openai-compatible.js';
@@ -234,7 +234,7 @@ describe('the in-process GGUF engine under the deadline', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('an overall deadline ends a local generation', { timeout: 120_000 }, async () => {
+  it('an overall deadline ends a local generation', { timeout: limit(120_000) }, async () => {
     const clock = new ManualClock();
     const p = new GgufProvider({ id: 'local', modelsDir: dir, contextSize: 512, threads: 1, limits: { deadlineMs: 30_000, clock } });
     const it = p.stream({ model: 'tiny-random.gguf', messages: [{ role: 'user', content: 'hi' }], maxTokens: 400, signal: new AbortController().signal })[Symbol.asyncIterator]();

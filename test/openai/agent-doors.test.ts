@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { KEY, http, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
 import { addServer, everythingStdio, toolAgent } from '../tools/helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const toolResults = (body: any): any[] => (body?.messages ?? []).filter((m: any) => m.role === 'tool');
 
@@ -38,7 +39,7 @@ describe('the same agent through every /v1 door, and the ai SDK tool loop', () =
         return null;
       },
     });
-    const client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 30_000 });
+    const client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(30_000) });
     const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
     const { data, response } = await client.chat.completions.create({ model: slug, messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools }).withResponse();
     expect(data.choices[0].finish_reason).toBe('tool_calls');

@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { KEY, http, startServer, type TestServer } from './server.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { TINY_PNG } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * /v1/messages with @anthropic-ai/sdk, against the platform whose `anthropic` provider is the fake
@@ -25,7 +26,7 @@ describe('/v1/messages (Anthropic SDK)', () => {
     });
     s = await startServer({ env: { AGENT_DESK_ANTHROPIC_API_KEY: 'sk-fake', AGENT_DESK_ANTHROPIC_BASE_URL: fake.url, AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
     // The SDK sends its key as x-api-key.
-    client = new Anthropic({ baseURL: s.url, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new Anthropic({ baseURL: s.url, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(async () => {
     await s?.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { KEY, http, lastSystemPrompt, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * The real `openai` SDK against a real server whose `openai` provider is the fake model server:
@@ -13,7 +14,7 @@ describe('OpenAI-compatible chat completions, driven by the openai SDK', () => {
   const REPLY = 'Paris is the capital of France.';
   beforeAll(async () => {
     s = await startWithFake({ reply: REPLY });
-    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(() => s?.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { KEY, http, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 const user = (content: string) => ({ role: 'user' as const, content });
 
@@ -11,7 +12,7 @@ describe('OpenAI-compatible errors', () => {
   let client: OpenAI;
   beforeAll(async () => {
     s = await startWithFake({ reply: 'ok' });
-    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(() => s?.close());
 

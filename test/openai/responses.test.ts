@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { KEY, http, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * /v1/responses with the `openai` SDK's responses.create and responses.stream, against the
@@ -16,7 +17,7 @@ describe('/v1/responses (openai SDK)', () => {
   ];
   beforeAll(async () => {
     s = await startWithFake({ reply: REPLY, toolCalls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
-    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(() => s?.close());
 

@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { KEY, http, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
 import { TINY_PNG } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * Function calling and images through /v1/chat/completions, driven by the `openai` SDK: the
@@ -25,7 +26,7 @@ describe('/v1/chat/completions: client tools and images (openai SDK)', () => {
       toolCalls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }],
       models: ['gpt-4o-mini', 'gpt-3.5-turbo'],
     });
-    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(() => s?.close());
 
@@ -127,7 +128,7 @@ describe('/v1/chat/completions: a call to a client tool that was not offered', (
       toolCalls: (body: any) => (body.messages.some((m: any) => m.role === 'tool') ? null : [{ name: 'get_weather', arguments: '{"city":"Paris"}' }]),
       models: ['gpt-4o-mini'],
     });
-    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 20_000 });
+    client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(20_000) });
   });
   afterAll(() => s?.close());
 

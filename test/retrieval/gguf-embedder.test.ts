@@ -10,6 +10,7 @@ import { withFake } from '../execution/helpers.js';
 import { writeTinyLlama } from '../fixtures/gguf-writer.js';
 import { GgufEmbedder } from '../../src-main/platform/ingest/embed/gguf.js';
 import { addTextFile, vectorsReady } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 describe('GGUF embedder', () => {
   let modelsDir: string;
@@ -19,7 +20,7 @@ describe('GGUF embedder', () => {
   });
   afterAll(() => fs.rmSync(modelsDir, { recursive: true, force: true }));
 
-  it('gives one unit vector of the model width per text, the same for the same text', { timeout: 120_000 }, async () => {
+  it('gives one unit vector of the model width per text, the same for the same text', { timeout: limit(120_000) }, async () => {
     const e = new GgufEmbedder(() => ['/nonexistent-folder', modelsDir], 'tiny-embed.gguf');
     try {
       const [a, b, a2] = await e.embed(['the harbour crane lifts containers', 'a recipe for lemon cake', 'the harbour crane lifts containers']);
@@ -39,7 +40,7 @@ describe('GGUF embedder', () => {
     await expect(e.embed(['x'])).rejects.toThrow(/No GGUF file named "absent.gguf" in .*agent-desk-embed-models-/);
   });
 
-  it('chosen in settings, embeds the files from the GGUF models folder and answers searches with vectors', { timeout: 180_000 }, async () => {
+  it('chosen in settings, embeds the files from the GGUF models folder and answers searches with vectors', { timeout: limit(180_000) }, async () => {
     const env = await withFake({}, { AGENT_DESK_MODELS_DIR: modelsDir });
     try {
       const fileId = await addTextFile(env.p, 'port.txt', Array.from({ length: 6 }, (_, i) => `Section ${i}. The harbour crane number ${i} lifts containers onto ships.`).join('\n\n'));

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { limit } from '../fixtures/until.js';
 
 interface AuditReport {
   metadata?: { vulnerabilities?: Record<string, number> };
@@ -17,7 +18,7 @@ interface AuditReport {
 describe('production dependencies', () => {
   it('npm audit --omit=dev finds no high or critical advisory', (ctx) => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['audit', '--omit=dev', '--json'], { encoding: 'utf8', timeout: 90_000, env: { ...process.env, npm_config_fund: 'false' } });
+    const r = spawnSync(npm, ['audit', '--omit=dev', '--json'], { encoding: 'utf8', timeout: limit(90_000), env: { ...process.env, npm_config_fund: 'false' } });
     if (r.error) throw new Error(`npm audit could not run: ${r.error.message}`);
     let report: AuditReport;
     try {
