@@ -27,8 +27,31 @@ describe('SQLite on N-API: one binary for Node and every Electron', () => {
     expect(fs.existsSync(binary)).toBe(true);
     // An N-API addon registers through napi_register_module_v1: not tied to one NODE_MODULE_VERSION (ABI).
     expect(fs.readFileSync(binary).includes('napi_register_module_v1')).toBe(true);
-    // npm's implicit node-gyp run finds the prebuilt binary and compiles nothing (it may leave an empty build folder).
-    expect(fs.existsSync(path.join(pkgDir, 'build', 'Release', 'better_sqlite3.node'))).toBe(false);
+    // Its install script is not allowed to run, so npm never adds its implicit `node-gyp rebuild` (which would
+    // download Node's headers or compile SQLite, depending on the user's npm configuration).
+    expect(fs.existsSync(path.join(pkgDir, 'build'))).toBe(false);
+  });
+
+  it('no installed package may run a build at install: each one with a binding.gyp or an install script is refused in allowScripts', () => {
+    const root = path.resolve(pkgDir, '..', '..');
+    const allow = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> }).allowScripts;
+    const building: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+        const pkg = path.join(dir, entry.name);
+        if (entry.name.startsWith('@')) { visit(pkg); continue; }
+        const manifest = path.join(pkg, 'package.json');
+        if (!fs.existsSync(manifest)) continue;
+        const meta = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string> };
+        const scripts = meta.scripts ?? {};
+        if (fs.existsSync(path.join(pkg, 'binding.gyp')) || scripts.install || scripts.preinstall || scripts.postinstall) building.push(meta.name);
+        if (fs.existsSync(path.join(pkg, 'node_modules'))) visit(path.join(pkg, 'node_modules'));
+      }
+    };
+    visit(path.join(root, 'node_modules'));
+    expect(building).toContain('better-sqlite3');
+    expect(building.filter((name) => allow[name] !== false)).toEqual([]);
   });
 
   it('under Electron the same addon opens the platform database (no per-runtime binding to select)', () => {
