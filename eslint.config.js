@@ -1,6 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import fs from 'node:fs';
+
+/** Whatever git ignores (builds, bench output, data dirs) is generated, never linted. */
+const generated = fs
+  .readFileSync(new URL('./.gitignore', import.meta.url), 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#') && !line.startsWith('!'))
+  .map((line) => line.replace(/^\//, '').replace(/\/$/, ''));
 
 /** Import patterns of the platform's layers, as written from any folder inside it. */
 const LAYER = {
@@ -33,7 +42,7 @@ function boundaries(layers) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'out-test', 'dist', 'release', '.data', 'test/e2e/screenshots', 'bench/results'] },
+  { ignores: generated },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,4 @@
-// The startup bench's desktop driver: runs the *built* desktop main (out-bench/main/index.js) in
+// The startup bench's desktop driver: runs the *built* desktop main (bench/results/desk-out/main/index.js) in
 // plain Node with the tests' fake `electron` (node --import test/desktop/support/register-fake-electron.mjs),
 // whose utilityProcess forks the built platform (platform.js) as a real child process, loads the
 // built preload as a sandboxed preload runs, and uses its bridge as the page does. The bench reads

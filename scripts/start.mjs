@@ -31,9 +31,17 @@ function electronPresent() {
 
 if (!electronPresent()) {
   process.stdout.write('Agent Desk: downloading the Electron binary (first start only)...\n');
-  const install = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], { cwd: electronDir, stdio: 'inherit' });
+  // The installer's output is held back: offline it is a stack ("TypeError: fetch failed") that says
+  // less than our sentence; any other failure keeps its last line as the reason.
+  const install = spawnSync(process.execPath, [path.join(electronDir, 'install.js')], { cwd: electronDir, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
   if (install.status !== 0 || !electronPresent()) {
-    process.stderr.write(`\n${OFFLINE_MESSAGE}\n`);
+    const said = (install.stderr ?? '').trim();
+    const offline = said === '' || /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|socket hang up/i.test(said);
+    if (offline) process.stderr.write(`${OFFLINE_MESSAGE}\n`);
+    else {
+      const reason = said.split('\n').map((line) => line.trim()).filter(Boolean).at(-1);
+      process.stderr.write(`Agent Desk could not install the Electron binary (${reason}): run npm start again, or run \`npm run serve\` to use the same app in your browser.\n`);
+    }
     process.exit(1);
   }
 }

@@ -6,7 +6,7 @@
  * idle and after 1,000 mixed requests (lists, memory writes, executions against a fake provider),
  * and which worker threads and child processes were running then, and again after a quiet spell past
  * the workers' idle end. The desktop app's platform process is measured the same way in the same run:
- * the app is built into out-bench/, its built main runs under the tests' fake electron
+ * the app is built into bench/results/desk-out/, its built main runs under the tests' fake electron
  * (bench/desk-driver.mjs), and the requests go through the page's bridge; its start is timed from the
  * main process's fork of the platform to its ready message and to the page's first answer.
  * Targets (idle 2-core machine): start <= 500 ms, RSS <= 120 MB idle, <= 150 MB after the requests.
@@ -31,7 +31,7 @@ const REQUESTS = 1_000;
 /** The quiet spell after the requests: past the workers' idle end (60 s by default). */
 const QUIET_MS = 70_000;
 /** The desktop app's build for this bench, beside out/ (bare imports resolve from the repo's node_modules). */
-const DESK_OUT = 'out-bench';
+const DESK_OUT = 'bench/results/desk-out';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -215,7 +215,7 @@ function startDesk(dataDir: string, env: Record<string, string>): Desk {
   };
 }
 
-/** The desktop app's platform process (the built out-bench/main under the fake electron), as serve is measured. */
+/** The desktop app's platform process (the built bench/results/desk-out/main under the fake electron), as serve is measured. */
 async function measureDesktop(fake: FakeServer): Promise<Figures> {
   const label = 'desktop platform process';
   const f: Figures = {};

@@ -25,14 +25,22 @@ const runStart = (electronDir: string) =>
 
 describe('npm start without the Electron binary', () => {
   it('runs the installer and, when it fails (offline), explains and exits 1', () => {
-    const dir = fakeElectronPackage("console.error('RequestError: getaddrinfo ENOTFOUND github.com'); process.exit(1);");
+    // What Electron's installer prints offline on Node 24: a stack under "TypeError: fetch failed".
+    const dir = fakeElectronPackage("console.error('TypeError: fetch failed\\n    at node:internal/deps/undici/undici:13502:13\\n  [cause]: Error: getaddrinfo ENOTFOUND github.com'); process.exit(1);");
     const r = runStart(dir);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('downloading the Electron binary');
-    expect(r.stderr).toContain('ENOTFOUND github.com'); // the installer's own words are kept
-    expect(r.stderr).toContain(
-      'Agent Desk needs the Electron binary; it is downloaded on first start and this machine seems offline: connect and run npm start again, or run `npm run serve` to use the same app in your browser',
+    // One sentence, nothing stray before it.
+    expect(r.stderr).toBe(
+      'Agent Desk needs the Electron binary; it is downloaded on first start and this machine seems offline: connect and run npm start again, or run `npm run serve` to use the same app in your browser.\n',
     );
+  });
+
+  it('an installer failure that is not the network keeps its reason', () => {
+    const dir = fakeElectronPackage("console.error('Error: EACCES: permission denied, mkdir \\'/x/dist\\''); process.exit(1);");
+    const r = runStart(dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe("Agent Desk could not install the Electron binary (Error: EACCES: permission denied, mkdir '/x/dist'): run npm start again, or run `npm run serve` to use the same app in your browser.\n");
   });
 
   it('also fails clearly when the installer "succeeds" without leaving a binary', () => {
