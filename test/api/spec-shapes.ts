@@ -34,10 +34,10 @@ export const COLLECTION_KEYS = ['id', 'user_id', 'name'];
 export const COLLECTION_LISTED_KEYS = [...COLLECTION_KEYS, 'display_name'];
 export const WEBHOOK_KEYS = [
   'id', 'template_id', 'user_id', 'url', 'method', 'status', 'success_count', 'failure_count',
-  'created_at', 'updated_at', 'deleted_at', 'events',
+  'created_at', 'updated_at', 'deleted_at', 'events', 'description',
 ];
-/** The spec's create shape, plus `secret` and `events` (CONTRACT.md "Webhooks", "Webhooks from hosted clients", ext). */
-export const WEBHOOK_CREATED_KEYS = ['template_id', 'user_id', 'url', 'method', 'status', 'updated_at', 'created_at', 'id', 'events', 'secret'];
+/** The spec's create shape, plus `secret`, `events` and `description` (CONTRACT.md "Webhooks", "Webhooks from hosted clients", ext). */
+export const WEBHOOK_CREATED_KEYS = ['template_id', 'user_id', 'url', 'method', 'status', 'updated_at', 'created_at', 'id', 'events', 'description', 'secret'];
 
 /** The spec's "Message texts observed in success responses". */
 export const MESSAGES = {

@@ -12,10 +12,12 @@ export const WEBHOOK_EVENTS = ['execution.succeeded', 'execution.failed'] as con
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
 /** ext: the events a webhook is subscribed to; omitted or empty means all of them. */
 export const WebhookEvents = z.array(WebhookEvent).max(WEBHOOK_EVENTS.length * 4);
+/** ext: what the webhook is for, in the person's words (null or '' clears it). */
+export const WebhookDescription = z.string().max(500).nullable();
 
 /** `method` omitted is `POST`: real hosted-platform clients leave it out. */
 export const WebhookCreate = z
-  .object({ url: WebhookUrl, method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), events: WebhookEvents.optional() })
+  .object({ url: WebhookUrl, method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), events: WebhookEvents.optional(), description: WebhookDescription.optional() })
   .meta({ id: 'WebhookCreate' });
 export type WebhookCreate = z.infer<typeof WebhookCreate>;
 
@@ -31,6 +33,8 @@ export const WebhookCreated = z
     id: z.number().int(),
     /** ext: the subscribed events (every event when none were chosen). */
     events: z.array(WebhookEvent),
+    /** ext: what it is for, as the person wrote it (null when unset). */
+    description: z.string().nullable(),
     /** ext: the signing secret, shown at create and on rotation. */
     secret: z.string(),
   })
@@ -51,6 +55,8 @@ export const Webhook = z
     deleted_at: z.string().nullable(),
     /** ext: the subscribed events (every event when none were chosen). */
     events: z.array(WebhookEvent),
+    /** ext: what it is for, as the person wrote it (null when unset). */
+    description: z.string().nullable(),
   })
   .meta({ id: 'Webhook' });
 export type Webhook = z.infer<typeof Webhook>;
@@ -59,8 +65,16 @@ export const WebhookPage = shapeB(Webhook).meta({ id: 'WebhookPage' });
 export const WebhookListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 });
 
 export const WebhookUpdate = z
-  .object({ url: WebhookUrl.optional(), method: z.enum(['POST']).optional(), status: WebhookStatus.optional(), events: WebhookEvents.optional(), rotate_secret: z.boolean().optional() })
+  .object({
+    url: WebhookUrl.optional(),
+    method: z.enum(['POST']).optional(),
+    status: WebhookStatus.optional(),
+    events: WebhookEvents.optional(),
+    description: WebhookDescription.optional(),
+    rotate_secret: z.boolean().optional(),
+  })
   .meta({ id: 'WebhookUpdate' });
+export type WebhookUpdate = z.infer<typeof WebhookUpdate>;
 /** ext PATCH answer: the webhook, plus `secret` when it was rotated. */
 export const WebhookUpdated = Webhook.extend({ secret: z.string().optional() });
 export const WebhookDeleted = z.object({ id: z.number().int(), deleted: z.boolean() });
@@ -72,6 +86,6 @@ export const webhookOperations = operations({
   createWebhook: { method: 'post', path: '/agents/{id}/webhooks', tags, summary: 'Create a webhook for an agent', params: IdPath, body: WebhookCreate, response: WebhookCreated, status: 201, notFound: 'Agent' },
   listAgentWebhooks: { method: 'get', path: '/agents/{id}/webhooks', tags, summary: "List an agent's webhooks", params: IdPath, query: WebhookListQuery, response: WebhookPage, notFound: 'Agent' },
   listWebhooks: { method: 'get', path: '/webhooks', tags, summary: 'List webhooks', query: WebhookListQuery, response: WebhookPage },
-  updateWebhook: { method: 'patch', path: '/webhooks/{id}', tags, summary: 'Update a webhook (ext): url, status, or rotate_secret', params: IdPath, body: WebhookUpdate, response: WebhookUpdated, notFound: 'Webhook' },
+  updateWebhook: { method: 'patch', path: '/webhooks/{id}', tags, summary: 'Update a webhook in place (ext): url, events, description, status, or rotate_secret; the id, secret and delivery log stay', params: IdPath, body: WebhookUpdate, response: WebhookUpdated, notFound: 'Webhook' },
   deleteWebhook: { method: 'delete', path: '/webhooks/{id}', tags, summary: 'Delete a webhook (ext, soft)', params: IdPath, response: WebhookDeleted, notFound: 'Webhook' },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AgentCreate, AgentType } from '../../contract/agents.js';
 import { CollectionBody, MemoryCreate } from '../../contract/memories.js';
-import { WebhookEvents, WebhookStatus, WebhookUrl } from '../../contract/webhooks.js';
+import { WebhookDescription, WebhookEvents, WebhookStatus, WebhookUrl } from '../../contract/webhooks.js';
 import { ToolServers } from '../../contract/tools.js';
 import { FILE_STATUSES } from '../../contract/files.js';
 import { FILE_KINDS } from '../../ingest/kinds.js';
@@ -85,6 +85,7 @@ const webhooks = z.strictObject({
   updated_at: micros,
   deleted_at: opt(micros.nullable()),
   events: opt(jsonText(WebhookEvents, 'a list of webhook events')),
+  description: opt(WebhookDescription),
 });
 
 const EXTENSIONS = Object.values(FILE_KINDS).flat() as string[];

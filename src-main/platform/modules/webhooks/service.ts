@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { ServiceContext, Page } from '../../kernel/context.js';
 import { offsetOf, parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
-import type { Webhook, WebhookCreate } from '../../contract/webhooks.js';
+import type { Webhook, WebhookCreate, WebhookUpdate } from '../../contract/webhooks.js';
 import type { AgentsService } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { WebhookRecords, type WebhookRow, type WebhookScope } from './webhook-store.js';
@@ -23,7 +23,11 @@ export const toWebhook = (r: WebhookRow): Webhook => ({
   updated_at: isoMicros(r.updated_at),
   deleted_at: r.deleted_at ? isoMicros(r.deleted_at) : null,
   events: subscribedEvents(r.events),
+  description: r.description ?? null,
 });
+
+/** A description as stored: trimmed; empty is none. */
+const descriptionOf = (d: string | null | undefined): string | null => (d && d.trim() ? d.trim() : null);
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const newSecret = (): string => `whsec_${crypto.randomBytes(32).toString('base64')}`;
@@ -42,7 +46,7 @@ export class WebhooksService {
   create(userId: number, rawAgentId: string, body: WebhookCreate) {
     const agent = this.agents.get(userId, rawAgentId);
     const now = nowMicros();
-    const id = this.records.insert({ agentId: agent.id, userId, url: body.url, method: body.method ?? 'POST', status: body.status ?? 'active', secret: newSecret(), events: storedEvents(body.events), now });
+    const id = this.records.insert({ agentId: agent.id, userId, url: body.url, method: body.method ?? 'POST', status: body.status ?? 'active', secret: newSecret(), events: storedEvents(body.events), description: descriptionOf(body.description), now });
     const r = this.row(userId, id);
     return {
       template_id: r.agent_id,
@@ -54,6 +58,7 @@ export class WebhooksService {
       created_at: isoMicros(r.created_at),
       id: r.id,
       events: subscribedEvents(r.events),
+      description: r.description ?? null,
       secret: r.secret,
     };
   }
@@ -84,11 +89,16 @@ export class WebhooksService {
     return { items: rows.map(toWebhook), total, page: q.page, perPage: q.per_page };
   }
 
-  update(userId: number, rawId: string, body: { url?: string; method?: 'POST'; status?: 'active' | 'inactive'; events?: string[]; rotate_secret?: boolean }): Webhook & { secret?: string } {
+  /**
+   * In place: the id, the secret (unless rotated), the counters and the delivery log stay. A
+   * delivery still to be retried goes to the new URL (the sender reads the webhook's current one).
+   */
+  update(userId: number, rawId: string, body: WebhookUpdate): Webhook & { secret?: string } {
     const r = this.row(userId, rawId);
     const secret = body.rotate_secret ? newSecret() : r.secret;
     const events = body.events === undefined ? r.events : storedEvents(body.events);
-    this.records.update(r.id, { url: body.url ?? r.url, method: body.method ?? r.method, status: body.status ?? r.status, secret, events, now: nowMicros() });
+    const description = body.description === undefined ? r.description : descriptionOf(body.description);
+    this.records.update(r.id, { url: body.url ?? r.url, method: body.method ?? r.method, status: body.status ?? r.status, secret, events, description, now: nowMicros() });
     const out = this.get(userId, r.id);
     return body.rotate_secret ? { ...out, secret } : out;
   }

@@ -11,6 +11,8 @@ export interface WebhookRow {
   secret: string;
   /** JSON array of the subscribed event types; `[]` is every event. */
   events: string;
+  /** what it is for, as the person wrote it */
+  description: string | null;
   success_count: number;
   failure_count: number;
   created_at: number;
@@ -29,9 +31,9 @@ export class WebhookRecords {
     this.sql = statements(db);
   }
 
-  insert(r: { agentId: number; userId: number; url: string; method: string; status: 'active' | 'inactive'; secret: string; events: string; now: number }): number {
+  insert(r: { agentId: number; userId: number; url: string; method: string; status: 'active' | 'inactive'; secret: string; events: string; description: string | null; now: number }): number {
     return Number(
-      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, events, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         r.agentId,
         r.userId,
         r.url,
@@ -39,6 +41,7 @@ export class WebhookRecords {
         r.status,
         r.secret,
         r.events,
+        r.description,
         r.now,
         r.now,
       ).lastInsertRowid,
@@ -62,8 +65,17 @@ export class WebhookRecords {
     return { rows, total };
   }
 
-  update(id: number, r: { url: string; method: string; status: string; secret: string; events: string; now: number }): void {
-    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, events = ?, updated_at = ? WHERE id = ?').run(r.url, r.method, r.status, r.secret, r.events, r.now, id);
+  update(id: number, r: { url: string; method: string; status: string; secret: string; events: string; description: string | null; now: number }): void {
+    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, events = ?, description = ?, updated_at = ? WHERE id = ?').run(
+      r.url,
+      r.method,
+      r.status,
+      r.secret,
+      r.events,
+      r.description,
+      r.now,
+      id,
+    );
   }
 
   softDelete(id: number, now: number): void {
