@@ -14,7 +14,6 @@ import { m012Schedules } from './012_schedules.js';
 import { m013WebhookEvents } from './013_webhook_events.js';
 import { m014ExecutionTree } from './014_execution_tree.js';
 import { m015ScheduleRunExecutions } from './015_schedule_run_executions.js';
-import { m016SessionSettingsSearch } from './016_session_settings_search.js';
 import { m016WebhookDescription } from './016_webhook_description.js';
 
 /**
