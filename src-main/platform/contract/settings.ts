@@ -101,6 +101,33 @@ export const ProviderTestResult = z
   .meta({ id: 'ProviderTestResult' });
 export type ProviderTestResult = z.infer<typeof ProviderTestResult>;
 
+/**
+ * ext: try one web search backend with a real search before (or after) saving it. A field left out
+ * uses the saved value; the saved Brave key only ever goes to Brave's own API.
+ */
+export const SearchTestBody = z
+  .object({
+    backend: z.enum(['searxng', 'brave']),
+    searxng_url: httpUrl.optional(),
+    brave_api_key: z.string().min(1).max(2000).optional(),
+  })
+  .meta({ id: 'SearchTestBody' });
+export type SearchTestBody = z.infer<typeof SearchTestBody>;
+
+export const SearchTestResult = z
+  .object({
+    ok: z.boolean(),
+    /** how many results the test search found */
+    results: z.number().int(),
+    /** the first few result titles, to show that real results came back */
+    titles: z.array(z.string()),
+    /** why it failed, in a sentence for people */
+    error: z.string().nullable(),
+    latency_ms: z.number(),
+  })
+  .meta({ id: 'SearchTestResult' });
+export type SearchTestResult = z.infer<typeof SearchTestResult>;
+
 const tags = ['Settings'] as const;
 
 /** ext: model providers, routing and the web search backend (modules/providers/routes.ts handles them). */
@@ -115,4 +142,12 @@ export const providerOperations = operations({
     response: ProvidersSettings,
   },
   testProvider: { method: 'post', path: '/settings/providers/test', tags, summary: 'Check that a provider answers and list its models (ext)', body: ProviderTestBody, response: ProviderTestResult },
+  testSearch: {
+    method: 'post',
+    path: '/settings/providers/search/test',
+    tags,
+    summary: 'Run one test search on a web search backend, the saved one or one given before saving (ext)',
+    body: SearchTestBody,
+    response: SearchTestResult,
+  },
 });

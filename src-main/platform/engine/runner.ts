@@ -94,7 +94,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
   const backend = deps.search();
   if (plan.tool && !searchConfigured(backend)) {
     throw new ProviderError(
-      `The ${plan.tool} tool needs a web search backend. Set a SearXNG URL or a search API key in Settings → Providers → Web search, or set AGENT_DESK_SEARXNG_URL.`,
+      'Web search is not set up. Add a SearXNG address or a Brave Search key in Settings → Web search (or set AGENT_DESK_SEARXNG_URL), or answer without web search.',
       'tool_unavailable',
     );
   }
