@@ -5,6 +5,8 @@ import { AddressRefused, checkHost, guardedLookup, isBlockedAddress, type GuardO
 import type { ToolSpec } from '../providers/types.js';
 import { ProviderError } from '../providers/types.js';
 import type { ToolCallResult, WebTools } from '../tool-loop.js';
+import { PageUnreadable, readPage } from '../../ingest/pages/read.js';
+import { readableText } from '../../ingest/pages/readable.js';
 
 /** The web tools' function names (no MCP tool takes one). */
 export const WEB_TOOL_NAMES = ['web_search', 'fetch_page'] as const;
@@ -74,7 +76,9 @@ export async function webSearch(b: SearchBackend, query: string, tool: string, s
     const res = await fetch(url, { signal: timeout, headers: { accept: 'application/json', 'x-subscription-token': b.braveApiKey } });
     if (!res.ok) throw new ProviderError(`The Brave search API answered ${res.status}.`, 'tool_error');
     const j = (await jsonCapped(res, 'The Brave search API')) as { web?: { results?: { title?: string; url?: string; description?: string }[] } };
-    return (j.web?.results ?? []).slice(0, 8).map((r) => ({ title: r.title ?? '', url: r.url ?? '', snippet: stripTags(r.description ?? '') }));
+    const hits = (j.web?.results ?? []).slice(0, 8);
+    const snippets = await Promise.all(hits.map((r) => snippetText(String(r.description ?? ''), timeout)));
+    return hits.map((r, i) => ({ title: r.title ?? '', url: r.url ?? '', snippet: snippets[i] }));
   }
   throw new ProviderError('No web search backend is configured.', 'tool_unavailable');
 }
@@ -103,41 +107,16 @@ async function jsonCapped(res: Response, what: string): Promise<unknown> {
   }
 }
 
-function stripTags(s: string): string {
-  return s.replace(/<[^>]+>/g, '');
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x?[0-9a-f]+|\w+);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
-    }
-    return ENTITIES[e.toLowerCase()] ?? m;
-  });
-}
-
 /**
- * Readable text of an HTML page: scripts, styles, navigation and other chrome dropped, the
- * `<main>`/`<article>` part preferred, block elements turned into line breaks.
+ * A search snippet's text: backends mark the matched words with tags. Read by the page reader,
+ * as pages are: a backend is a stranger's server too.
  */
-export function readableText(html: string): { title: string; text: string } {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
-  let body = html.replace(/<(script|style|noscript|svg|template|iframe|nav|header|footer|aside|form)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' ');
-  const main = /<(main|article)\b[^>]*>([\s\S]*?)<\/\1>/i.exec(body)?.[2];
-  if (main && main.length > 200) body = main;
-  const text = body
-    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/tr|\/section|\/article)\b[^>]*>/gi, '\n')
-    .replace(/<li\b[^>]*>/gi, '\n- ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/[ \t\f\v\r]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return { title: decodeEntities(title).replace(/\s+/g, ' '), text: decodeEntities(text) };
+async function snippetText(html: string, signal: AbortSignal): Promise<string> {
+  if (!html.includes('<') && !html.includes('&')) return html;
+  return (await readPage(html, { signal, maxChars: 2_000 })).text;
 }
+
+export { readableText };
 
 /** Loopback, private, link-local, unique-local, CGNAT, metadata and every other non-public address. */
 export function isPrivateAddress(ip: string): boolean {
@@ -235,7 +214,17 @@ export async function fetchPage(url: string, signal: AbortSignal, opts: FetchPag
   if (!res) return 'Too many redirects.';
   if (res.status < 200 || res.status >= 300) return `The page answered ${res.status}.`;
   const raw = res.body;
-  const { title, text } = /html/i.test(res.type) || /^\s*</.test(raw) ? readableText(raw) : { title: '', text: raw };
+  let title = '';
+  let text = raw;
+  // Parsed in the page reader process, in linear time and with a time limit: never on this event loop.
+  if (res.type.toLowerCase().includes('html') || raw.trimStart().startsWith('<')) {
+    try {
+      ({ title, text } = await readPage(raw, { signal, maxChars: maxChars + 1 }));
+    } catch (err) {
+      if (err instanceof PageUnreadable) return err.message;
+      throw err;
+    }
+  }
   const out = `${title ? `${title}\n\n` : ''}${text}`;
   return out.length > maxChars ? `${out.slice(0, maxChars)}\n[truncated]` : out;
 }
