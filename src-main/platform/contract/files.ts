@@ -72,6 +72,24 @@ export const AgentFileSetLinked = AgentFileSet.extend({ files_count: FilesCount 
 export type AgentFileSetLinked = z.infer<typeof AgentFileSetLinked>;
 export const AgentFileRemoved = z.object({ id: z.number().int(), file: FileObject, removed: z.boolean() });
 
+/** ext GET /api/files/{fileId}/text: the text read from the file, at most `max_chars` of it (the Files preview). */
+export const FileTextQuery = z.object({
+  max_chars: z.coerce.number({ error: 'The max chars field must be an integer.' }).int().min(1).max(1_000_000).optional().default(200_000),
+});
+export const FileText = z
+  .object({
+    id: z.number().int(),
+    filename: z.string(),
+    status: z.enum(FILE_STATUSES),
+    /** the extracted text (its beginning when `truncated`); empty until the file is processed */
+    text: z.string(),
+    truncated: z.boolean(),
+    /** how many passages the text is indexed as (what retrieval and citations use) */
+    passages: z.number().int(),
+  })
+  .meta({ id: 'FileText' });
+export type FileText = z.infer<typeof FileText>;
+
 const FilePath = z.object({ fileId: z.string() });
 const AgentPath = z.object({ agentId: z.string() });
 const AgentFilePath = z.object({ agentId: z.string(), fileId: z.string() });
@@ -87,6 +105,16 @@ export const fileOperations = operations({
   uploadFile: { method: 'post', path: '/files', tags, summary: 'Upload a file (multipart, streamed to disk)', headers: workspaceHeader, upload, response: FileObject, errors: tooLarge },
   listFiles: { method: 'get', path: '/files', tags, summary: 'List files of the workspace', query: FileListQuery, headers: workspaceHeader, response: FileList },
   getFile: { method: 'get', path: '/files/{fileId}', tags, summary: 'Get one file with what processing found (ext)', params: FilePath, response: FileDetail, notFound: 'File' },
+  getFileText: {
+    method: 'get',
+    path: '/files/{fileId}/text',
+    tags,
+    summary: 'The text read from a file, joined from its passages without their overlaps (ext)',
+    params: FilePath,
+    query: FileTextQuery,
+    response: FileText,
+    notFound: 'File',
+  },
   processFile: { method: 'post', path: '/files/{fileId}/process', tags, summary: 'Process a file (extract, index); waits up to 100 s', params: FilePath, response: FileObject, notFound: 'File' },
   deleteFile: { method: 'delete', path: '/files/{fileId}', tags, summary: 'Delete a file, its passages and its links', params: FilePath, response: FileDeleted, notFound: 'File' },
   listAgentFiles: { method: 'get', path: '/agents/{agentId}/files', tags: atags, summary: 'Files linked to an agent', params: AgentPath, response: AgentFileSet, notFound: 'Agent' },

@@ -8,6 +8,7 @@ import { laravelErrors } from '../../contract/messages.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { requestWorkspace } from '../access/workspace.js';
 import { receiveFilePart, uploadRequest } from '../../transports/http/multipart.js';
+import { joinPassages } from './text.js';
 
 /** Hosted clients also link one file as `{"file_id": n}`: it reads as `file_ids: [n]`. */
 function oneFileId(body: unknown): unknown {
@@ -26,6 +27,11 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
     },
     listFiles: ({ query }, c) => ({ data: files.list(requestWorkspace(users, c), query) }),
     getFile: ({ userId, params }) => files.detail(userId, params.fileId),
+    getFileText: ({ userId, params, query }) => {
+      const { file, total } = files.passages(userId, params.fileId, { offset: 0, limit: 1 });
+      const read = joinPassages((offset, limit) => files.passages(userId, file.id, { offset, limit }).passages, query.max_chars);
+      return { id: file.id, filename: file.filename, status: file.status, ...read, passages: total };
+    },
     processFile: ({ userId, params }) => files.process(userId, params.fileId),
     deleteFile: ({ userId, params }) => files.delete(userId, params.fileId),
     listAgentFiles: ({ userId, params }) => files.agentFiles(userId, params.agentId),
