@@ -255,4 +255,5 @@ function* platformSteps(opts: PlatformOptions): Steps<Platform> {
 export { listen, type RunningServer } from './transports/http/server.js';
 export { LOCALHOST_SETTINGS_EVENT } from './kernel/events.js';
 // The desktop shell checks that SQLite loads before the platform starts.
-export { checkSqliteBinding, StartupError } from './db/sqlite-binding.js';
+export { StartupError } from './db/sqlite-binding.js';
+export { checkSqliteBinding } from './db/connection.js';

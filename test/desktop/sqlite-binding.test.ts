@@ -3,8 +3,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../api/helpers.js';
-import { checkSqliteBinding, SqliteBindingError } from '../../src-main/platform/db/sqlite-binding.js';
-import { openDatabase } from '../../src-main/platform/db/connection.js';
+import { SqliteBindingError } from '../../src-main/platform/db/sqlite-binding.js';
+import { checkSqliteBinding, openDatabase } from '../../src-main/platform/db/connection.js';
 
 const require = createRequire(import.meta.url);
 const pkgDir = path.dirname(require.resolve('better-sqlite3/package.json'));

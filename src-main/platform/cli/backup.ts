@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PlatformEvents } from '../kernel/events.js';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { resolveConfig } from '../kernel/config.js';
-import { DATABASE_FILE, openDatabase } from '../db/connection.js';
+import { DATABASE_FILE, connect, openDatabase } from '../db/connection.js';
 import { latestVersion, migrate, DatabaseFromTheFutureError } from '../db/migrate.js';
 import { backupDataDir, snapshotBeforeMigrate, stamp } from '../modules/archive/backup.js';
 import { writeExportFile } from '../modules/archive/service.js';
@@ -49,9 +48,8 @@ async function exportCommand(dataDir: string, out: string | undefined, workspace
   const file = path.join(dataDir, DATABASE_FILE);
   if (!fs.existsSync(file)) fail(`No Agent Desk database in ${dataDir}.`, 1);
   // Read-only: exporting never changes (or migrates) the data dir.
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = connect(file, { readonly: true });
   try {
-    db.pragma('busy_timeout = 5000');
     const target = path.resolve(out ?? `agent-desk-export-${stamp()}.tar`);
     const r = await writeExportFile(db, dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, target, { includeSecrets });
     process.stdout.write(`Exported workspace ${workspaceOf(workspace)} of ${dataDir} (${r.bytes} bytes) to:\n${r.out}\n`);

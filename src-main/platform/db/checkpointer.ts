@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { DB } from './connection.js';
 import type { Logger } from '../kernel/log.js';
+import { workerEntry } from '../kernel/worker-entry.js';
 
 /**
  * WAL checkpoints in a worker thread instead of on the event loop.
@@ -20,27 +20,6 @@ import type { Logger } from '../kernel/log.js';
  * many pages, well below the automatic checkpoint's 1,000, which stays on meanwhile: a server that
  * only reads, or writes little, never needs it.
  */
-
-// Plain CommonJS evaluated in the thread (no build step; works from the sources and a bundle).
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, workerData.options);
-db.pragma('busy_timeout = 0');
-let busy = false;
-const step = () => {
-  if (busy) return;
-  busy = true;
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { if (!/SQLITE_BUSY|locked/i.test(String(err && err.message))) throw err; }
-  finally { busy = false; }
-};
-const timer = setInterval(step, workerData.everyMs);
-parentPort.on('message', (m) => {
-  if (m === 'now') step();
-  if (m === 'stop') { clearInterval(timer); db.close(); parentPort.close(); }
-});
-parentPort.postMessage('ready');
-`;
 
 /** How often the thread checkpoints; a WAL page costs nothing to leave for one more round. */
 export const CHECKPOINT_EVERY_MS = 200;
@@ -82,14 +61,17 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
 
   const start = () => {
     state = 'starting';
+    // The thread's file (bundled once from the sources in development and tests).
+    workerEntry(import.meta.url, './checkpoint-thread.ts', './checkpoint.js').then(launch, (err) => fallBack('the checkpoint thread could not start', err));
+  };
+  const launch = (entry: string) => {
+    if (state !== 'starting') return;
     let w: Worker;
     try {
-      const options = { fileMustExist: true };
-      w = new Worker(WORKER_SOURCE, {
-        eval: true,
+      w = new Worker(entry, {
         // Named: the thread shows as `checkpointer` in /proc and debuggers.
         name: 'checkpointer',
-        workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file: db.name, options, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
+        workerData: { file: db.name, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
         stdout: false,
         stderr: false,
       });

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import path from 'node:path';
 import { tighten } from './private-files.js';
+import { openLockFile } from './connection.js';
 
 export interface DataDirLock {
   /** true for the one process that owns the data dir's background work (can turn true later: see `watch`). */
@@ -26,9 +26,8 @@ export const TAKEOVER_POLL_MS = 1_000;
  */
 export function acquireDataDirLock(dataDir: string): DataDirLock {
   const file = path.join(dataDir, 'agent-desk.lock');
-  const db = new Database(file);
+  const db = openLockFile(file);
   tighten(file, 0o600);
-  db.pragma('busy_timeout = 0');
   let primary = false;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;

@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-
 /**
  * better-sqlite3 13 is an N-API addon whose prebuilt binaries ship inside the npm package: the
  * same file loads in Node and in every Electron, so nothing is selected, downloaded or built per
@@ -32,13 +30,4 @@ export function describeBindingFailure(err: unknown, opts: { fix?: string } = {}
   const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
   const fix = opts.fix ?? 'reinstall the dependencies with `npm ci` (better-sqlite3 ships prebuilt binaries for Linux, macOS and Windows on x64 and arm64)';
   return new SqliteBindingError(`SQLite cannot start in ${runtime} on ${process.platform}-${process.arch}: better-sqlite3 could not be loaded (${reason}); to fix it, ${fix}.`, runtime);
-}
-
-/** Opens an in-memory database once, so an addon that cannot load stops start-up with a sentence. */
-export function checkSqliteBinding(opts: { fix?: string; open?: () => void } = {}): void {
-  try {
-    (opts.open ?? (() => new Database(':memory:').close()))();
-  } catch (err) {
-    throw describeBindingFailure(err, opts);
-  }
 }

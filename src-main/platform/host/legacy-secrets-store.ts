@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../db/connection.js';
+import { DATABASE_FILE, connect, type DB } from '../db/connection.js';
 import { legacySealedIn } from '../kernel/secrets.js';
 
 /**
@@ -13,9 +12,9 @@ import { legacySealedIn } from '../kernel/secrets.js';
 export function findLegacySecrets(dataDir: string): string[] {
   const file = path.join(dataDir, DATABASE_FILE);
   if (!fs.existsSync(file)) return [];
-  let db: Database.Database | null = null;
+  let db: DB | null = null;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = connect(file, { readonly: true });
     const texts: (string | null)[] = [];
     const tables = new Set(db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name));
     if (tables.has('settings')) for (const r of db.prepare<[], { value: string }>("SELECT value FROM settings WHERE value LIKE '%safe:%'").all()) texts.push(r.value);

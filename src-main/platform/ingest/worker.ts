@@ -5,7 +5,7 @@
  * this process's memory and time, never the app's.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { connect } from '../db/connection.js';
 import { Chunker } from './chunk.js';
 import { extractorFor, describeMedia } from './extract/index.js';
 import { UnreadableFileError, type ExtractionInput, type ExtractionResult } from './types.js';
@@ -20,12 +20,9 @@ const BATCH = 100;
 class Deleted extends Error {}
 
 async function main(input: ExtractionInput): Promise<ExtractionResult> {
-  const db = new Database(input.dbPath);
-  db.pragma('busy_timeout = 10000');
-  // As the platform's connection: FULL held the write lock through an fsync per batch, and the
-  // API's next write waited on it. WAL frames are checksummed in order, so a power cut loses a
+  // The platform's own pragmas. WAL frames are checksummed in order, so a power cut loses a
   // suffix of commits, never passages under a file already marked completed.
-  db.pragma('synchronous = NORMAL');
+  const db = connect(input.dbPath);
   try {
     // The OCR languages as chosen now; the database sits at the top of the data dir, beside ocr/.
     configureOcr(storedOcrLanguages(db), ocrFolderOf(path.dirname(input.dbPath)));

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE, type DB } from '../../db/connection.js';
+import { DATABASE_FILE, connect, type DB } from '../../db/connection.js';
 import { tarEnd, tarEntry, tarHeader, tarPadding } from './tar.js';
 import { fsyncFile } from '../../kernel/fsync.js';
 import { fileIds } from './store.js';
@@ -72,16 +71,15 @@ export function backupDataDir(opts: { dataDir: string; out?: string; now?: Date 
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const snapshot = `${out}.sqlite.part`;
   const tmpOut = `${out}.part`;
-  const db = new Database(source, { readonly: true, fileMustExist: true });
+  const db = connect(source, { readonly: true });
   try {
-    db.pragma('busy_timeout = 5000');
     fs.rmSync(snapshot, { force: true });
     db.prepare('VACUUM INTO ?').run(snapshot);
   } finally {
     db.close();
   }
   try {
-    const snap = new Database(snapshot, { readonly: true });
+    const snap = connect(snapshot, { readonly: true });
     let ids: number[];
     let schemaVersion: number;
     try {

@@ -3,7 +3,7 @@
  * connection to the platform database and runs the whole import there.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { connect } from '../../db/connection.js';
 import { importArchive, type ImportAnswer } from './import.js';
 import { BadArchiveError } from './tar.js';
 import type { ExportScope } from './store.js';
@@ -11,11 +11,8 @@ import type { ExportScope } from './store.js';
 const { dbPath, dataDir, scope, archive } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string };
 
 function run(): ImportAnswer {
-  const db = new Database(dbPath);
+  const db = connect(dbPath);
   try {
-    db.pragma('busy_timeout = 10000');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
     return { ok: true, result: importArchive(db, dataDir, scope, archive) };
   } catch (err) {
     return { ok: false, bad: err instanceof BadArchiveError, message: err instanceof Error ? err.message : String(err) };

@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import type { DB } from '../../db/connection.js';
+import { connect, type DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
@@ -116,12 +115,7 @@ export class ExecutionsStore {
 
   constructor(private readonly db: DB) {
     // An in-memory database cannot be shared: fall back to the one connection.
-    this.fast = db.memory ? db : new Database(db.name);
-    if (this.fast !== db) {
-      this.fast.pragma('journal_mode = WAL');
-      this.fast.pragma('synchronous = NORMAL');
-      this.fast.pragma('busy_timeout = 5000');
-    }
+    this.fast = db.memory ? db : connect(db.name, { sync: 'normal' });
     const fast = this.fast;
     // The id is chosen in the statement (inside the write lock), so a new session's root is set
     // in the same INSERT: no second statement.
