@@ -10,6 +10,8 @@ import { useNav } from './stores/nav';
 import { useAuth } from './stores/auth';
 import { useAgents } from './stores/agents';
 import { useShortcuts } from './components/use-shortcuts';
+import { ShortcutsSheet } from './components/ShortcutsSheet';
+import { useT } from './i18n';
 
 // Chat is the first screen, so it ships in the main bundle; the others load when opened.
 const AgentsScreen = lazy(() => import('./features/agents/AgentsScreen'));
@@ -50,6 +52,7 @@ export function App() {
   const screen = useNav((s) => s.screen);
   const loadAgents = useAgents((s) => s.load);
   const first = useRef(true);
+  const t = useT();
   useShortcuts();
   useEffect(() => {
     void loadAgents();
@@ -73,13 +76,14 @@ export function App() {
           {signedOut ? (
             <SignedOut />
           ) : (
-            <Suspense fallback={<div className="loading" aria-busy="true">Loading…</div>}>
+            <Suspense fallback={<div className="loading" aria-busy="true">{t('common.loading')}</div>}>
               <Screen />
             </Suspense>
           )}
         </main>
         <Toasts />
         <ConfirmHost />
+        <ShortcutsSheet />
       </div>
     </GlobalDrop>
   );

@@ -8,10 +8,15 @@ import './styles/layout.css';
 import './styles/controls.css';
 import './styles/screens.css';
 import './styles/markdown.css';
+import { startLocale, syncLocaleSetting } from './i18n/locale-setting';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <EngineBanner />
-    <App />
-  </StrictMode>,
-);
+// The first paint speaks the chosen language: its catalog loads before the app renders.
+void startLocale().then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <EngineBanner />
+      <App />
+    </StrictMode>,
+  );
+  void syncLocaleSetting();
+});

@@ -177,6 +177,8 @@ export function createClient(t: Transport) {
       localhost: () => op(appOperations.getLocalhostSettings, {}),
       saveLocalhost: (body: LocalhostSettingsUpdate) => op(appOperations.updateLocalhostSettings, { body }),
       saveGpu: (gpu: GpuInfo['gpu']) => op(appOperations.updateGpuSettings, { body: { gpu } }),
+      preferences: () => op(appOperations.getAppPreferences, {}),
+      savePreferences: (body: CallInput<typeof appOperations.updateAppPreferences>['body']) => op(appOperations.updateAppPreferences, { body }),
       ocr: () => op(ocrOperations.getOcrSettings, {}),
       /** 422 for a code Tesseract does not know; a known one without its model is kept and shown as missing. */
       saveOcr: (languages: string[]) => op(ocrOperations.updateOcrSettings, { body: { languages } }),

@@ -1,13 +1,15 @@
+import { Trans, useT } from '../i18n';
+
 export function SignedOut() {
+  const t = useT();
   return (
     <section className="screen narrow" aria-labelledby="signed-out-title">
       <h1 id="signed-out-title" tabIndex={-1}>
-        Signed out
+        {t('app.signedOut.title')}
       </h1>
-      <p>This browser has no session with Agent Desk, or the session has ended.</p>
+      <p>{t('app.signedOut.noSession')}</p>
       <p>
-        Open the one-time login link that <code>npm run serve</code> printed in its terminal, or use the desktop app. The link works once; start the
-        server again for a new one.
+        <Trans i18nKey="app.signedOut.howToSignIn" components={{ code: <code /> }} />
       </p>
     </section>
   );

@@ -1,8 +1,11 @@
+import { useT } from '../i18n';
+
 /**
  * The first Tab stop of the window: on the chat it jumps past the screens and the conversations
  * to the message box, elsewhere to the screen's heading. Hidden until it has focus.
  */
 export function SkipLink({ chat }: { chat: boolean }) {
+  const t = useT();
   return (
     <a
       className="skip-link"
@@ -16,7 +19,7 @@ export function SkipLink({ chat }: { chat: boolean }) {
         target?.focus();
       }}
     >
-      {chat ? 'Skip to message box' : 'Skip to content'}
+      {chat ? t('app.skipToMessageBox') : t('app.skipToContent')}
     </a>
   );
 }

@@ -88,6 +88,16 @@ export const AppInfo = z
   })
   .meta({ id: 'AppInfo' });
 
+/** The languages the app is written in (ext `locale`); null follows the system's language. */
+export const APP_LOCALES = ['en', 'pt-BR'] as const;
+export const AppLocale = z.enum(APP_LOCALES);
+export type AppLocale = z.infer<typeof AppLocale>;
+
+/** The person's app preferences (ext): kept by the platform so they survive restarts and reinstalls of the window. */
+export const AppPreferences = z.object({ locale: AppLocale.nullable() }).meta({ id: 'AppPreferences' });
+export type AppPreferences = z.infer<typeof AppPreferences>;
+export const AppPreferencesUpdate = z.object({ locale: AppLocale.nullable().optional() }).strict();
+
 export const UsageQuery = z.object({
   days: queryInt().pipe(z.number().int().min(1).max(366)).optional().default(30),
 });
@@ -140,6 +150,15 @@ export const appOperations = operations({
     description: 'Applies when the local engine first starts, else on the next start of the app (`restart_required`). AGENT_DESK_GPU, when set, wins (`from_env`).',
     body: GpuSettingsUpdate,
     response: GpuInfo,
+  },
+  getAppPreferences: { method: 'get', path: '/settings/app', tags, summary: "The app's preferences (ext): the interface language (`locale`, null follows the system)", response: AppPreferences },
+  updateAppPreferences: {
+    method: 'put',
+    path: '/settings/app',
+    tags,
+    summary: "Change the app's preferences (ext); omitted fields stay as they are",
+    body: AppPreferencesUpdate,
+    response: AppPreferences,
   },
   getUsage: { method: 'get', path: '/usage', tags, summary: 'Credits per day (ext)', query: UsageQuery, response: Usage },
 });

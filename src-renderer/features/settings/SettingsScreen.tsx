@@ -6,31 +6,27 @@ import { DataPanel } from './DataPanel';
 import { RemotePanel } from './RemotePanel';
 import { McpServersPanel } from './McpServersPanel';
 import { OcrPanel } from './OcrPanel';
+import { LanguagePanel } from './LanguagePanel';
 import { Screen } from '../../components/Screen';
+import { useT } from '../../i18n';
 
-const TABS = [
-  { id: 'providers', label: 'Providers' },
-  { id: 'remote', label: 'Remote' },
-  { id: 'tools', label: 'MCP servers' },
-  { id: 'keys', label: 'API keys' },
-  { id: 'localhost', label: 'Localhost API' },
-  { id: 'data', label: 'Data folder' },
-  { id: 'ocr', label: 'OCR' },
-] as const;
+// Each tab's name is settings.tabs.<id> in the catalogs.
+const TABS = ['providers', 'remote', 'tools', 'keys', 'localhost', 'data', 'ocr', 'language'] as const;
 
 export default function SettingsScreen() {
   const { sub, go } = useNav();
-  const tab = TABS.find((t) => t.id === sub)?.id ?? 'providers';
+  const t = useT();
+  const tab = TABS.find((id) => id === sub) ?? 'providers';
   return (
-    <Screen id="settings" title="Settings">
-      <div className="tabs" role="tablist" aria-label="Settings sections">
-        {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} onClick={() => go('settings', t.id)}>
-            {t.label}
+    <Screen id="settings" title={t('settings.title')}>
+      <div className="tabs" role="tablist" aria-label={t('settings.sections')}>
+        {TABS.map((id) => (
+          <button key={id} type="button" role="tab" className="tab" aria-selected={tab === id} onClick={() => go('settings', id)}>
+            {t(`settings.tabs.${id}`)}
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)?.label}>
+      <div role="tabpanel" aria-label={t(`settings.tabs.${tab}`)}>
         {tab === 'providers' ? <ProvidersPanel /> : null}
         {tab === 'remote' ? <RemotePanel /> : null}
         {tab === 'tools' ? <McpServersPanel /> : null}
@@ -38,6 +34,7 @@ export default function SettingsScreen() {
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}
         {tab === 'ocr' ? <OcrPanel /> : null}
+        {tab === 'language' ? <LanguagePanel /> : null}
       </div>
     </Screen>
   );

@@ -13,6 +13,8 @@ export function appSettingsRoutes({ app, users }: { app: AppService; users: User
     getLocalhostSettings: () => app.localhost(),
     updateLocalhostSettings: ({ body }) => app.updateLocalhost(body),
     updateGpuSettings: ({ body }) => app.updateGpu(body.gpu),
+    getAppPreferences: () => app.preferences(),
+    updateAppPreferences: ({ body }) => app.updatePreferences(body),
     getUsage: ({ userId, query }) => app.usage.perDay(userId, query.days),
   });
   usageReportRoute(r, app.usage.report, users);

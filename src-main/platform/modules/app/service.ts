@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { SettingsService } from '../../kernel/settings.js';
 import type { SecretBox } from '../../kernel/secrets.js';
-import { LOCALHOST_DEFAULTS, type LocalhostSettingsUpdate } from '../../contract/app-settings.js';
+import { APP_LOCALES, LOCALHOST_DEFAULTS, type AppLocale, type LocalhostSettingsUpdate } from '../../contract/app-settings.js';
 import { UsageService } from './usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../kernel/events.js';
 import { ggufEngineInfo, isGpuChoice, setGpuSetting, type GpuChoice } from '../../engine/providers/gguf-engine.js';
@@ -16,6 +16,7 @@ declare module '../../kernel/settings.js' {
     'localhost.allowed_hosts': string[];
     'localhost.allowed_origins': string[];
     'engine.gpu': string | null;
+    'app.locale': string | null;
   }
 }
 
@@ -79,6 +80,17 @@ export class AppService {
     this.settings.set('engine.gpu', gpu);
     setGpuSetting(gpu);
     return ggufEngineInfo();
+  }
+
+  /** The interface language chosen in Settings; null (never chosen) follows the system's. */
+  preferences(): { locale: AppLocale | null } {
+    const locale = this.settings.get('app.locale', null);
+    return { locale: APP_LOCALES.find((l) => l === locale) ?? null };
+  }
+
+  updatePreferences(body: { locale?: AppLocale | null }) {
+    if (body.locale !== undefined) this.settings.set('app.locale', body.locale);
+    return this.preferences();
   }
 
   localhost() {

@@ -1,0 +1,43 @@
+/**
+ * The two catalogs hold the same keys (a key in one language and not the other fails here and in
+ * tsc), the same placeholders and tags, no empty text, and Portuguese that is not English copied.
+ */
+import { describe, expect, it } from 'vitest';
+import { en } from '../../src-renderer/i18n/en';
+import { ptBR } from '../../src-renderer/i18n/pt-BR';
+
+type Tree = { [k: string]: string | Tree };
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'string') out.set(key, v);
+    else for (const [kk, vv] of flatten(v, key)) out.set(kk, vv);
+  }
+  return out;
+}
+
+const EN = flatten(en as Tree);
+const PT = flatten(ptBR as Tree);
+const marks = (s: string) => [...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|<\/?(\w+)\s*\/?>/g)].map((m) => m[1] ?? `<${m[2]}>`).sort();
+/** Texts that are rightly the same in both languages: names, codes, symbols. */
+const SAME_OK = /^(OK|OCR|Webhooks?|MCP|API|URL|JSON|English|Português \(Brasil\)|Agent Desk|–|…|\{\{[\w.]+\}\}.*)$/;
+
+describe('the catalogs', () => {
+  it('hold the same keys in English and Brazilian Portuguese', () => {
+    expect([...PT.keys()].filter((k) => !EN.has(k)), 'in pt-BR only').toEqual([]);
+    expect([...EN.keys()].filter((k) => !PT.has(k)), 'in en only').toEqual([]);
+    expect(EN.size).toBeGreaterThan(10);
+  });
+
+  it('use the same placeholders and tags in both languages, and no empty text', () => {
+    const bad = [...EN].filter(([k, v]) => JSON.stringify(marks(v)) !== JSON.stringify(marks(PT.get(k) ?? '')));
+    expect(bad.map(([k]) => k)).toEqual([]);
+    expect([...EN, ...PT].filter(([, v]) => !v.trim()).map(([k]) => k)).toEqual([]);
+  });
+
+  it('translate rather than copy the English', () => {
+    const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v));
+    expect(copied.map(([k, v]) => `${k}: ${v}`)).toEqual([]);
+  });
+});
