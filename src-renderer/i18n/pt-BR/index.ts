@@ -1,7 +1,20 @@
 import type { Catalog } from '../catalog';
 import { common } from './common';
 import { app } from './app';
+import { components } from './components';
+import { errors } from './errors';
+import { chat } from './chat';
+import { sessions } from './sessions';
+import { agents } from './agents';
+import { files } from './files';
+import { webhooks } from './webhooks';
+import { memories } from './memories';
+import { schedules } from './schedules';
+import { usage } from './usage';
 import { settings } from './settings';
+import { webSearch } from './webSearch';
+import { setup } from './setup';
+import { developer } from './developer';
 
 /** Brazilian Portuguese, loaded only when chosen (a chunk of its own). */
-export const ptBR: Catalog = { common, app, settings };
+export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer };

@@ -1,0 +1,2 @@
+/** The Agents screen. */
+export const agents = {};

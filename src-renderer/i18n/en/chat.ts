@@ -1,0 +1,2 @@
+/** The chat screen (but the conversation list). */
+export const chat = {};

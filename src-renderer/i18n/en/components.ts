@@ -1,0 +1,2 @@
+/** Shared components (model picker, copy button, dialogs, notices). */
+export const components = {};

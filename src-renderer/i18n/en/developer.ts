@@ -1,0 +1,2 @@
+/** The Developer screen. */
+export const developer = {};

@@ -1,0 +1,2 @@
+/** Errors the app words (api/field-errors.ts, api/errors.ts). */
+export const errors = {};

@@ -1,0 +1,2 @@
+/** The Files screen. */
+export const files = {};

@@ -1,0 +1,2 @@
+/** The Memories screen. */
+export const memories = {};

@@ -1,0 +1,2 @@
+/** The Schedules screen. */
+export const schedules = {};

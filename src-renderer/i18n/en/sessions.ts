@@ -1,0 +1,2 @@
+/** The conversation list and session features. */
+export const sessions = {};

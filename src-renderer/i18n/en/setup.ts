@@ -1,0 +1,2 @@
+/** First-run setup and model downloads. */
+export const setup = {};

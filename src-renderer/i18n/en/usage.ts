@@ -1,0 +1,2 @@
+/** The Usage screen. */
+export const usage = {};

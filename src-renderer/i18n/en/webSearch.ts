@@ -1,0 +1,2 @@
+/** Settings, web search. */
+export const webSearch = {};

@@ -1,0 +1,2 @@
+/** The Webhooks screen. */
+export const webhooks = {};
