@@ -1,6 +1,7 @@
 import type { DB } from '../db/connection.js';
 import { JobsStore, type JobRow as Row } from './store.js';
 import type { Logger } from '../kernel/log.js';
+import { readStoredJson } from '../kernel/stored-json.js';
 
 export interface Job<P = unknown> {
   id: number;
@@ -228,7 +229,7 @@ export class JobQueue {
   private run(k: Kind, r: Row): void {
     k.running++;
     if (k.opts.laneLimit && r.lane !== null) k.laneRunning.set(r.lane, (k.laneRunning.get(r.lane) ?? 0) + 1);
-    const job: Job = { id: r.id, kind: r.kind, payload: JSON.parse(r.payload), attempts: r.attempts + 1, maxAttempts: r.max_attempts, lane: r.lane };
+    const job: Job = { id: r.id, kind: r.kind, payload: readStoredJson<unknown>(r.payload, { column: 'jobs.payload', id: r.id }, {}), attempts: r.attempts + 1, maxAttempts: r.max_attempts, lane: r.lane };
     const p = (async () => {
       await this.startSlot();
       // Stopped meanwhile: the job stays `running` in the table and resumes at the next start.

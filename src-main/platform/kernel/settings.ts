@@ -1,6 +1,7 @@
 import type { ServiceContext } from './context.js';
 import { nowMicros } from './time.js';
 import { SettingsStore } from './settings-store.js';
+import { readStoredJson } from './stored-json.js';
 
 /**
  * Every settings key with the type of its value. A module declares its own keys by augmenting
@@ -21,11 +22,7 @@ export class SettingsService {
   get<K extends keyof SettingsMap>(key: K, fallback: SettingsMap[K]): SettingsMap[K] {
     const value = this.store.value(key);
     if (value === undefined) return fallback;
-    try {
-      return JSON.parse(value) as SettingsMap[K];
-    } catch {
-      return fallback;
-    }
+    return readStoredJson<SettingsMap[K]>(value, { column: 'settings.value', id: key }, fallback);
   }
 
   set<K extends keyof SettingsMap>(key: K, value: SettingsMap[K]): void {

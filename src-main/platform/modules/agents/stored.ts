@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Question } from '../../contract/agents.js';
 import { ToolServerRef } from '../../contract/tools.js';
+import { readStoredJson } from '../../kernel/stored-json.js';
 
 /**
  * Reading an agent's stored JSON columns never throws: a row damaged by a bug, an older version,
@@ -11,12 +12,7 @@ import { ToolServerRef } from '../../contract/tools.js';
 
 /** Parses JSON text; undefined when it is not JSON. */
 function json(text: unknown): unknown {
-  if (typeof text !== 'string') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return typeof text === 'string' ? readStoredJson<unknown>(text, { column: 'agents' }, undefined) : undefined;
 }
 
 /** The entries of a list that `schema` accepts, each key once; `damaged` when any was left out. */

@@ -3,6 +3,7 @@ import { offsetOf } from '../../kernel/context.js';
 import type { Question } from '../../contract/agents.js';
 import { isoZ, nowMicros } from '../../kernel/time.js';
 import { TemplatesStore } from './store.js';
+import { isObject, readStoredList } from '../../kernel/stored-json.js';
 
 export interface CatalogTemplate {
   id: string;
@@ -40,7 +41,7 @@ export class TemplatesService {
   find(id: string): CatalogTemplate | null {
     const r = this.store.one(id);
     if (!r) return null;
-    return { ...r, questions: JSON.parse(r.questions) as Question[] };
+    return { ...r, questions: readStoredList<Question>(r.questions, { column: 'templates.questions', id: r.id }, isObject) };
   }
 
   /** Inserts new catalog templates and refreshes changed ones, keeping their first created_at. */

@@ -62,6 +62,7 @@ import type { ExecutionRetrieval } from '../retrieval/port.js';
 import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { nextIteration } from '../../kernel/turns.js';
+import { isObject, readStoredJson } from '../../kernel/stored-json.js';
 
 export type { ExecutionEvent, Execution };
 
@@ -464,8 +465,8 @@ export class ExecutionsService {
     const rows = this.sessions.executions(userId, s.id);
     return {
       ...s,
-      earlier: earlierTurns(rows[0]?.turns ?? '[]'),
-      executions: rows.map((r) => ({ ...this.withLive(r), parent_id: r.parent_id, answers: parseAnswers(r.answers) })),
+      earlier: earlierTurns(rows[0]?.turns ?? '[]', rows[0]?.id),
+      executions: rows.map((r) => ({ ...this.withLive(r), parent_id: r.parent_id, answers: readStoredJson<Record<string, unknown> | undefined>(r.answers, { column: 'executions.answers', id: r.id }, undefined, isObject) })),
     };
   }
 
@@ -563,15 +564,5 @@ export class ExecutionsService {
     live.abort.abort();
     await live.done;
     return this.get(userId, row.id);
-  }
-}
-
-/** An execution's stored answers (a JSON object), or nothing when unreadable. */
-function parseAnswers(raw: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -7,29 +7,27 @@ import { offsetOf } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
 import type { Turn } from '../../engine/turn.js';
 import { isoMicros } from '../../kernel/time.js';
+import { isObject, readStoredList } from '../../kernel/stored-json.js';
 
 const TITLE_MAX = 80;
 
 /** The first user message of a session, on one line, at most 80 characters (code points). */
-export function sessionTitle(firstTurns: string, firstInput: string): string {
-  let text = firstInput;
-  try {
-    text = (JSON.parse(firstTurns) as Turn[]).find((t) => t.role === 'user')?.content ?? firstInput;
-  } catch {}
-  return oneLine(text);
+export function sessionTitle(firstTurns: string, firstInput: string, id?: number): string {
+  return oneLine(storedTurns(firstTurns, id).find((t) => t.role === 'user')?.content ?? firstInput);
 }
+
+const isTurn = (v: unknown): boolean => isObject(v) && (v.role === 'user' || v.role === 'assistant') && typeof v.content === 'string';
+
+/** An execution's stored turns; a damaged column reads as none, a damaged turn is left out (logged once). */
+export const storedTurns = (text: string, id?: number): Turn[] => readStoredList<Turn>(text, { column: 'executions.turns', id }, isTurn);
 
 const oneLine = (text: string) => Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, TITLE_MAX).join('');
 
 /** The turns a session's first request brought before its last user message. */
-export function earlierTurns(firstTurns: string): Turn[] {
-  try {
-    const turns = JSON.parse(firstTurns) as Turn[];
-    const last = turns.map((t) => t.role).lastIndexOf('user');
-    return last > 0 ? turns.slice(0, last).map((t) => ({ role: t.role, content: t.content })) : [];
-  } catch {
-    return [];
-  }
+export function earlierTurns(firstTurns: string, id?: number): Turn[] {
+  const turns = storedTurns(firstTurns, id);
+  const last = turns.map((t) => t.role).lastIndexOf('user');
+  return last > 0 ? turns.slice(0, last).map((t) => ({ role: t.role, content: t.content })) : [];
 }
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -116,18 +114,24 @@ export class Sessions {
     const out: Turn[] = [];
     for (const r of path.reverse()) {
       if (r.status !== 'succeeded') continue;
-      out.push(...(JSON.parse(r.turns) as Turn[]));
+      out.push(...turnsOf(r));
       out.push({ role: 'assistant', content: r.output });
     }
     return out;
   }
 }
 
+/** A turn's own words; when its stored turns are damaged, its input (the last user message it was sent). */
+function turnsOf(r: ExecutionRow): Turn[] {
+  const list = storedTurns(r.turns, r.id);
+  return list.length || r.turns === '[]' ? list : [{ role: 'user', content: r.input }];
+}
+
 function toSession(r: SessionRow): Session {
   return {
     id: r.root_id,
     agent_id: r.agent_id,
-    title: r.custom_title ?? sessionTitle(r.first_turns, r.first_input),
+    title: r.custom_title ?? sessionTitle(r.first_turns, r.first_input, r.root_id),
     turns: r.turns,
     last_status: r.last_status,
     created_at: isoMicros(r.created_at),

@@ -2,6 +2,7 @@ import { connect, type DB } from '../../db/connection.js';
 import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
+import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 
 export interface ExecutionRow {
   id: number;
@@ -34,7 +35,8 @@ export interface ExecutionRow {
 }
 
 export function toExecution(r: ExecutionRow): Execution {
-  const ctx = JSON.parse(r.context || '{}') as Partial<ExecutionContext>;
+  const ctx = readStoredJson<Partial<ExecutionContext>>(r.context, { column: 'executions.context', id: r.id }, {}, isObject);
+  const steps = r.steps && r.steps !== '[]' ? readStoredList<ToolStep>(r.steps, { column: 'executions.steps', id: r.id }, isObject) : [];
   return {
     id: r.id,
     status: r.status,
@@ -47,8 +49,8 @@ export function toExecution(r: ExecutionRow): Execution {
     updated_at: isoMicros(r.updated_at),
     template_id: r.agent_id,
     model: r.model,
-    context: { memories: ctx.memories ?? [], passages: ctx.passages ?? [] },
-    ...(r.steps && r.steps !== '[]' ? { steps: JSON.parse(r.steps) as ToolStep[] } : {}),
+    context: { memories: Array.isArray(ctx.memories) ? ctx.memories : [], passages: Array.isArray(ctx.passages) ? ctx.passages : [] },
+    ...(steps.length ? { steps } : {}),
   };
 }
 

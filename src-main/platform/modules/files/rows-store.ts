@@ -109,7 +109,7 @@ export class FileRows {
   orphansInProgress(jobKind: string): number[] {
     return this.sql<[string], { id: number }>(
       `SELECT id FROM files WHERE status = 'in_progress'
-       AND NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ? AND state IN ('pending','running') AND json_extract(payload, '$.fileId') = files.id)`,
+       AND NOT EXISTS (SELECT 1 FROM jobs WHERE kind = ? AND state IN ('pending','running') AND json_extract(CASE WHEN json_valid(payload) THEN payload END, '$.fileId') = files.id)`,
     )
       .all(jobKind)
       .map((r) => r.id);

@@ -13,6 +13,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { fileUploadSpec, type ReceivedUpload } from './upload.js';
 import { UploadFields } from '../../contract/files.js';
 import { laravelErrors } from '../../contract/messages.js';
+import { isObject, readStoredJson } from '../../kernel/stored-json.js';
 
 export type { FileRow } from './rows-store.js';
 
@@ -103,7 +104,7 @@ export class FilesService {
 
   detail(userId: number, rawId: string | number): FileDetail {
     const r = this.row(userId, rawId);
-    return { ...toFile(r), metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, unknown>) : null, passages: r.passages };
+    return { ...toFile(r), metadata: readStoredJson<Record<string, unknown> | null>(r.metadata, { column: 'files.metadata', id: r.id }, null, isObject), passages: r.passages };
   }
 
   /**

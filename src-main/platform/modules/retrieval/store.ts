@@ -3,6 +3,7 @@ import type { DB } from '../../db/connection.js';
 import type { Logger } from '../../kernel/log.js';
 import { nowMicros } from '../../kernel/time.js';
 import { toBlob } from './vectors.js';
+import { readStoredList } from '../../kernel/stored-json.js';
 
 export interface PendingPassage {
   id: number;
@@ -99,8 +100,8 @@ export class RetrievalStore {
     this.dropPassageVecs = db.prepare('DELETE FROM passage_vectors WHERE id IN (SELECT id FROM passage_vectors WHERE space != ? LIMIT 500)');
     this.dropMemoryVecs = db.prepare('DELETE FROM memory_vectors WHERE rowid IN (SELECT rowid FROM memory_vectors WHERE space != ? LIMIT 500)');
     this.dropSpaces = db.prepare('DELETE FROM embedding_spaces WHERE id != ?');
-    this.conversationFilesStmt = db.prepare<[number, number, number], { file_ids: string }>(
-      "SELECT file_ids FROM executions WHERE (root_id = ? OR id = ?) AND user_id = ? AND file_ids != '[]'",
+    this.conversationFilesStmt = db.prepare<[number, number, number], { id: number; file_ids: string }>(
+      "SELECT id, file_ids FROM executions WHERE (root_id = ? OR id = ?) AND user_id = ? AND file_ids != '[]'",
     );
     this.wholeFileStmt = db.prepare<[number, number], { ordinal: number; text: string }>('SELECT ordinal, text FROM file_passages WHERE file_id = ? ORDER BY ordinal LIMIT ?');
     this.memoryTextsStmt = db.prepare<[string, number], { id: number; memory: string }>(
@@ -172,9 +173,7 @@ export class RetrievalStore {
   conversationFileIds(rootId: number, userId: number): number[] {
     const ids = new Set<number>();
     for (const r of this.conversationFilesStmt.all(rootId, rootId, userId)) {
-      try {
-        for (const id of JSON.parse(r.file_ids) as unknown[]) if (typeof id === 'number') ids.add(id);
-      } catch {}
+      for (const id of readStoredList<number>(r.file_ids, { column: 'executions.file_ids', id: r.id }, (v) => typeof v === 'number')) ids.add(id);
     }
     return [...ids];
   }

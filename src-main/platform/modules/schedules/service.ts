@@ -10,6 +10,7 @@ import { parseExecuteBody, type Execution } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { ExecutionsService } from '../executions/service.js';
 import { SchedulesStore, type ScheduleRow, type ScheduleValues } from './store.js';
+import { isArray, isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 
 const RUN_JOB = 'schedule.run';
 /** The timer re-checks at least this often, so a changed wall clock is noticed within a minute. */
@@ -174,8 +175,8 @@ export class SchedulesService {
     if (!run || run.execution_id !== null || run.error !== null) return;
     const s = this.store.byId(run.schedule_id);
     if (!s) return;
-    const messages = JSON.parse(s.messages) as unknown[];
-    const body = { answers: JSON.parse(s.answers) as Record<string, unknown>, ...(messages.length ? { messages } : {}) };
+    const messages = readStoredJson<unknown[]>(s.messages, { column: 'schedules.messages', id: s.id }, [], isArray);
+    const body = { answers: readStoredJson<Record<string, unknown>>(s.answers, { column: 'schedules.answers', id: s.id }, {}, isObject), ...(messages.length ? { messages } : {}) };
     try {
       await this.deps.executions.start({ userId: s.user_id, via: 'schedule' }, s.agent_id, parseExecuteBody(body), {
         // Written in the very transaction that inserts the execution: a crash keeps both or
@@ -230,8 +231,8 @@ function toSchedule(r: ScheduleRow): Schedule {
     cron: r.cron,
     every_minutes: r.every_minutes,
     timezone: r.timezone,
-    answers: JSON.parse(r.answers) as Record<string, unknown>,
-    messages: JSON.parse(r.messages) as Schedule['messages'],
+    answers: readStoredJson<Record<string, unknown>>(r.answers, { column: 'schedules.answers', id: r.id }, {}, isObject),
+    messages: readStoredList<Schedule['messages'][number]>(r.messages, { column: 'schedules.messages', id: r.id }, (m) => isObject(m) && typeof m.role === 'string'),
     enabled: !!r.enabled,
     next_run_at: r.next_run_at === null ? null : isoMicros(r.next_run_at),
     last_run_at: r.last_run_at === null ? null : isoMicros(r.last_run_at),

@@ -26,6 +26,7 @@ import { functionNames, type AgentTool, type Approval, type Toolbox, type Toolbo
 import { McpServersStore, type McpServerRow, type McpServerWrite } from './store.js';
 import { McpConnection, type ListedTool, type ServerSpec } from './mcp-client.js';
 import { Approvals, type Decision } from './approvals.js';
+import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -84,11 +85,13 @@ export class ToolsService implements ToolboxSource {
 
   private openMap(sealed: string | null): Record<string, string> {
     if (!sealed) return {};
+    let text: string;
     try {
-      return JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>;
+      text = this.deps.secrets.open(sealed);
     } catch {
-      return {};
+      return {}; // sealed under another key: the person enters the values again
     }
+    return readStoredJson<Record<string, string>>(text, { column: 'mcp_servers.env/headers' }, {}, (v) => isObject(v) && Object.values(v).every((x) => typeof x === 'string'));
   }
 
   private sealMap(m: Record<string, string>): string | null {
@@ -97,7 +100,7 @@ export class ToolsService implements ToolboxSource {
 
   private spec(r: McpServerRow): ServerSpec {
     return {
-      id: r.id, name: r.name, transport: r.transport, command: r.command, args: JSON.parse(r.args) as string[], env: this.openMap(r.env),
+      id: r.id, name: r.name, transport: r.transport, command: r.command, args: argsOf(r), env: this.openMap(r.env),
       cwd: r.cwd, url: r.url, headers: this.openMap(r.headers),
     };
   }
@@ -127,14 +130,14 @@ export class ToolsService implements ToolboxSource {
       name: r.name,
       transport: r.transport,
       command: r.command,
-      args: JSON.parse(r.args) as string[],
+      args: argsOf(r),
       cwd: r.cwd,
       url: r.url,
       has_env: Object.keys(env).length > 0,
       env_keys: Object.keys(env),
       header_names: Object.keys(headers),
       approval: r.approval,
-      always_tools: JSON.parse(r.always_tools) as string[],
+      always_tools: alwaysOf(r),
       enabled: r.enabled === 1,
       status: conn?.status ?? 'stopped',
       error: conn?.error ? maskSecrets(conn.error, secrets) : null,
@@ -421,7 +424,7 @@ export class ToolsService implements ToolboxSource {
       approve: async (tool, _args, stepId, sig, onWait): Promise<Approval> => {
         const row = this.store.one(userId, tool.serverId);
         if (!row) return 'denied';
-        if (row.approval === 'auto' || (JSON.parse(row.always_tools) as string[]).includes(tool.tool)) return 'auto';
+        if (row.approval === 'auto' || alwaysOf(row).includes(tool.tool)) return 'auto';
         onWait();
         const d = await this.approvals.wait(executionId, stepId, { userId, serverId: tool.serverId, tool: tool.tool }, sig);
         return d === 'allow' || d === 'always' ? 'user' : 'denied';
@@ -442,7 +445,7 @@ export class ToolsService implements ToolboxSource {
     if (decision === 'always') {
       const row = this.store.one(userId, pending.serverId);
       if (row) {
-        const list = JSON.parse(row.always_tools) as string[];
+        const list = alwaysOf(row);
         if (!list.includes(pending.tool)) this.store.setAlways(row.id, [...list, pending.tool], nowMicros());
       }
     }
@@ -459,3 +462,6 @@ export class ToolsService implements ToolboxSource {
     await Promise.allSettled([...this.connections.values()].map((c) => c.conn.close()));
   }
 }
+
+const argsOf = (r: McpServerRow): string[] => readStoredList<string>(r.args, { column: 'mcp_servers.args', id: r.id }, (v) => typeof v === 'string');
+const alwaysOf = (r: McpServerRow): string[] => readStoredList<string>(r.always_tools, { column: 'mcp_servers.always_tools', id: r.id }, (v) => typeof v === 'string');

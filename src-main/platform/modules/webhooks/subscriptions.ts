@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENTS } from '../../contract/webhooks.js';
+import { readStoredList } from '../../kernel/stored-json.js';
 
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
@@ -11,14 +12,7 @@ export function storedEvents(chosen: readonly string[] | undefined): string {
   return JSON.stringify(WEBHOOK_EVENTS.filter((e) => set.has(e)));
 }
 
-function parse(stored: string): string[] {
-  try {
-    const v: unknown = JSON.parse(stored);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+const parse = (stored: string): string[] => readStoredList<string>(stored, { column: 'webhooks.events' }, (x) => typeof x === 'string');
 
 /** The events a webhook receives, spelled out (a webhook that chose none receives all). */
 export function subscribedEvents(stored: string): WebhookEventType[] {
