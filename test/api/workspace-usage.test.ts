@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withFake, chatBody, CHAT, call } from '../execution/helpers.js';
 import { expect422, expectMessage } from './spec-shapes.js';
 import { UsageReport } from '../../src-main/platform/modules/app/usage-report.js';
+import { limit } from '../fixtures/until.js';
 
 const TOKENS = ['Short', ' answer', ' here.'];
 const micros = (iso: string) => Date.parse(iso) * 1000;
@@ -77,7 +78,7 @@ describe('GET /api/workspaces/usage', () => {
     await run('after', CHAT, chatBody('The day after'), '2026-03-12T00:00:00.000Z');
     await run('before', CHAT, chatBody('The day before'), '2026-03-09T23:59:59.999Z');
     expect((await call(env.p, 'DELETE', `/api/agents/${temp}`)).status).toBe(200);
-  }, 120_000);
+  }, limit(120_000));
   afterAll(() => env?.close());
 
   const row = (date: string, agent_id: number, agent_title: string | null, model: string, ...names: string[]) => {

@@ -94,5 +94,5 @@ describe('citation chips in the answer text', () => {
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
     expect(env.problems.filter((x) => !x.includes("'script-src' was not explicitly set"))).toEqual([]);
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
     reply: 'Hello from the built app.',
     gate: (i, body) => (i > 0 && JSON.stringify(body?.messages ?? []).includes('hold this answer') ? held : undefined),
   });
-}, 320_000);
+}, limit(320_000));
 afterAll(async () => {
   releaseHeld();
   await fake?.close();

@@ -80,7 +80,7 @@ describe('every screen: accessibility, console, layout', () => {
       }
       expect(found).toEqual({});
       // (Console errors are checked in the pass below, on a fresh load: axe's own probes log CSP notes.)
-    }, 120_000);
+    }, limit(120_000));
 
     it(`${theme}: at 1024x700 long content never pushes a screen sideways, and no screen logs an error`, async () => {
       const { page } = env;
@@ -105,6 +105,6 @@ describe('every screen: accessibility, console, layout', () => {
       expect(wide).toEqual({});
       expect(env.problems).toEqual([]);
       await page.setViewportSize({ width: 1280, height: 800 });
-    }, 120_000);
+    }, limit(120_000));
   }
 });

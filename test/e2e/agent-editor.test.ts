@@ -73,7 +73,7 @@ describe('agent editor', () => {
     const after = (await pageFetch(page, 'GET', `/api/agents/${chat.id}`)).json;
     expect(JSON.stringify(after.questions)).toBe(before);
     expect(after.tool_servers ?? []).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 
   it('lists the web tools and an MCP server’s tools in one Tools list, in words, and saves them in the spec’s shapes', async () => {
     const { page } = env;
@@ -147,5 +147,5 @@ describe('agent editor', () => {
     });
     expect(files.map((f: any) => f.id)).toEqual([uploaded.id]);
     expect(env.problems).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 });

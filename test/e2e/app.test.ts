@@ -38,7 +38,7 @@ describe('Agent Desk in a browser', () => {
     // A test restarts serve on the same data: close whichever one is running at the end.
     own({ close: () => serve.close() });
     ({ browser, page } = own(await openPage()));
-  }, 120_000);
+  }, limit(120_000));
 
   it('logs in by the one-time link serve printed and lands on the chat', async () => {
     await page.goto(serve.loginUrl);
@@ -47,7 +47,7 @@ describe('Agent Desk in a browser', () => {
     // The link works once: a second use signs nobody in.
     const again = await browser.context.request.get(serve.loginUrl, { maxRedirects: 0 });
     expect(again.status()).toBeGreaterThanOrEqual(400);
-  }, 30_000);
+  }, limit(30_000));
 
   it('streams an answer progressively, with credits at the end', async () => {
     await chooseGptModel(page);
@@ -79,7 +79,7 @@ describe('Agent Desk in a browser', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, 'chat-dark');
     await page.emulateMedia({ colorScheme: 'light' });
-  }, 40_000);
+  }, limit(40_000));
 
   it('regenerates the last answer and rebuilds a session from the list', async () => {
     const turn = page.locator('[data-testid="turn"]').last();
@@ -98,7 +98,7 @@ describe('Agent Desk in a browser', () => {
     expect(await restored.first().locator('.msg-user').textContent()).toContain('Show me streaming');
     expect(await restored.first().locator('.msg-agent .md').textContent()).toContain('A regenerated answer.');
     fake.set({ reply: REPLY, delayMs: 40 });
-  }, 40_000);
+  }, limit(40_000));
 
   it('stops a running answer with Esc and cancels it on the platform', async () => {
     fake.set({ reply: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), delayMs: 60 });
@@ -114,7 +114,7 @@ describe('Agent Desk in a browser', () => {
     const shown = (await turn.locator('.msg-agent .md').textContent()) ?? '';
     expect(shown).not.toContain('word199');
     fake.set({ reply: REPLY, delayMs: 40 });
-  }, 40_000);
+  }, limit(40_000));
 
   it('uploads three dropped files and follows them to completed', async () => {
     await openScreen(page, 'Files', 'Files');
@@ -146,7 +146,7 @@ describe('Agent Desk in a browser', () => {
     await page.getByLabel('Link to').selectOption(String(qa.id));
     await page.getByRole('button', { name: 'Link selected' }).click();
     await expect.poll(async () => ((await pageFetch(page, 'GET', `/api/agents/${qa.id}/files`)).json.files as any[]).map((f) => f.filename).sort()).toEqual(['notes.txt', 'table.csv']);
-  }, 60_000);
+  }, limit(60_000));
 
   it('attaches a dropped file to a chat message and shows the passage the model was given', async () => {
     await openScreen(page, 'Chat', 'Chat');
@@ -164,7 +164,7 @@ describe('Agent Desk in a browser', () => {
     await expect.poll(async () => (await turn.getByTestId('sources').textContent()) ?? '', { timeout: limit(10_000) }).toContain('PURPLE-42');
     expect(JSON.stringify(fake.prompts().at(-1))).toContain('PURPLE-42');
     await shot(page, 'chat-sources');
-  }, 40_000);
+  }, limit(40_000));
 
   it('creates a collection and a memory, edits it, then deletes it', async () => {
     await openScreen(page, 'Memories', 'Memories');
@@ -198,7 +198,7 @@ describe('Agent Desk in a browser', () => {
     await edited.waitFor({ state: 'detached', timeout: limit(10_000) });
     const list = await pageFetch(page, 'GET', '/api/memories?q=aisle');
     expect(list.json.memories).toHaveLength(0);
-  }, 40_000);
+  }, limit(40_000));
 
   it('adds a webhook, sends a test and sees the delivery in the log', async () => {
     await openScreen(page, 'Webhooks', 'Webhooks');
@@ -219,7 +219,7 @@ describe('Agent Desk in a browser', () => {
     await hook.getByText('inactive', { exact: true }).waitFor({ timeout: limit(10_000) });
     await hook.getByRole('button', { name: 'Activate' }).click();
     await hook.getByText('active', { exact: true }).waitFor({ timeout: limit(10_000) });
-  }, 40_000);
+  }, limit(40_000));
 
   it('creates an API key that works, then revokes it', async () => {
     await openScreen(page, 'Settings', 'Settings');
@@ -236,7 +236,7 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('dialog', { name: 'Revoke the key “e2e script”?' }).getByRole('button', { name: 'Revoke key' }).click();
     await page.locator('[data-testid="key-row"][data-name="e2e script"][data-revoked="true"]').waitFor({ timeout: limit(10_000) });
     expect(await withKey()).toBe(401);
-  }, 30_000);
+  }, limit(30_000));
 
   it('offers only models a provider serves; a model nobody serves fails clearly, naming Settings', async () => {
     await openScreen(page, 'Chat', 'Chat');
@@ -248,7 +248,7 @@ describe('Agent Desk in a browser', () => {
     const claude = agent.questions.find((q: any) => q.name === 'model').options.find((o: string) => o.startsWith('claude-'));
     const run = await pageFetch(page, 'POST', `/api/agents/${agent.id}/execute`, { model: claude, temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'Hello Claude' }], wait_execution: true });
     expect(run.json.responses[0]).toMatchObject({ status: 'failed', error: { code: 'model_unavailable', message: expect.stringContaining('Settings → Providers') } });
-  }, 30_000);
+  }, limit(30_000));
 
   it('adds a model provider after testing it (listing its models), and saves localhost settings', async () => {
     await openScreen(page, 'Settings', 'Settings');
@@ -271,7 +271,7 @@ describe('Agent Desk in a browser', () => {
     await page.getByLabel('Allowed origins (one per line)').fill('http://localhost:5678');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(async () => (await pageFetch(page, 'GET', '/api/settings/localhost')).json.allowed_origins).toEqual(['http://localhost:5678']);
-  }, 30_000);
+  }, limit(30_000));
 
   it('creates an agent from a template, edits its instructions, deletes it', async () => {
     // Keyboard: "g" then a screen's letter.
@@ -296,7 +296,7 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('button', { name: 'Delete agent' }).click();
     await page.getByRole('dialog', { name: `Delete the agent “${title}”?` }).getByRole('button', { name: 'Delete agent' }).click();
     await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${made[0].id}`)).status).toBe(404);
-  }, 30_000);
+  }, limit(30_000));
 
   it('renders every other screen (screenshots for review)', async () => {
     for (const [label, name] of [
@@ -332,14 +332,14 @@ describe('Agent Desk in a browser', () => {
     await shot(page, 'webhooks-dark-toggle');
     await page.getByRole('button', { name: /Change theme/ }).click();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
-  }, 40_000);
+  }, limit(40_000));
 
   it('says "signed out" once the session cookie is gone, rather than failing screens', async () => {
     await browser.context.clearCookies();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor({ timeout: limit(10_000) });
     await shot(page, 'signed-out');
-  }, 20_000);
+  }, limit(20_000));
 
   it('lists sessions from the platform: one made in this browser shows up in another after login', async () => {
     // serve prints one login link per start: restart it on the same data, then sign in from a
@@ -370,5 +370,5 @@ describe('Agent Desk in a browser', () => {
     } finally {
       await second.close();
     }
-  }, 90_000);
+  }, limit(90_000));
 });

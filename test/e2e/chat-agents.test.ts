@@ -7,6 +7,7 @@ import { describe, expect } from 'vitest';
 import { lastTurnDone, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { pageFetch, shot } from './support/page';
+import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
 
@@ -49,7 +50,7 @@ describe('text and image agents in the chat', () => {
     expect(prompt).toContain(length.options[length.options.length - 1]);
     expect(await page.locator('[data-testid="turn"]').last().getByTestId('user-message').innerText()).toContain(text);
     await shot(page, 'chat-summarizer-1280-light');
-  }, 60_000);
+  }, limit(60_000));
 
   it('an image prompt is the words the user typed (and the chosen style), never the form labels', async () => {
     const { page } = env;
@@ -67,5 +68,5 @@ describe('text and image agents in the chat', () => {
     expect(gen).toBeTruthy();
     expect(gen!.body.prompt).toBe(`${logo.instructions}\n\nAcme Bakery, fresh bread since 1920\n\n${style.options[0]}`);
     for (const q of logo.questions) if (q.description) expect(gen!.body.prompt).not.toContain(q.description);
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -146,7 +146,7 @@ describe('the composer and the session list', () => {
     await page.getByTestId('tools-chip').click();
     await page.getByLabel('Web search', { exact: true }).selectOption('no-tools');
     await page.keyboard.press('Escape');
-  }, 90_000);
+  }, limit(90_000));
 
   it('a refused tool step says the tool is not allowed in this answer, not "a removed server"', async () => {
     await newChat();
@@ -158,7 +158,7 @@ describe('the composer and the session list', () => {
     await step.locator('summary').click();
     await step.getByTestId('tool-step-refused').waitFor();
     await shotSizesAndThemes(page, 'composer-refused-step');
-  }, 60_000);
+  }, limit(60_000));
 
   it('a scheduled run is marked with its schedule; Hide scheduled hides it, and is remembered', async () => {
     const scheduled = session('What is the status?');
@@ -178,7 +178,7 @@ describe('the composer and the session list', () => {
     await shotSizesAndThemes(page, 'composer-sessions-hidden');
     await page.getByTestId('hide-scheduled').uncheck();
     await scheduled.waitFor();
-  }, 60_000);
+  }, limit(60_000));
 
   it('two sessions with the same title are told apart by date and number', async () => {
     const same = session('Plan the trip to Lisbon');
@@ -188,7 +188,7 @@ describe('the composer and the session list', () => {
     expect(shown[0][0]).toMatch(/^(Just now|\d+ min ago|\d+ h ago)$/);
     expect(shown[1]).toEqual(['Yesterday', '#1']);
     expect(shown[0][1]).toBe('#2');
-  }, 30_000);
+  }, limit(30_000));
 
   it('1.1 M characters pasted become "Pasted text 1.txt" with its size and upload progress; Send works and the model gets its passages', async () => {
     await newChat();
@@ -224,7 +224,7 @@ describe('the composer and the session list', () => {
     expect(system).toContain('BLUE-HERON-42');
     expect(JSON.stringify(prompt.filter((m: any) => m.role === 'user')).length).toBeLessThan(1000);
     expect(problems).toEqual([]);
-  }, 180_000);
+  }, limit(180_000));
 
   it("text past what the model reads: a counter, Send off with a sentence, and Attach as a file", async () => {
     await newChat();
@@ -249,7 +249,7 @@ describe('the composer and the session list', () => {
     expect(await chip.innerText()).toContain('39 KB');
     await chip.getByRole('button', { name: /^Remove / }).click();
     await page.locator('#q-model').selectOption('gpt-4o-mini');
-  }, 120_000);
+  }, limit(120_000));
 
   it('a failed upload shows failed, in red, with the reason; Retry where trying again can work; Remove (chat and Files)', async () => {
     await newChat();
@@ -311,7 +311,7 @@ describe('the composer and the session list', () => {
     await row.getByRole('button', { name: 'Remove virus.exe from the list' }).click();
     await expect.poll(() => row.count()).toBe(0);
     await openScreen(page, 'Chat', 'Chat');
-  }, 120_000);
+  }, limit(120_000));
 
   it('an image being read does not hold Send back: the message goes, and says the text comes once read', async () => {
     await newChat();
@@ -334,5 +334,5 @@ describe('the composer and the session list', () => {
     await page.unroute(reading);
     for (const r of held) await r.continue().catch(() => undefined);
     expect(problems).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 });

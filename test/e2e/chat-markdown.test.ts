@@ -82,7 +82,7 @@ describe('chat markdown', () => {
     await expect.poll(colours, { timeout: limit(15_000) }).toBeGreaterThan(2);
     await answer.locator('[data-streamdown="code-block-copy-button"]').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: limit(10_000) }).toContain('    if name:');
-  }, 60_000);
+  }, limit(60_000));
 
   it('styles tables, lists and quotes; long words and URLs wrap inside the answer', async () => {
     const { page } = env;
@@ -109,7 +109,7 @@ describe('chat markdown', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await shot(page, 'chat-markdown-1024-light');
     await page.setViewportSize({ width: 1280, height: 800 });
-  }, 60_000);
+  }, limit(60_000));
 
   it('raw HTML never runs; external images are never fetched; javascript: links are dropped', async () => {
     const { page } = env;
@@ -120,7 +120,7 @@ describe('chat markdown', () => {
     expect(await answer.getByTestId('blocked-image').count()).toBe(2);
     expect(await answer.locator('a[href^="javascript:"]').count()).toBe(0);
     expect(trackerHits).toBe(0);
-  }, 30_000);
+  }, limit(30_000));
 
   it("opens a link only after the app's own confirm, which is in view, and then in a new tab", async () => {
     const { page } = env;
@@ -145,5 +145,5 @@ describe('chat markdown', () => {
     const tab = await opened;
     expect(tab.url()).toBe('https://example.com/docs');
     await tab.close();
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -27,5 +27,5 @@ describe('chat navigation', () => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Chat/ }).click();
     await page.locator('#chat-input').waitFor({ timeout: limit(10_000) });
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -46,7 +46,7 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     await lastTurnDone(page);
     expect(await answerText(page)).toBe(WHOLE);
     expect(await turns().count()).toBe(1);
-  }, 60_000);
+  }, limit(60_000));
 
   it('New chat and another session stay usable while an answer is written; going back re-attaches to it', async () => {
     const { page } = env;
@@ -72,7 +72,7 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     await lastTurnDone(page);
     expect(await answerText(page)).toBe(WHOLE);
     await expect.poll(() => sessionItem(second).getByTestId('session-writing').count(), { timeout: limit(15_000) }).toBe(0);
-  }, 90_000);
+  }, limit(90_000));
 
   it('a reopened conversation continues with the model it ran with', async () => {
     const { page } = env;
@@ -106,7 +106,7 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     await sendMessage(page, 'and again');
     await lastTurnDone(page);
     expect(await lastTurn().getByTestId('turn-model').innerText()).toBe('gpt-4o-mini');
-  }, 90_000);
+  }, limit(90_000));
 
   it('Stop shows a neutral "Stopped" with the text so far, also after a reload', async () => {
     const { page } = env;
@@ -123,5 +123,5 @@ describe('answers that outlive a reload, a switch and a stop', () => {
     expect(await lastTurn().getByTestId('turn-error').count()).toBe(0);
     gate.allow(TOKENS.length);
     expect(env.problems.filter((p) => /agent-responses|sessions/.test(p))).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 });

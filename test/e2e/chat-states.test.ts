@@ -82,7 +82,7 @@ describe('honest states of a running answer', () => {
     // The next answers run without the tool.
     expect((await pageFetch(page, 'PATCH', '/api/agents/1', { tool_servers: [] })).status).toBe(200);
     await page.getByRole('button', { name: 'New chat' }).click();
-  }, 120_000);
+  }, limit(120_000));
   it('a stalled model: the status says for how long no text came, and keeps counting', async () => {
     const { page } = env;
     await sendHeld(page, 'Tell me a long story', 3);
@@ -98,7 +98,7 @@ describe('honest states of a running answer', () => {
     gate.allow(5);
     await expect.poll(() => answerText()).toBe(upTo(5));
     await expect.poll(status).toBe('Writing…');
-  }, 90_000);
+  }, limit(90_000));
 
   it('Stop: a neutral "Stopped", the text so far kept, no error', async () => {
     const { page } = env;
@@ -107,6 +107,6 @@ describe('honest states of a running answer', () => {
     expect(await answerText()).toBe(upTo(5));
     expect(await lastTurn().getByRole('alert').count()).toBe(0);
     await shotSizesAndThemes(page, 'chat-stopped');
-  }, 60_000);
+  }, limit(60_000));
 
 });

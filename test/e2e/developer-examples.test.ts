@@ -55,5 +55,5 @@ describe('Developer screen examples', () => {
     }
     expect(responseId).not.toBe('');
     expect(results.length).toBe(blocks.length);
-  }, 120_000);
+  }, limit(120_000));
 });

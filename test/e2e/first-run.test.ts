@@ -77,7 +77,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     expect(await panel.getByText('not running on').count()).toBe(1);
     expect(await panel.getByText('Qwen2.5 0.5B Instruct').isVisible()).toBe(true);
     await shots('setup');
-  }, 60_000);
+  }, limit(60_000));
 
   it('downloads a GGUF by URL with progress, pauses and deletes it', async () => {
     hub.stallAfter(Math.floor(hub.bytes.length / 2));
@@ -95,7 +95,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await row.getByRole('button', { name: /^Delete/ }).click();
     await expect.poll(() => page.getByTestId('download').count(), { timeout: limit(10_000) }).toBe(0);
     hub.stallAfter(null);
-  }, 60_000);
+  }, limit(60_000));
 
   it('adds a local OpenAI-compatible server and gets a streamed answer in two clicks', async () => {
     await page.getByLabel('Server URL').fill(fake.url);
@@ -126,7 +126,7 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await expect.poll(() => note.textContent(), { timeout: limit(10_000) }).toContain('agents that name no model run on llama-3.1-8b, the first model of Server at');
     await shots('settings-default', note);
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 
   it('the openai SDK calls /v1/chat/completions with model "chat" and no other setting', async () => {
     const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: KEY, maxRetries: 0, timeout: limit(30_000) });
@@ -137,5 +137,5 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     const whole = await client.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: 'Again' }] });
     expect(whole.choices[0].message.content).toBe(REPLY);
     expect(fake.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe('llama-3.1-8b');
-  }, 60_000);
+  }, limit(60_000));
 });

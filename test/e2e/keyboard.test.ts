@@ -71,7 +71,7 @@ describe('keyboard, focus, toasts and the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
     await page.waitForLoadState('networkidle');
     expect(env.problems).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 
   it('the skip link is the first Tab stop and reaches the message box in one Tab and Enter, past eleven conversations', async () => {
     const { page } = env;
@@ -100,7 +100,7 @@ describe('keyboard, focus, toasts and the console', () => {
     await page.keyboard.press('Enter');
     expect(await focused(page)).toMatchObject({ tag: 'H1', text: 'Memories' });
     await openScreen(page, 'Chat', 'Chat');
-  }, 90_000);
+  }, limit(90_000));
 
   it('Esc on the citation viewer gives focus back to the citation that opened it', async () => {
     const { page } = env;
@@ -124,7 +124,7 @@ describe('keyboard, focus, toasts and the console', () => {
     await viewer.waitFor({ state: 'detached' });
     expect(await focused(page)).toMatchObject({ testid: 'citation-link' });
     expect(env.problems).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 
   it('every icon button of an answer (the table and code copy buttons) has a name of its own, not only a tooltip', async () => {
     const { page } = env;
@@ -137,7 +137,7 @@ describe('keyboard, focus, toasts and the console', () => {
     expect(await copyTable.getAttribute('aria-label')).toBe('Copy table');
     const unnamed = await turn.locator('button').evaluateAll((bs) => bs.filter((b) => !b.getAttribute('aria-label')?.trim() && !(b as HTMLElement).innerText.trim()).map((b) => b.outerHTML.slice(0, 120)));
     expect(unnamed).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 
   it('toasts never cover the message box or its buttons, at 1280 and 1024', async () => {
     const { page } = env;
@@ -159,5 +159,5 @@ describe('keyboard, focus, toasts and the console', () => {
     }
     expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-toasts-chat');
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -84,5 +84,5 @@ describe('MCP servers panel', () => {
     await card.scrollIntoViewIfNeeded();
     expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'ui-mcp-tools');
-  }, 120_000);
+  }, limit(120_000));
 });

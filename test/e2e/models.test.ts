@@ -148,7 +148,7 @@ describe('models: one list, one default, providers edited in place', () => {
     // The chat marks the new default too; it keeps the model it was on (a new chat starts from the last one used).
     await openScreen(page, 'Chat', 'Chat');
     await expect.poll(() => offered('#q-model'), { timeout: limit(10_000) }).toEqual({ values: SERVED, marked: [SERVED[1]], value: SERVED[0] });
-  }, 150_000);
+  }, limit(150_000));
 
   it('a schedule created with the form’s defaults runs and succeeds', async () => {
     await openScreen(page, 'Schedules', 'Schedules');
@@ -195,7 +195,7 @@ describe('models: one list, one default, providers edited in place', () => {
     expect(runs[0].error).toBeNull();
     expect(runs[0].execution).toMatchObject({ status: 'succeeded', output: REPLY });
     expect(local.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!.body.model).toBe(SERVED[1]);
-  }, 150_000);
+  }, limit(150_000));
 
   it('adding a provider with an empty address says so under the field', async () => {
     await openProviders();
@@ -213,7 +213,7 @@ describe('models: one list, one default, providers edited in place', () => {
     await shots('models-provider-empty-url', 'form[aria-label="Add a provider"] [data-testid="field-error"]');
     await form.getByLabel('Name').fill('');
     await url.fill('http://localhost:1234/v1');
-  }, 90_000);
+  }, limit(90_000));
 
   it('edits a provider’s key in place: a wrong key reads plainly, the right one makes it reachable', async () => {
     await openProviders();
@@ -251,5 +251,5 @@ describe('models: one list, one default, providers edited in place', () => {
     await openScreen(page, 'Chat', 'Chat');
     await expect.poll(() => offered('#q-model').then((o) => o.values), { timeout: limit(10_000) }).toEqual([...SERVED, 'keyed-model']);
     expect(problems.filter((p) => !/401|Failed to load resource/.test(p))).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 });

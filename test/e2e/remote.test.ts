@@ -59,7 +59,7 @@ describe('Agent Desk with a remote platform', () => {
     await status('unconfigured').waitFor();
     expect(await form().getByText('No key is stored.').count()).toBe(1);
     expect(await form().getByRole('button', { name: 'Test connection' }).isDisabled()).toBe(true);
-  }, 30_000);
+  }, limit(30_000));
 
   it('connects by typing the URL and key, never shows the key again, and tests the connection', async () => {
     await form().getByLabel('Base URL').fill(remote.serve.url);
@@ -80,7 +80,7 @@ describe('Agent Desk with a remote platform', () => {
     await expect.poll(async () => (await page.getByTestId('remote-test').textContent()) ?? '', { timeout: limit(15_000) }).toMatch(new RegExp(`^Reachable in \\d+ ms: ${remoteTotal} agents on the remote\\.$`));
     await expect.poll(() => form().getByRole('button', { name: 'Test connection' }).isEnabled()).toBe(true);
     await shot(page, 'settings-remote-online');
-  }, 40_000);
+  }, limit(40_000));
 
   it('marks the remote agents in the Agents screen and filters by source', async () => {
     await openScreen(page, 'Agents', 'Agents');
@@ -98,7 +98,7 @@ describe('Agent Desk with a remote platform', () => {
     expect(await page.locator('[data-testid="agent-cards"] [data-testid="remote-badge"]').count()).toBe(0);
     expect(await cards.filter({ hasText: remote.agent.title }).count()).toBe(0);
     await page.getByTestId('source-filter').selectOption('');
-  }, 30_000);
+  }, limit(30_000));
 
   it('chats with a remote agent: marked in the picker, the answer streamed from the remote', async () => {
     await openScreen(page, 'Chat', 'Chat');
@@ -140,7 +140,7 @@ describe('Agent Desk with a remote platform', () => {
     await page.getByTestId('agent-picker').evaluate((el) => el.setAttribute('size', '12'));
     await shot(page, 'chat-remote-picker-list');
     await page.getByTestId('agent-picker').evaluate((el) => el.removeAttribute('size'));
-  }, 60_000);
+  }, limit(60_000));
 
   it('opens a remote agent read-only, shares context with it, and imports it as a local agent', async () => {
     await openScreen(page, 'Agents', 'Agents');
@@ -165,7 +165,7 @@ describe('Agent Desk with a remote platform', () => {
     expect(copies.map((a) => a.source).sort()).toEqual(['local', 'remote']);
     expect(copies.find((a) => a.source === 'local')).toMatchObject({ instructions: 'Answer as the team researcher.', type: 'chat' });
     await editor.getByRole('button', { name: 'Cancel' }).click();
-  }, 30_000);
+  }, limit(30_000));
 
   it('shows the offline state after Refresh once the remote is gone, in Settings and in the chat', async () => {
     await remote.serve.close();
@@ -191,7 +191,7 @@ describe('Agent Desk with a remote platform', () => {
     await shot(page, 'chat-remote-offline');
     await err.getByRole('link', { name: 'Open Settings → Remote' }).click();
     await page.getByRole('tab', { name: 'Remote', selected: true }).waitFor({ timeout: limit(10_000) });
-  }, 60_000);
+  }, limit(60_000));
 
   it('disconnects: the remote agents leave the lists, the imported copy stays', async () => {
     await form().getByRole('button', { name: 'Disconnect' }).click();
@@ -203,5 +203,5 @@ describe('Agent Desk with a remote platform', () => {
     expect(left.filter((a) => a.title === remote.agent.title && a.source === 'local')).toHaveLength(1);
     await openScreen(page, 'Chat', 'Chat');
     expect(await page.locator('[data-testid="agent-picker"] optgroup').count()).toBe(0);
-  }, 30_000);
+  }, limit(30_000));
 });

@@ -98,5 +98,5 @@ describe('Schedules screen, live', () => {
     await card.scrollIntoViewIfNeeded();
     await shotSizesAndThemes(page, 'schedules-live');
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -105,7 +105,7 @@ describe('Schedules screen', () => {
     await expect.poll(() => card.getByTestId('schedule-state').textContent()).toBe('Active');
     expect((await pageFetch(page, 'GET', `/api/schedules/${createdId}`)).json.enabled).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
-  }, 120_000);
+  }, limit(120_000));
 
   it('a restart runs the due schedules once: the runs list shows the execution, opened in Chat, and a run that could not start', async () => {
     // A schedule for the chat agent with no message: its run cannot start, and says why.
@@ -177,7 +177,7 @@ describe('Schedules screen', () => {
     expect(page.url()).toContain(`#/chat/${runs[0].execution.root_id}`);
     await page.locator('[data-testid="turn"]').filter({ hasText: 'Scheduled status: all good.' }).first().waitFor({ timeout: limit(15_000) });
     await page.locator('[data-testid="turn"]').filter({ hasText: 'What is the status?' }).first().waitFor();
-  }, 180_000);
+  }, limit(180_000));
 
   it('edits a schedule and deletes one with the app’s own confirm', async () => {
     await openScreen(page, 'Schedules', 'Schedules');
@@ -199,5 +199,5 @@ describe('Schedules screen', () => {
     await expect.poll(() => page.getByTestId('schedule').count()).toBe(1);
     expect(problems).toEqual([]);
     expect((await pageFetch(page, 'GET', `/api/schedules/${brokenId}`)).status).toBe(404);
-  }, 120_000);
+  }, limit(120_000));
 });

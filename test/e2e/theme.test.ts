@@ -9,6 +9,7 @@ import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ROOT } from './support/build';
 import { e2eSetup, openPage } from './support/suite';
+import { limit } from '../fixtures/until.js';
 
 const CSS = fs.readFileSync(path.join(ROOT, 'src-renderer', 'styles', 'theme.css'), 'utf8');
 const LIGHT = { bg: 'rgb(247, 247, 248)', text: 'rgb(27, 29, 33)', shadow: 'rgba(0, 0, 0, 0.06) 0px 1px 2px 0px, rgba(0, 0, 0, 0.05) 0px 2px 8px 0px' };
@@ -19,7 +20,7 @@ let page: Page;
 describe('theme colours', () => {
   const it = e2eSetup(async (own) => {
     ({ page } = own(await openPage()));
-  }, 60_000);
+  }, limit(60_000));
 
   const cases = [
     ['light', null, LIGHT],
@@ -39,6 +40,6 @@ describe('theme colours', () => {
         shadow: getComputedStyle(document.getElementById('card')!).boxShadow,
       }));
       expect(got).toEqual(want);
-    }, 20_000);
+    }, limit(20_000));
   }
 });

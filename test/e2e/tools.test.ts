@@ -92,5 +92,5 @@ describe('MCP tools in the app', () => {
     await shots('done');
     // No failed call of this feature's endpoints (the page's other console noise is not this test's subject).
     expect(env.problems.filter((p) => /mcp-servers|agent-responses|\/steps\//.test(p))).toEqual([]);
-  }, 180_000);
+  }, limit(180_000));
 });

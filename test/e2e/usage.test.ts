@@ -16,6 +16,7 @@ import { openScreen, pageFetch, recordProblems, shot, signInQuietly } from './su
 import { seriousViolations } from './support/axe';
 import { shotSizesAndThemes } from './support/shots';
 import { e2eSetup, openPage } from './support/suite';
+import { limit } from '../fixtures/until.js';
 
 const DAY_US = 86_400_000_000;
 
@@ -50,7 +51,7 @@ describe('Usage screen', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'usage-empty-1280-light');
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, limit(60_000));
 
   it('shows credits and tokens per day, per agent and per model, for the period chosen', async () => {
     const agents = (await pageFetch(page, 'GET', '/api/agents?type=chat&per_page=100')).json.data as any[];
@@ -138,5 +139,5 @@ describe('Usage screen', () => {
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
     await expect.poll(() => page.getByTestId('usage-runs').textContent()).toBe('2');
     expect(await page.getByRole('button', { name: 'Today' }).getAttribute('aria-pressed')).toBe('true');
-  }, 180_000);
+  }, limit(180_000));
 });

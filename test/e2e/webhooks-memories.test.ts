@@ -99,7 +99,7 @@ describe('webhooks and memories', () => {
     // A success says so, naming the answer.
     await hook.getByRole('button', { name: 'Send test' }).click();
     await expect.poll(async () => hook.getByTestId('test-result').innerText(), { timeout: limit(15_000) }).toBe('Webhook sent: the receiver answered 200 OK.');
-  }, 90_000);
+  }, limit(90_000));
 
   it('offers Default as a move target before it exists, and moves a memory there', async () => {
     const { page } = env;
@@ -133,7 +133,7 @@ describe('webhooks and memories', () => {
     await page.locator('form', { has: page.getByTestId('new-memory') }).getByLabel('Collection').selectOption({ label: 'Default' });
     await page.getByRole('button', { name: 'Save memory' }).click();
     await expect.poll(async () => (await pageFetch(page, 'GET', `/api/memories?collection_id=${made!.id}`)).json.memories.length, { timeout: limit(10_000) }).toBe(2);
-  }, 60_000);
+  }, limit(60_000));
 
   it('collapses a long memory with Show more, opened and closed from the keyboard', async () => {
     const { page } = env;
@@ -165,7 +165,7 @@ describe('webhooks and memories', () => {
     expect(await cut()).toBe(true);
     // A short memory has no such button.
     expect(await page.locator('[data-testid="memory"]', { hasText: 'Aisle seats on night trains.' }).getByRole('button', { name: 'Show more' }).count()).toBe(0);
-  }, 40_000);
+  }, limit(40_000));
 
   it('every delete asks through the app’s dialog, naming what goes; never the browser’s confirm', async () => {
     const { page } = env;
@@ -221,5 +221,5 @@ describe('webhooks and memories', () => {
     await expect.poll(async () => (await pageFetch(page, 'GET', `/api/agents/${agent.id}`)).status, { timeout: limit(10_000) }).toBe(404);
 
     expect(nativeDialogs).toEqual([]);
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, poll, withFake } from './helpers.js';
 import { makePlatform, tempDir } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
+import { limit } from '../fixtures/until.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -114,5 +115,5 @@ describe('a crash inside the fan-out loses neither half', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, withFake } from './helpers.js';
 import { TINY_PNG } from '../fixtures/fake-openai.js';
 import { readableText } from '../../src-main/platform/engine/tools/web.js';
+import { limit } from '../fixtures/until.js';
 
 /** A fake SearXNG (`/search?format=json`) and a web page, on 127.0.0.1. */
 async function fakeWeb() {
@@ -133,7 +134,7 @@ describe('tools: web search and page fetch as function calls', () => {
 
   it('by default the page fetcher refuses loopback and private addresses; allowed, it follows redirects', async () => {
     const { fetchPage, isPrivateAddress } = await import('../../src-main/platform/engine/tools/web.js');
-    const signal = AbortSignal.timeout(5000);
+    const signal = AbortSignal.timeout(limit(5000));
     expect(await fetchPage(`${web.url}/page`, signal)).toMatch(/cannot be fetched/);
     expect(await fetchPage('http://localhost:9/x', signal)).toMatch(/cannot be fetched/);
     expect(await fetchPage('file:///etc/passwd', signal)).toMatch(/Only http\(s\)/);

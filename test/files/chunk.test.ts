@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { chunkText, Chunker, lastSentenceEnd } from '../../src-main/platform/ingest/chunk.js';
 import { ftsQuery } from '../../src-main/platform/db/fts-query.js';
+import { limit } from '../fixtures/until.js';
 
 describe('chunker', () => {
   it('keeps short text whole', () => {
@@ -133,5 +134,5 @@ describe('chunker work', () => {
       }),
       { numRuns: 25 },
     );
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
-import { until } from '../fixtures/until.js';
+import { until, limit } from '../fixtures/until.js';
 import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 describe('files durability', () => {
@@ -81,5 +81,5 @@ describe('files durability', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, limit(90_000));
 });

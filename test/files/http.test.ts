@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, makePlatform } from '../api/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
-import { until as waitUntil } from '../fixtures/until.js';
+import { until as waitUntil, limit } from '../fixtures/until.js';
 
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
 const stored = (dir: string) => fs.readdirSync(path.join(dir, 'files')).filter((n) => n !== 'tmp');
@@ -81,7 +81,7 @@ describe('uploads over real HTTP', () => {
     await until(() => temp(p.dir).length === 0);
     expect(stored(p.dir)).toEqual([]);
     expect(rows(p)).toBe(0);
-  }, 60_000);
+  }, limit(60_000));
 
   it('a client that disconnects mid-upload leaves nothing on disk and no row', async () => {
     const { req, done } = streamUpload(server.url, 50 * 1024 * 1024, { abortAfter: 8 * 1024 * 1024 });

@@ -6,6 +6,7 @@ import { upload } from './helpers.js';
 import { COMMITTED_DIR, makeDocuments, phraseOf } from '../fixtures/documents.js';
 import { ACCEPTED_EXTENSIONS } from '../../src-main/platform/ingest/kinds.js';
 import { searchPassages } from '../../src-main/platform/modules/files/search.js';
+import { limit } from '../fixtures/until.js';
 
 // Formats whose own tags carry the phrase (ffmpeg's `title`); the rest are found by their metadata.
 const TAGGED_MEDIA = ['mp3', 'wav', 'ogg', 'flac', 'm4a', 'mp4', 'mov', 'mkv', 'wmv'];
@@ -27,7 +28,7 @@ describe('every accepted kind is really read', () => {
     const link = await call(p, 'POST', '/api/agents/1/files', { body: { file_ids: Object.values(files).map((f) => f.id) } });
     expect(link.status, link.text).toBe(200);
     await p.jobs.idle(150_000);
-  }, 180_000);
+  }, limit(180_000));
 
   afterAll(async () => {
     await p.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, call, makePlatform } from '../api/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import type { Platform } from '../../src-main/platform/platform.js';
-import { until } from '../fixtures/until.js';
+import { until, limit } from '../fixtures/until.js';
 
 /** A raw client: what it received, and whether the server closed it. */
 function rawClient(port: number) {
@@ -67,7 +67,7 @@ describe('connections from hostile clients', () => {
       stops.forEach((s) => s());
       clients.forEach((c) => c.socket.destroy());
     }
-  }, 20_000);
+  }, limit(20_000));
 
   it('cuts off a client that trickles its headers', async () => {
     const c = rawClient(server.port);
@@ -81,7 +81,7 @@ describe('connections from hostile clients', () => {
       stop();
       c.socket.destroy();
     }
-  }, 20_000);
+  }, limit(20_000));
 
   it('limits failed attempts per presented key: a bad key never blocks a good one', async () => {
     const bad = (key: string) => call(p, 'GET', '/api/agents', { key });

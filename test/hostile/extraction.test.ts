@@ -82,7 +82,7 @@ describe('hostile documents', () => {
     expect(r.status).toBe('completed');
     const detail = await call(p, 'GET', `/api/files/${r.id}`);
     expect(detail.json.metadata).toMatchObject({ sheets: 1, rows: 1 });
-  }, 60_000);
+  }, limit(60_000));
 
   it('text and a docx made of one 4-8 MB run without spaces complete, in passages of bounded size', async () => {
     const txt = await processFile('run.txt', longRunText(8));
@@ -110,7 +110,7 @@ describe('hostile documents', () => {
     const r = await runExtraction({ fileId: up.json.id, path: file, ext: 'txt', kind: 'text', filename: 'slow.txt', bytes: 9, dbPath: path.join(p.dir, 'agent-desk.sqlite') }, { timeoutMs: 1 });
     expect(r).toMatchObject({ ok: false, code: 'timeout' });
     if (!r.ok) expect(r.error).toMatch(/^Reading this file took longer than 0 seconds \(the budget for its size\) and was stopped/);
-  }, 60_000);
+  }, limit(60_000));
 });
 
 describe('zip and PDF guards', () => {

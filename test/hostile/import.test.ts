@@ -5,6 +5,7 @@ import { exportTar, importTar, userView } from '../crash/data-safety-helpers.js'
 import { collectExport, EXPORT_FORMAT, EXPORT_VERSION, TABLE_NAMES, type ExportTables, type Row } from '../../src-main/platform/modules/archive/service.js';
 import { tarEnd, tarEntry } from '../../src-main/platform/modules/archive/tar.js';
 import { tarJson } from './support/tar-read.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * A hostile archive is refused with 422 naming its first bad row, and changes nothing: the
@@ -102,7 +103,7 @@ describe('archive import validation', () => {
       JSON.parse = parse;
     }
     expect(largest).toBeLessThan(1024 * 1024);
-  }, 120_000);
+  }, limit(120_000));
 });
 
 /**

@@ -7,7 +7,7 @@ import { lifecycleOf } from '../../src-main/platform/kernel/lifecycle.js';
 import { startServer, type ServerProcess } from '../api/server-process.js';
 import { acquireDataDirLock } from '../../src-main/platform/db/data-dir-lock.js';
 import type { Platform } from '../../src-main/platform/platform.js';
-import { until } from '../fixtures/until.js';
+import { until, limit } from '../fixtures/until.js';
 import { startHub } from '../models/hub.js';
 
 describe('background work has an heir', () => {
@@ -104,7 +104,7 @@ describe('background work has an heir', () => {
       await survivor?.close();
       await hub.close();
     }
-  }, 300_000);
+  }, limit(300_000));
 
   it('owner work registered before the process owns the data dir waits for it; after, it runs at once', () => {
     let owner = false;

@@ -9,6 +9,7 @@ import { KEY } from '../api/helpers.js';
 import { listen } from '../../src-main/platform/transports/http/server.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { limit } from '../fixtures/until.js';
 
 /** A raw counter that records the work BPE would do (quadratic in a piece's length). */
 function quadraticProbe() {
@@ -65,7 +66,7 @@ describe('token counting is bounded', () => {
     const n = count('z'.repeat(320_000));
     // o200k reads "zz" as one token: the scaled count of the head is the whole's.
     expect(n).toBe(160_000);
-  }, 10_000);
+  }, limit(10_000));
 });
 
 describe('message and output caps', () => {
@@ -92,7 +93,7 @@ describe('message and output caps', () => {
     } finally {
       env.fake.set({ tokens: undefined, usage: true });
     }
-  }, 60_000);
+  }, limit(60_000));
 
   const stored = () => (env.p.db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
 
@@ -117,7 +118,7 @@ describe('message and output caps', () => {
     const atCap = await call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: chatBody('q'.repeat(MAX_MESSAGE_CHARS)) });
     expect(atCap.status).toBe(200);
     expect(stored()).toBe(executions + 1);
-  }, 30_000);
+  }, limit(30_000));
 
   it('/v1/chat/completions refuses it with 400 in the OpenAI shape, naming the message as sent', async () => {
     const executions = stored();
@@ -130,7 +131,7 @@ describe('message and output caps', () => {
     const streamed = await call(env.p, 'POST', '/v1/chat/completions', { body: { ...body, stream: true } });
     expect(streamed.status).toBe(400);
     expect(stored()).toBe(executions);
-  }, 30_000);
+  }, limit(30_000));
 
   it('MCP run_agent refuses an over-long message before running anything', async () => {
     const executions = stored();
@@ -146,5 +147,5 @@ describe('message and output caps', () => {
       await client.close();
       await running.close();
     }
-  }, 30_000);
+  }, limit(30_000));
 });

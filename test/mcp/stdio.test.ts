@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { tempDir } from '../api/helpers.js';
 import { http, startServer } from '../openai/server.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * `npm run mcp` as an MCP client launches it: a child process speaking JSON-RPC on stdio, on the
@@ -24,7 +25,7 @@ describe('MCP over stdio (npm run mcp)', () => {
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     client = new Client({ name: 'agent-desk-stdio-test', version: '1.0.0' });
     await client.connect(transport);
-  }, 60_000);
+  }, limit(60_000));
   afterAll(async () => {
     await client?.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform, closePlatform, call } from '../api/helpers.js';
 import { launchBrowser } from '../e2e/support/browser.js';
+import { limit } from '../fixtures/until.js';
 
 const ENGLISH = 'The harbour pilot boards at dawn';
 const GERMAN = 'Schöne Grüße aus München und Köln';
@@ -36,7 +37,7 @@ describe('OCR languages', () => {
     } finally {
       await b.close();
     }
-  }, 60_000);
+  }, limit(60_000));
   afterAll(() => closePlatform(p));
 
   const ocrOf = async (name: string, png: Buffer) => {
@@ -88,7 +89,7 @@ describe('OCR languages', () => {
     const { meta, text } = await ocrOf('gruesse.png', images.german);
     expect(meta.ocr_languages).toEqual(['deu', 'eng']);
     expect(text).toContain(GERMAN);
-  }, 180_000);
+  }, limit(180_000));
 
   it('keeps a chosen language whose model is missing, shows it so, and reads with the rest', async () => {
     const r = await choose(['fra']);
@@ -101,7 +102,7 @@ describe('OCR languages', () => {
     expect(meta.ocr_languages).toEqual(['eng']);
     expect(meta.ocr_missing_languages).toEqual(['fra']);
     expect(text.toLowerCase()).toContain(ENGLISH.toLowerCase());
-  }, 180_000);
+  }, limit(180_000));
 
   it('uses a model file put in the ocr folder, and says when such a file is no model', async () => {
     const folder = path.join(p.dir, 'ocr');
@@ -117,7 +118,7 @@ describe('OCR languages', () => {
     expect(meta.ocr_languages, JSON.stringify(meta)).toEqual(['ita']);
     expect(meta.ocr_missing_languages).toEqual(['spa']);
     expect(text.toLowerCase()).toContain(ENGLISH.toLowerCase());
-  }, 180_000);
+  }, limit(180_000));
 
   it('shows a damaged or cut-off model in the ocr folder as missing, and OCR goes on without it', async () => {
     const folder = path.join(p.dir, 'ocr');
@@ -135,5 +136,5 @@ describe('OCR languages', () => {
     expect(meta.ocr_languages).toEqual(['eng']);
     expect(meta.ocr_missing_languages).toEqual(['por', 'nld']);
     expect(text.toLowerCase()).toContain(ENGLISH.toLowerCase());
-  }, 180_000);
+  }, limit(180_000));
 });

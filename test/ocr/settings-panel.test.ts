@@ -67,5 +67,5 @@ describe('Settings → OCR', () => {
     await row('deu').waitFor({ state: 'detached' });
     await page.waitForFunction(() => document.querySelector('[data-testid="ocr-tesseract"]')?.textContent === 'eng+fra');
     expect(env.problems.filter((x) => !x.includes("'script-src' was not explicitly set"))).toEqual([]);
-  }, 120_000);
+  }, limit(120_000));
 });

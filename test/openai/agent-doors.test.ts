@@ -24,7 +24,7 @@ describe('the same agent through every /v1 door, and the ai SDK tool loop', () =
     const server = await addServer(s.p, everythingStdio());
     const id = await toolAgent(s.p, [server.id], { instructions: 'You are the weather desk. Use your tools.' });
     slug = (await http(s, 'GET', `/api/agents/${id}`)).json.slug;
-  }, 60_000);
+  }, limit(60_000));
   afterAll(() => s?.close());
 
   const chats = () => s.fake.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body);

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import { tempDir } from '../api/helpers.js';
 import { startServer, type ServerProcess } from '../api/server-process.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
+import { limit } from '../fixtures/until.js';
 
 const KEY = 'cli-test-key-0123456789';
 
@@ -18,7 +19,7 @@ describe('npm run serve: the OpenAI-compatible API of a headless server', () => 
     // One node process (tsx as a loader), so SIGTERM reaches the server itself and nothing outlives the test.
     server = await startServer({ dataDir: dir, env: { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url } });
     url = server.url;
-  }, 60_000);
+  }, limit(60_000));
   afterAll(async () => {
     await server?.stop();
     await fake?.close();

@@ -11,6 +11,7 @@ import { KEY, http, startServer, type TestServer } from './server.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 import { hashVectors } from '../retrieval/helpers.js';
 import { normalize } from '../../src-main/platform/ingest/embed/types.js';
+import { limit } from '../fixtures/until.js';
 
 const decode = (b64: string): number[] => {
   const buf = Buffer.from(b64, 'base64');
@@ -27,7 +28,7 @@ describe('/v1/embeddings', () => {
     fake = await startFakeOpenAI({ embed: (input) => hashVectors(input, 8) });
     s = await startServer({ env: { AGENT_DESK_OLLAMA_AUTODETECT: '0' } });
     client = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: KEY, maxRetries: 0 });
-  }, 60_000);
+  }, limit(60_000));
   afterAll(async () => {
     await s?.close();
     await fake?.close();

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { problemsWith } from '../fuzz/answers.js';
 import { hostileValue } from '../fuzz/arbitraries.js';
 import { cleanup, FUZZ_SEED, fuzzPlatform, send } from '../fuzz/harness.js';
+import { limit } from '../fixtures/until.js';
 
 /**
  * Hostile conversations that pass the schemas and reach the gateway's readers: a real model name
@@ -43,6 +44,6 @@ describe('gateway readers: hostile conversations with a valid model', () => {
       );
       // The property reached the readers' accepting side too, not only their refusals.
       expect(reachedRun).toBeGreaterThan(0);
-    }, 120_000);
+    }, limit(120_000));
   }
 });

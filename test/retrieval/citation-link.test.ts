@@ -49,5 +49,5 @@ describe('citation links', () => {
     // A CSP console note ("'script-src' was not explicitly set") shows up in this run; its source
     // is not tracked down yet (neither the viewer nor the links evaluate code). Anything else fails.
     expect(env.problems.filter((x) => !x.includes("'script-src' was not explicitly set"))).toEqual([]);
-  }, 90_000);
+  }, limit(90_000));
 });

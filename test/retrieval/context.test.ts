@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT, call, chatBody, withFake } from '../execution/helpers.js';
 import { addTextFile } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const SMALL = [
   'Meeting notes, 3 March. Attendees: Priya, Tomasz and Lena.',
@@ -30,7 +31,7 @@ describe('context from files', () => {
     );
     large = await addTextFile(env.p, 'inventory.txt', sections.join('\n\n'));
     todo = await addTextFile(env.p, 'todo.txt', 'Buy stamps. Renew the parking permit before Friday.');
-  }, 120_000);
+  }, limit(120_000));
   afterAll(() => env.close());
 
   const exec = (body: object) => call(env.p, 'POST', `/api/agents/${CHAT}/execute`, { body: { ...body, wait_execution: true } });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform, closePlatform, call } from '../api/helpers.js';
 import { addTextFile, vectorsReady } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const DOC = [
   'Tomatoes need six to eight hours of direct sunlight every day. Water them deeply twice a week and stake the stems once they pass knee height so the fruit stays off the soil.',
@@ -22,7 +23,7 @@ describe('hybrid retrieval with the built-in embedder', () => {
   beforeAll(async () => {
     fileId = await addTextFile(p, 'handbook.txt', DOC);
     await vectorsReady(p);
-  }, 120_000);
+  }, limit(120_000));
   afterAll(() => closePlatform(p));
 
   it('embeds every passage of a processed file in the background (512 dims, sqlite-vec loaded)', () => {

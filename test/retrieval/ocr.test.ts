@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { makePlatform, closePlatform, call } from '../api/helpers.js';
 import { launchBrowser } from '../e2e/support/browser.js';
+import { limit } from '../fixtures/until.js';
 
 const PHRASE = 'The harbour pilot boards at dawn';
 
@@ -24,7 +25,7 @@ describe('OCR of images and scanned PDF pages', () => {
     } finally {
       await b.close();
     }
-  }, 60_000);
+  }, limit(60_000));
   afterAll(() => closePlatform(p));
 
   const processed = async (name: string, bytes: Buffer) => {
@@ -43,7 +44,7 @@ describe('OCR of images and scanned PDF pages', () => {
     expect(detail.metadata.width).toBe(900);
     const hits = await p.services.retrieval.searchPassages([id], 'harbour pilot dawn', 3, 'bm25');
     expect(hits.length).toBe(1);
-  }, 120_000);
+  }, limit(120_000));
 
   it('reads the phrase from a PDF page that is only an image', async () => {
     const doc = await PDFDocument.create();
@@ -58,5 +59,5 @@ describe('OCR of images and scanned PDF pages', () => {
     expect(text).toContain('A page with real text on it.');
     expect(detail.metadata.ocr_pages).toEqual([1]);
     expect(detail.metadata.pages).toBe(2);
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../api/helpers.js';
 import { withFake } from '../execution/helpers.js';
 import { addTextFile, hashVectors, until, vectorsReady } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 describe('switching embedder', () => {
   let env: Awaited<ReturnType<typeof withFake>>;
@@ -26,7 +27,7 @@ describe('switching embedder', () => {
     });
     fileId = await addTextFile(env.p, 'guide.txt', Array.from({ length: 40 }, (_, i) => `Chapter ${i}. The harbour crane number ${i} lifts containers onto ships.`).join('\n\n'));
     await vectorsReady(env.p);
-  }, 120_000);
+  }, limit(120_000));
   afterAll(async () => {
     release();
     await env.close();

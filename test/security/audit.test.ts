@@ -40,5 +40,5 @@ describe('production dependencies', () => {
       .map(([name, x]) => `${name} (${x.severity})`);
     expect(bad, `high/critical advisories: ${bad.join(', ')}`).toEqual([]);
     expect((v.high ?? 0) + (v.critical ?? 0)).toBe(0);
-  }, 120_000);
+  }, limit(120_000));
 });

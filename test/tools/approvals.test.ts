@@ -3,6 +3,7 @@ import { call } from '../api/helpers.js';
 import { poll, withFake } from '../execution/helpers.js';
 import { addServer, ask, everythingStdio, lastToolResult, toolAgent } from './helpers.js';
 import type { Clock } from '../../src-main/platform/modules/tools/approvals.js';
+import { limit } from '../fixtures/until.js';
 
 let env: Awaited<ReturnType<typeof withFake>>;
 let server: number;
@@ -69,7 +70,7 @@ describe('approvals over the API', () => {
     expect((await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/1/approve`)).status).toBe(409);
     expect((await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/7/deny`)).status).toBe(409);
     expect((await call(p(), 'POST', `/api/agent-responses/999999/steps/1/approve`)).status).toBe(404);
-  }, 60_000);
+  }, limit(60_000));
 
   it('deny: the model is told the user denied the call, and the step says denied', async () => {
     const w = await startWaiting();
@@ -77,7 +78,7 @@ describe('approvals over the API', () => {
     const done = await poll(p(), w.id, (x) => x.status === 'succeeded' || x.status === 'failed');
     expect(done.steps[0]).toMatchObject({ status: 'denied', approved: null, error: 'The user denied this call.' });
     expect(done.output).toMatch(/^Result: Error: the user denied this tool call/);
-  }, 60_000);
+  }, limit(60_000));
 
   it('unanswered for 120 s (injected clock) the call is denied, so an unattended client never hangs', async () => {
     const m = manualClock();
@@ -94,7 +95,7 @@ describe('approvals over the API', () => {
     } finally {
       p().services.tools.approvals.clock = (await import('../../src-main/platform/modules/tools/approvals.js')).realClock;
     }
-  }, 60_000);
+  }, limit(60_000));
 
   it('always: approves this call and lets the tool run unasked from then on', async () => {
     const w = await startWaiting();
@@ -105,7 +106,7 @@ describe('approvals over the API', () => {
     expect(next.status).toBe('succeeded');
     expect(next.steps[0]).toMatchObject({ status: 'succeeded', approved: 'auto' });
     await call(p(), 'PATCH', `/api/mcp-servers/${server}`, { body: { always_tools: [] } });
-  }, 60_000);
+  }, limit(60_000));
 
   it('cancel while waiting for approval ends the run at once', async () => {
     const w = await startWaiting();
@@ -113,5 +114,5 @@ describe('approvals over the API', () => {
     expect(c.json.status).toBe('canceled');
     expect(c.json.steps[0].status).toBe('failed');
     expect((await call(p(), 'POST', `/api/agent-responses/${w.id}/steps/1/approve`)).status).toBe(409);
-  }, 60_000);
+  }, limit(60_000));
 });

@@ -14,6 +14,7 @@ import { writeTinyLlama } from '../fixtures/gguf-writer.js';
 import { ggufCalls, ggufFunctions, ggufHistory, toGbnfSchema } from '../../src-main/platform/engine/providers/gguf-tools.js';
 import { loadLlama } from '../../src-main/platform/engine/providers/gguf-engine.js';
 import { EVERYTHING, FILESYSTEM, addServer, everythingStdio, toolAgent } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 async function realSchemas(): Promise<{ name: string; inputSchema: unknown }[]> {
   const out: { name: string; inputSchema: unknown }[] = [];
@@ -37,7 +38,7 @@ describe('GGUF function calling', () => {
     }
     const fns = ggufFunctions([{ name: 'echo', description: 'Echoes', parameters: { type: 'object', properties: { message: { type: 'string', minLength: 1 } }, required: ['message'], additionalProperties: false, $schema: 'x' } }]);
     expect(fns.echo).toEqual({ description: 'Echoes', params: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } });
-  }, 120_000);
+  }, limit(120_000));
 
   it('tool turns become function calls carrying their results; calls come back as tool calls', () => {
     const h = ggufHistory([
@@ -75,6 +76,6 @@ describe('GGUF function calling', () => {
       const e = r.json.responses[0];
       expect(e.error).toBeNull();
       expect(e.status).toBe('succeeded');
-    }, 120_000);
+    }, limit(120_000));
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { call, closePlatform, makePlatform, tempDir } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { EVERYTHING, addServer, everythingStdio, filesystemStdio, startEverythingHttp, until } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 let p: Platform & { dir: string };
 let folder: string;
@@ -38,7 +39,7 @@ describe('MCP servers API', () => {
 
     // The secret env reached the server process (the everything server's get-env tool reads its env).
     const conn = p.services.tools.connectionOf(1, s.id);
-    const env = await conn.call('get-env', {}, { signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
+    const env = await conn.call('get-env', {}, { signal: AbortSignal.timeout(limit(20_000)), timeoutMs: limit(20_000) });
     expect(env.text).toContain('tok-123');
   });
 
@@ -86,7 +87,7 @@ describe('MCP servers API', () => {
       const tools = await call(p, 'GET', `/api/mcp-servers/${s.id}/tools`);
       expect(tools.status).toBe(200);
       expect(tools.json.data.map((t: any) => t.name)).toContain('echo');
-      const res = await p.services.tools.connectionOf(1, s.id).call('echo', { message: 'over http' }, { signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
+      const res = await p.services.tools.connectionOf(1, s.id).call('echo', { message: 'over http' }, { signal: AbortSignal.timeout(limit(20_000)), timeoutMs: limit(20_000) });
       expect(res).toEqual({ text: 'Echo: over http', isError: false });
     } finally {
       await http.stop();
@@ -98,7 +99,7 @@ describe('MCP servers API', () => {
     try {
       const s = await addServer(p, { name: 'ev-http-restart', url: http.url, approval: 'auto' });
       const conn = p.services.tools.connectionOf(1, s.id);
-      const opts = () => ({ signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
+      const opts = () => ({ signal: AbortSignal.timeout(limit(20_000)), timeoutMs: limit(20_000) });
       expect((await conn.call('echo', { message: 'one' }, opts())).text).toBe('Echo: one');
       await http.stop();
       await expect(conn.call('echo', { message: 'two' }, opts())).rejects.toThrow(/could not be reached while echo ran/);

@@ -5,6 +5,7 @@ import { call, tempDir } from '../api/helpers.js';
 import { parseSSE, poll, withFake } from '../execution/helpers.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.js';
 import { addServer, ask, everythingStdio, filesystemStdio, lastToolResult, toolAgent, until } from './helpers.js';
+import { limit } from '../fixtures/until.js';
 
 let env: Awaited<ReturnType<typeof withFake>>;
 let anth: FakeAnthropic;
@@ -97,7 +98,7 @@ describe('the tool loop against real MCP servers', () => {
     } finally {
       setLimits({});
     }
-  }, 30_000);
+  }, limit(30_000));
 
   it('a 1 MB tool result is capped with a note for the model; the step keeps an excerpt', async () => {
     const big = 'x'.repeat(1024 * 1024);
@@ -119,7 +120,7 @@ describe('the tool loop against real MCP servers', () => {
     expect(seen.length).toBeLessThan(33_000);
     expect(e.steps[0].status).toBe('succeeded');
     expect(e.steps[0].result.length).toBeLessThanOrEqual(4001);
-  }, 30_000);
+  }, limit(30_000));
 
   it('a model that never stops calling tools is bounded: 8 steps, then one round without tools, then the run fails with tool_limit', async () => {
     let n = 0;
@@ -135,7 +136,7 @@ describe('the tool loop against real MCP servers', () => {
     const reqs = env.fake.requests.slice(before).filter((q) => q.path === '/v1/chat/completions');
     expect(reqs).toHaveLength(9);
     expect(reqs[8].body.tools).toBeUndefined();
-  }, 60_000);
+  }, limit(60_000));
 
   it('unknown tool names and bad JSON arguments are returned to the model as errors', async () => {
     env.fake.set({ toolCalls: (b) => (b.tools?.length && !lastToolResult(b) ? [{ name: 'echo', arguments: '{not json' }] : null), tokens: answerWithTool });
@@ -164,7 +165,7 @@ describe('the tool loop against real MCP servers', () => {
       return v.status === 'running' && v.pid !== pid ? v : null;
     });
     expect(back.restarts).toBeGreaterThanOrEqual(1);
-  }, 60_000);
+  }, limit(60_000));
 
   it('cancel during a tool call stops the run at once: canceled, the step marked', async () => {
     env.fake.set({ toolCalls: (b) => (b.tools?.length && !lastToolResult(b) ? [{ name: 'trigger-long-running-operation', arguments: '{"duration": 60, "steps": 2}' }] : null), tokens: answerWithTool });
@@ -178,9 +179,9 @@ describe('the tool loop against real MCP servers', () => {
     // The model was not called again after the cancel.
     expect(env.fake.requests.length).toBe(before);
     // The server is still usable after the canceled request.
-    const ok = await p().services.tools.connectionOf(1, everything).call('echo', { message: 'still here' }, { signal: AbortSignal.timeout(20_000), timeoutMs: 20_000 });
+    const ok = await p().services.tools.connectionOf(1, everything).call('echo', { message: 'still here' }, { signal: AbortSignal.timeout(limit(20_000)), timeoutMs: limit(20_000) });
     expect(ok.text).toBe('Echo: still here');
-  }, 60_000);
+  }, limit(60_000));
 
   it('a server of the agent that cannot start shows as a failed step; the other servers\' tools still work', async () => {
     const broken = (await addServer(p(), { name: 'wont-start', command: process.execPath, args: ['-e', 'console.error("no token configured"); process.exit(2)'], approval: 'auto' })).id;
@@ -192,5 +193,5 @@ describe('the tool loop against real MCP servers', () => {
     expect(e.steps[0].error).toMatch(/not offered to the model: The MCP server "wont-start" could not start/);
     expect(e.steps[1]).toMatchObject({ tool: 'echo', status: 'succeeded' });
     expect(e.output).toBe('The tool said: Echo: still works');
-  }, 30_000);
+  }, limit(30_000));
 });

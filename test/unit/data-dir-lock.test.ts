@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { acquireDataDirLock } from '../../src-main/platform/db/data-dir-lock.js';
 import { makePlatform, tempDir } from '../api/helpers.js';
 import { call, chatBody, poll, withFake } from '../execution/helpers.js';
+import { limit } from '../fixtures/until.js';
 
 const dirs: string[] = [];
 const dir = () => {
@@ -105,5 +106,5 @@ describe('data dir lock: one process owns the background work', () => {
       await close();
       await fake.close().catch(() => {});
     }
-  }, 30_000);
+  }, limit(30_000));
 });

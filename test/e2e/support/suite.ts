@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { guardedIt } from './chat-env';
 import { launchBrowser, type Browser } from './browser';
+import { limit } from '../../fixtures/until.js';
 
 export interface Closable {
   close(): Promise<void>;
@@ -16,7 +17,7 @@ export type Own = <T extends Closable>(thing: T) => T;
  * handed to `own`, last started first, also after a failed start; every close runs even if one throws.
  * Returns the suite's `it`.
  */
-export function e2eSetup(start: (own: Own) => Promise<void>, timeout = 180_000): ReturnType<typeof guardedIt> {
+export function e2eSetup(start: (own: Own) => Promise<void>, timeout = limit(180_000)): ReturnType<typeof guardedIt> {
   const owned: Closable[] = [];
   let setupError: unknown = null;
   beforeAll(async () => {
@@ -33,7 +34,7 @@ export function e2eSetup(start: (own: Own) => Promise<void>, timeout = 180_000):
     const failures: unknown[] = [];
     for (const thing of owned.reverse()) await thing.close().catch((err: unknown) => failures.push(err));
     if (failures.length) throw failures[0];
-  }, 30_000);
+  }, limit(30_000));
   return guardedIt(() => setupError);
 }
 
