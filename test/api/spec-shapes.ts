@@ -189,9 +189,10 @@ export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed',
 /**
  * ext sessions (README "Chat": `GET /api/sessions`, `GET|PATCH|DELETE /api/sessions/{id}`): the
  * executions sharing a `root_id` (CONTRACT.md "Execution"); `id` is that root_id, `schedule` the
- * schedule whose run started it (CONTRACT.md "Tools and schedules") or null.
+ * schedule whose run started it (CONTRACT.md "Tools and schedules") or null; `pinned`, `archived`,
+ * `instructions`, `options` (CONTRACT.md "Sessions").
  */
-export const SESSION_KEYS = ['id', 'agent_id', 'title', 'turns', 'last_status', 'created_at', 'updated_at', 'schedule'];
+export const SESSION_KEYS = ['id', 'agent_id', 'title', 'turns', 'last_status', 'created_at', 'updated_at', 'schedule', 'pinned', 'archived', 'instructions', 'options'];
 /** One session: plus `earlier` (the history it was started from) and its `executions` in order. */
 export const SESSION_DETAIL_KEYS = [...SESSION_KEYS, 'earlier', 'executions'];
 /** A session's execution: the execution, plus the branch's `parent_id` and the `answers` it ran with. */
@@ -228,6 +229,13 @@ export function expectSession(s: any): void {
     expect(sorted(s.schedule)).toEqual(['id', 'name']);
     expect(isInt(s.schedule.id) && strOrNull(s.schedule.name)).toBe(true);
   }
+  // CONTRACT.md "Sessions": pinned, archived, the session's own instructions (≤ 20,000) and options.
+  expect(typeof s.pinned === 'boolean' && typeof s.archived === 'boolean').toBe(true);
+  expect(strOrNull(s.instructions)).toBe(true);
+  if (s.instructions !== null) expect(s.instructions.length).toBeLessThanOrEqual(20_000);
+  expect(typeof s.options).toBe('object');
+  for (const k of Object.keys(s.options)) expect(['temperature', 'max_tokens', 'top_p']).toContain(k);
+  for (const v of Object.values(s.options)) expect(typeof v).toBe('number');
 }
 
 export function expectSessionDetail(d: any): void {

@@ -44,6 +44,10 @@ describe('sessions', () => {
       created_at: first.created_at,
       updated_at: expect.stringMatching(ISO_MICROS),
       schedule: null,
+      pinned: false,
+      archived: false,
+      instructions: null,
+      options: {},
     });
     expect(s.title).toHaveLength(80);
     expect(s.updated_at >= cont.updated_at).toBe(true);

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { ErrorBody, IdPath, looseBool, pageQuery, queryInt, shapeB } from './common.js';
-import { Execution } from './executions.js';
+import { ExecuteResponse, Execution } from './executions.js';
 import { operations } from './operation.js';
+
+/** A session's generation options: each over the agent's answer (or the provider's default) for that session's runs. */
+const SessionOptionsShape = z
+  .object({
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: z.number().int().min(1).max(1_000_000).optional(),
+    top_p: z.number().min(0).max(1).optional(),
+  })
+  .meta({ id: 'SessionOptions' });
+export type SessionOptions = z.infer<typeof SessionOptionsShape>;
 
 /**
  * ext: chat sessions, i.e. the executions sharing a `root_id` (CONTRACT.md "Execution"), listed
@@ -23,6 +33,14 @@ export const Session = z
     updated_at: z.string(),
     /** ext: the schedule whose run started this session (its name may be null), else null */
     schedule: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
+    /** pinned sessions come first in the list */
+    pinned: z.boolean(),
+    /** archived sessions stay readable and searchable; `?archived=false` leaves them out */
+    archived: z.boolean(),
+    /** the conversation's own instructions, sent after the agent's; null: none */
+    instructions: z.string().nullable(),
+    /** the conversation's own generation options, over the agent's answers; `{}`: none */
+    options: SessionOptionsShape,
   })
   .meta({ id: 'Session' });
 export type Session = z.infer<typeof Session>;
@@ -30,14 +48,17 @@ export type Session = z.infer<typeof Session>;
 export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
 
 /**
- * Newest activity first; `agent_id` keeps the sessions of one agent; `q` those whose title, a
- * message or an answer holds it; `scheduled` false leaves out the sessions schedules started
- * (true keeps only those).
+ * Pinned first, then newest activity first; `agent_id` keeps the sessions of one agent; `q` those
+ * whose title, a message or an answer holds it, folding case and accents both ways ("acao" finds
+ * "ação", "REVISÃO" finds "revisão"; a `q` under 3 characters folds only ASCII case);
+ * `scheduled`, `archived`, `pinned`: false leaves those out, true keeps only those, absent keeps all.
  */
 export const SessionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
   q: z.string().max(200, 'The q field must not be greater than 200 characters.').optional(),
   scheduled: looseBool().optional(),
+  archived: looseBool().optional(),
+  pinned: looseBool().optional(),
 });
 export type SessionListQuery = z.infer<typeof SessionListQuery>;
 
@@ -59,8 +80,59 @@ export const SessionDetail = Session.extend({
 }).meta({ id: 'SessionDetail' });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
-/** ext PATCH /api/sessions/{id}: the title the user gives a session (one line, at most 80 characters kept). */
-export const SessionRename = z.object({ title: z.string({ error: 'The title field is required.' }) }).meta({ id: 'SessionRename' });
+/** The most characters a session's instructions hold. */
+export const INSTRUCTIONS_MAX = 20_000;
+
+/**
+ * ext PATCH /api/sessions/{id}: any of `title` (one line, at most 80 characters kept), `pinned`,
+ * `archived`, `instructions` (null or "" clears them), `options` (replaces them whole; null or {} clears).
+ */
+export const SessionUpdate = z
+  .object({
+    title: z.string().optional(),
+    pinned: z.boolean().optional(),
+    archived: z.boolean().optional(),
+    instructions: z.string().max(INSTRUCTIONS_MAX).nullable().optional(),
+    options: SessionOptionsShape.strict().nullable().optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.title === undefined && b.pinned === undefined && b.archived === undefined && b.instructions === undefined && b.options === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['title'], message: 'The title field is required when none of pinned / archived / instructions / options are present.', input: undefined });
+    }
+  })
+  .meta({ id: 'SessionUpdate' });
+export type SessionUpdate = z.infer<typeof SessionUpdate>;
+
+/** ext GET /api/sessions/{id}/export: `md` (default) the chosen path as Markdown, `json` the session with every branch. */
+export const SessionExportQuery = z.object({ format: z.enum(['md', 'json']).default('md') });
+
+/** The most models one compare runs. */
+export const COMPARE_MAX = 4;
+
+/**
+ * ext POST /api/agents/{id}/compare: the execute body (answers, messages, root_id, parent_id,
+ * file_ids… as POST /api/agents/{id}/execute takes them, without `stream` and `alternative_of`)
+ * plus `models`, 2 to 4 distinct model names. Each model answers the same user turn as its own
+ * execution, all started at once, siblings in the session's tree (the branch regenerate makes).
+ */
+export const CompareBody = z
+  .looseObject({
+    // The bounds only once it is a list of names (pipe: not run on a string).
+    models: z
+      .array(z.string().trim().min(1).max(200))
+      .pipe(z.array(z.string()).min(2).max(COMPARE_MAX))
+      .superRefine((list, ctx) => {
+        list.forEach((m, i) => {
+          if (list.indexOf(m) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `The models.${i} field has a duplicate value.`, input: m });
+        });
+      }),
+    stream: looseBool().optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.stream) ctx.addIssue({ code: 'custom', path: ['stream'], message: 'Compare answers at once; follow each execution with GET /api/agent-responses/{id}/stream.', input: b.stream });
+    if (b.alternative_of != null) ctx.addIssue({ code: 'custom', path: ['alternative_of'], message: 'Compare answers a new user turn; give parent_id or root_id, not alternative_of.', input: b.alternative_of });
+  })
+  .meta({ id: 'CompareBody' });
 
 export const SessionDeleted = z.object({ id: z.number().int(), deleted: z.literal(true) }).meta({ id: 'SessionDeleted' });
 
@@ -78,7 +150,49 @@ export const sessionOperations = operations({
     response: SessionPage,
   },
   getSession: { method: 'get', path: '/sessions/{id}', tags, summary: 'A session with its executions in order (ext)', params: IdPath, response: SessionDetail, notFound: 'Session' },
-  renameSession: { method: 'patch', path: '/sessions/{id}', tags, summary: 'Rename a session (ext)', params: IdPath, body: SessionRename, response: Session, notFound: 'Session' },
+  renameSession: {
+    method: 'patch',
+    path: '/sessions/{id}',
+    tags,
+    summary: 'Rename, pin, archive a session or set its instructions and options (ext)',
+    description:
+      'Any of `title`, `pinned`, `archived`, `instructions` (≤ 20,000 characters; sent to the model after the agent\'s instructions), `options` ' +
+      '(`temperature` 0–2, `max_tokens`, `top_p` 0–1: over the agent\'s answers for this session\'s next runs; replaces the stored options whole).',
+    params: IdPath,
+    body: SessionUpdate,
+    response: Session,
+    notFound: 'Session',
+  },
+  exportSession: {
+    method: 'get',
+    path: '/sessions/{id}/export',
+    tags,
+    summary: 'Download a session as Markdown or JSON (ext)',
+    description:
+      '`format=md` (default): the chosen path (from the first turn to the latest execution), each answer with its model, citations as footnotes. ' +
+      '`format=json`: the session (GET /api/sessions/{id}) with every branch. Answered as an attachment (`Content-Disposition`).',
+    params: IdPath,
+    query: SessionExportQuery,
+    response: z.never(),
+    bytes: 'text/markdown',
+    onlyBytes: true,
+    okDescription: 'The file (text/markdown or application/json)',
+    notFound: 'Session',
+  },
+  compareModels: {
+    method: 'post',
+    path: '/agents/{id}/compare',
+    tags,
+    summary: 'Ask 2 to 4 models the same turn at once, side by side (ext)',
+    description:
+      'The execute body plus `models` (2–4 distinct names). Each model answers as its own execution (answers `model` set to it), all sharing one parent: ' +
+      'sibling branches of that turn, like regenerated answers. Answers at once with the executions (`starting`), the first model\'s first; follow each with ' +
+      'GET /api/agent-responses/{id}/stream, cancel each on its own. To continue with one, execute with `parent_id` set to its id: that makes it the chosen path.',
+    params: IdPath,
+    body: CompareBody,
+    response: ExecuteResponse,
+    notFound: 'Agent',
+  },
   deleteSession: {
     method: 'delete',
     path: '/sessions/{id}',

@@ -16,6 +16,8 @@ export interface Overrides {
   /** A model to run whatever the answers say (an OpenAI request naming a raw provider model). */
   model?: string;
   maxTokens?: number;
+  /** nucleus sampling: a conversation's own option */
+  topP?: number;
   stop?: string[];
   temperature?: number;
   /** The /v1 gateways: the client's own tools (handed back, never run here) and its rich conversation (client-tools.ts). */
@@ -155,6 +157,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
       messages,
       temperature: plan.overrides.temperature ?? plan.temperature,
       maxTokens: plan.overrides.maxTokens,
+      topP: plan.overrides.topP,
       stop: plan.overrides.stop,
       tools: offered,
       ...clientChoice(plan.overrides.client, offered),

@@ -102,6 +102,7 @@ export class AnthropicProvider implements ModelProvider {
     const body: Record<string, unknown> = { model: req.model, messages, max_tokens: req.maxTokens ?? this.opts.defaultMaxTokens ?? 8192, stream: true };
     if (system) body.system = system;
     if (req.temperature !== undefined) body.temperature = req.temperature;
+    if (req.topP !== undefined) body.top_p = req.topP;
     if (req.stop?.length) body.stop_sequences = req.stop;
     if (req.tools?.length) {
       body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));

@@ -119,6 +119,7 @@ export class GgufProvider implements ModelProvider {
         signal: req.signal,
         maxTokens: req.maxTokens ?? 1024,
         temperature: req.temperature,
+        topP: req.topP,
         customStopTriggers: req.stop,
         functions: tools.length ? ggufFunctions(tools) : undefined,
         onToken: (tokens) => {

@@ -86,6 +86,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     if (this.opts.streamUsage !== false) body.stream_options = { include_usage: true };
     if (req.temperature !== undefined) body.temperature = req.temperature;
     if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+    if (req.topP !== undefined) body.top_p = req.topP;
     if (req.stop?.length) body.stop = req.stop;
     if (req.tools?.length) {
       body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));

@@ -49,6 +49,8 @@ export interface GenerateRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
+  /** nucleus sampling (a conversation's own option); providers without it ignore it */
+  topP?: number;
   stop?: string[];
   tools?: ToolSpec[];
   /** with `tools`: whether and which tool the model must call (default `auto`) */

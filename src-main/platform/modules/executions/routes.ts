@@ -1,7 +1,8 @@
 import { WAIT_MS, type ExecutionsService } from './service.js';
 import { createRouter } from '../../transports/http/router.js';
 import { serveOperations, type Handler } from '../../transports/http/operations.js';
-import { executionOperations } from '../../contract/executions.js';
+import { executionOperations, parseExecuteBody } from '../../contract/executions.js';
+import { executePart } from './sessions-compare.js';
 import { sessionOperations } from '../../contract/sessions.js';
 import { idFrame, sseResponse } from '../../transports/http/sse.js';
 import { shapeB } from '../../transports/http/pagination.js';
@@ -34,8 +35,17 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
   serveOperations(r, sessionOperations, {
     listSessions: ({ userId, query }, c) => shapeB(c, executions.listSessions(userId, query)),
     getSession: ({ userId, params }) => executions.session(userId, params.id),
-    renameSession: ({ userId, params, body }) => executions.renameSession(userId, params.id, body),
+    renameSession: ({ userId, params, body }) => executions.updateSession(userId, params.id, body),
     deleteSession: ({ userId, params }) => executions.deleteSession(userId, params.id),
+    exportSession: ({ userId, params, query }) => {
+      const file = executions.exportSession(userId, params.id, query.format);
+      return new Response(file.text, { status: 200, headers: { 'content-type': file.type, 'content-disposition': file.disposition, 'cache-control': 'no-store' } });
+    },
+    // The rest of the body is an execute body, read by its own schema (the same 422s as execute).
+    compareModels: async ({ params, body }, c) => {
+      const responses = await executions.compare(c.get('principal'), params.id, parseExecuteBody(executePart(body)), body.models);
+      return { template_id: String(responses[0].template_id), responses };
+    },
   });
 
   return r;

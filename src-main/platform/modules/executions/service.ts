@@ -23,6 +23,10 @@
  *   listSessions(userId, query)    → Page<Session>: ext GET /api/sessions, newest activity first
  *   session(userId, id)            → SessionDetail: the session and its executions in order (404 `Session not found`)
  *   deleteSession(userId, id)      → { id, deleted: true }; 409 while one of its executions runs
+ *   updateSession(userId, id, body) → Session: title, pinned, archived, the session's own instructions and options
+ *                                    (sent with its next runs: instructions after the agent's, options over its answers)
+ *   exportSession(userId, id, fmt) → the session as a Markdown or JSON file (sessions-export.ts)
+ *   compare(principal, agent, body, models) → one execution per model answering the same turn, sibling branches
  *   p.services.providers.register(provider, { routes: ['remote:*'] }) makes a provider routable.
  *
  * When an execution ends `succeeded` or `failed`, the platform event
@@ -46,7 +50,9 @@ import type { ProvidersService } from '../providers/service.js';
 import { executionCredits } from '../../kernel/credits.js';
 import { ExecutionsStore, toExecution, type ExecutionRow } from './store.js';
 import { Sessions, earlierTurns } from './sessions.js';
-import type { Session, SessionDetail, SessionListQuery } from '../../contract/sessions.js';
+import type { Session, SessionDetail, SessionListQuery, SessionUpdate } from '../../contract/sessions.js';
+import { attachment, sessionJson, sessionMarkdown } from './sessions-export.js';
+import { asModelsError, withModel } from './sessions-compare.js';
 import type { Page } from '../../kernel/context.js';
 import type { ExecutionListQuery } from '../../contract/executions.js';
 import { ExecutionList } from './list-store.js';
@@ -242,6 +248,13 @@ export class ExecutionsService {
     // ext parent_id / alternative_of: where in the session's tree this turn goes (branches).
     const branch = this.sessions.branch(userId, { parentId: body.parentId, alternativeOf: body.alternativeOf }, rootId);
     rootId = branch.rootId;
+    // ext: the session's own instructions (after the agent's) and options (over its answers).
+    const own = this.sessions.runSettings(userId, rootId);
+    const developer = [own.instructions?.trim(), body.developer?.trim()].filter(Boolean).join('\n\n') || null;
+    const ownOverrides: Overrides = {
+      ...(own.options.max_tokens !== undefined ? { maxTokens: own.options.max_tokens } : {}),
+      ...(own.options.top_p !== undefined ? { topP: own.options.top_p } : {}),
+    };
 
     const transcript = branch.parentId !== null ? this.sessions.transcript(userId, branch.parentId) : [];
     const isChat = agent.type === 'chat';
@@ -283,16 +296,16 @@ export class ExecutionsService {
       agent,
       userId,
       model,
-      developer: body.developer,
+      developer,
       conversation,
       query: isChat ? lastUser : textPrompt,
       // A conversation's attachments stay available to its later turns.
       fileIds: rootId !== null ? [...new Set([...body.fileIds, ...this.deps.retrieval.conversationFileIds(rootId, userId)])] : body.fileIds,
-      temperature: req.temperature,
+      temperature: own.options.temperature ?? req.temperature,
       tool: req.tool,
       imageSize: typeof req.answers.size === 'string' ? req.answers.size : undefined,
       provider: opts.provider,
-      overrides: opts.overrides ?? {},
+      overrides: { ...ownOverrides, ...opts.overrides },
       signal: live.abort.signal,
       answers: req.answers,
       memoryCollections: body.memoryCollections,
@@ -470,11 +483,44 @@ export class ExecutionsService {
     };
   }
 
-  /** ext PATCH /api/sessions/{id}: the title the user gives a session. */
-  renameSession(userId: number, rawId: string | number, body: unknown): Session {
+  /** ext PATCH /api/sessions/{id}: title, pin, archive, the session's own instructions and options. */
+  updateSession(userId: number, rawId: string | number, body: SessionUpdate): Session {
     const s = this.sessionOf(userId, rawId);
-    this.sessions.rename(userId, s.id, body && typeof body === 'object' ? (body as Record<string, unknown>).title : undefined);
+    this.sessions.update(userId, s.id, body, nowMicros());
     return this.sessionOf(userId, s.id);
+  }
+
+  /** ext GET /api/sessions/{id}/export: the file's name (Content-Disposition), type and text. */
+  exportSession(userId: number, rawId: string | number, format: 'md' | 'json'): { disposition: string; type: string; text: string } {
+    const s = this.sessionOf(userId, rawId);
+    if (format === 'json') return { disposition: attachment(s.title, 'json'), type: 'application/json; charset=utf-8', text: sessionJson(this.session(userId, s.id)) };
+    let agentTitle: string | null = null;
+    try {
+      agentTitle = this.deps.agents.get(userId, s.agent_id).title;
+    } catch {}
+    return { disposition: attachment(s.title, 'md'), type: 'text/markdown; charset=utf-8', text: sessionMarkdown(s, this.sessions.executions(userId, s.id), agentTitle) };
+  }
+
+  /**
+   * ext POST /api/agents/{id}/compare: the same turn answered by each model, siblings started at
+   * once. Every model is checked before any starts, so a refused one starts none.
+   */
+  async compare(principal: Principal, agentRef: number | string, body: ExecuteRequest, models: string[]): Promise<Execution[]> {
+    const agent = this.agentOf(principal.userId, agentRef);
+    for (const [i, model] of models.entries()) {
+      await this.deps.providers.prepareFor(agent, model);
+      try {
+        normalizeRequest(agent, withModel(body, model), { acceptModel: (m) => this.deps.providers.serves(m) });
+      } catch (err) {
+        throw asModelsError(err, i);
+      }
+    }
+    const first = (await this.start(principal, agent, withModel(body, models[0]))).execution;
+    const out = [first];
+    for (const model of models.slice(1)) {
+      out.push((await this.start(principal, agent, { ...withModel(body, model), rootId: first.root_id, parentId: null, alternativeOf: first.id })).execution);
+    }
+    return out;
   }
 
   /** Removes a session's executions. Refused while one runs: its end would be written to nothing. */
@@ -566,3 +612,4 @@ export class ExecutionsService {
     return this.get(userId, row.id);
   }
 }
+

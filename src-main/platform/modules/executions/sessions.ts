@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connection.js';
 import { SessionRowsStore, type SessionRow } from './sessions-store.js';
 import type { ExecutionRow } from './store.js';
-import type { Session, SessionListQuery } from '../../contract/sessions.js';
+import type { Session, SessionListQuery, SessionOptions, SessionUpdate } from '../../contract/sessions.js';
 import type { Page } from '../../kernel/context.js';
 import { offsetOf } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
@@ -32,6 +32,32 @@ export function earlierTurns(firstTurns: string, id?: number): Turn[] {
 
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The search of `q`: a trigram phrase (a substring, case and accents folded by the index) when it
+ * holds 3 characters or more; shorter, the trigram index matches nothing, so a LIKE pattern.
+ */
+function searchOf(q: string): { match: string } | { like: string } {
+  return Array.from(q).length >= 3 ? { match: `"${q.replace(/"/g, '""')}"` } : { like: likePattern(q) };
+}
+
+const flag = (v: boolean | undefined): 0 | 1 | null => (v === undefined ? null : v ? 1 : 0);
+
+/** Stored options JSON as the contract's shape: only known, finite numbers (an unreadable value reads as none). */
+export function readOptions(raw: string | null): SessionOptions {
+  const out: SessionOptions = {};
+  try {
+    const v = JSON.parse(raw ?? '{}') as Record<string, unknown>;
+    for (const k of ['temperature', 'max_tokens', 'top_p'] as const) if (typeof v?.[k] === 'number' && Number.isFinite(v[k])) out[k] = v[k];
+  } catch {}
+  return out;
+}
+
+/** What a session's runs take from its settings: instructions after the agent's, options over its answers. */
+export interface SessionRunSettings {
+  instructions: string | null;
+  options: SessionOptions;
+}
+
 /** Where a new turn goes in a session's tree: its session and the execution it follows. */
 export interface Branch {
   rootId: number | null;
@@ -45,16 +71,40 @@ export interface Branch {
 export class Sessions {
   private readonly rows: SessionRowsStore;
 
-  constructor(db: DB) {
+  constructor(private readonly db: DB) {
     this.rows = new SessionRowsStore(db);
   }
 
   page(userId: number, q: SessionListQuery): Page<Session> {
     const agentId = q.agent_id ?? null;
-    const pattern = q.q?.trim() ? likePattern(q.q.trim()) : null;
-    const scheduled = q.scheduled === undefined ? null : q.scheduled ? 1 : 0;
-    const { rows, total } = this.rows.page({ userId, agentId, q: pattern, scheduled }, q.per_page, offsetOf(q.page, q.per_page));
+    const text = q.q?.trim();
+    const filter = { userId, agentId, q: text ? searchOf(text) : null, scheduled: flag(q.scheduled), archived: flag(q.archived), pinned: flag(q.pinned) };
+    const { rows, total } = this.rows.page(filter, q.per_page, offsetOf(q.page, q.per_page));
     return { items: rows.map(toSession), total, page: q.page, perPage: q.per_page };
+  }
+
+  /** A session's instructions and options for its next run (none for a new session). */
+  runSettings(userId: number, rootId: number | null): SessionRunSettings {
+    if (rootId === null) return { instructions: null, options: {} };
+    const st = this.rows.settings(userId, rootId);
+    return { instructions: st.instructions, options: readOptions(st.options) };
+  }
+
+  /**
+   * ext PATCH: the fields given change, the others stay. Pinning keeps the time it was first
+   * pinned; empty instructions and empty options are stored as none.
+   */
+  update(userId: number, rootId: number, body: SessionUpdate, now: number): void {
+    this.db.transaction(() => {
+      if (body.title !== undefined) this.rename(userId, rootId, body.title);
+      const st = this.rows.settings(userId, rootId);
+      const next = { ...st };
+      if (body.pinned !== undefined) next.pinned_at = body.pinned ? (st.pinned_at ?? now) : null;
+      if (body.archived !== undefined) next.archived_at = body.archived ? (st.archived_at ?? now) : null;
+      if (body.instructions !== undefined) next.instructions = body.instructions?.trim() ? body.instructions : null;
+      if (body.options !== undefined) next.options = JSON.stringify(body.options ?? {});
+      if (body.pinned !== undefined || body.archived !== undefined || body.instructions !== undefined || body.options !== undefined) this.rows.putSettings(userId, rootId, next);
+    })();
   }
 
   one(userId: number, rootId: number): Session | null {
@@ -137,5 +187,9 @@ function toSession(r: SessionRow): Session {
     created_at: isoMicros(r.created_at),
     updated_at: isoMicros(r.updated_at),
     schedule: r.schedule_id !== null ? { id: r.schedule_id, name: r.schedule_name } : null,
+    pinned: r.pinned_at !== null,
+    archived: r.archived_at !== null,
+    instructions: r.instructions,
+    options: readOptions(r.options),
   };
 }
