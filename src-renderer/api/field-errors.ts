@@ -140,11 +140,23 @@ export function fieldSentence(key: string, raw: string, label?: string): string 
   return scrub(raw, name.toLowerCase());
 }
 
+/** A 413 in words, with the limit the platform named ("greater than 200 MB", "limit 4096 KB") when it named one. */
+function tooLargeSentence(raw: string): string {
+  const file = /must not be greater than ([\d.,]+ [KMG]B)/i.exec(raw);
+  if (file) return `That file is too large: the limit is ${file[1]}. Try a smaller file.`;
+  const body = /limit ([\d.,]+) KB/i.exec(raw);
+  if (body) {
+    const kb = Number(body[1].replace(/,/g, ''));
+    return `That is too large: the limit is ${kb >= 1024 ? `${Math.round(kb / 1024)} MB` : `${kb} KB`}. Try a shorter text or a smaller file.`;
+  }
+  return 'That is too large for Agent Desk to take. Try a smaller file or a shorter text.';
+}
+
 /** A failure that is not about one field (a network fault, a 404, a 500) as one sentence. */
 export function generalSentence(err: unknown): string {
   const e = asErrorLike(err);
   const raw = err instanceof Error ? err.message : typeof e?.message === 'string' ? e.message : String(err);
-  if (e?.status === 413) return 'That is too large for Agent Desk to take. Try a smaller file or a shorter text.';
+  if (e?.status === 413) return tooLargeSentence(raw);
   if (e?.status && e.status >= 500) return `Something went wrong inside Agent Desk. Try again; if it keeps happening, the log has the details.`;
   if (/Failed to fetch|NetworkError|Load failed/i.test(raw)) return 'Agent Desk could not be reached. Check that it is still running, then try again.';
   if (/Could not reach|answered \d{3}|No answer within/.test(raw)) return providerSentence(raw);

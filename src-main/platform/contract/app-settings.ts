@@ -85,6 +85,8 @@ export const AppInfo = z
     electron: z.string().nullable(),
     schema_version: z.number().int(),
     gpu: GpuInfo,
+    /** the largest file an upload may be (AGENT_DESK_MAX_UPLOAD_MB), so the app can say so before sending one */
+    max_upload_bytes: z.number().int(),
   })
   .meta({ id: 'AppInfo' });
 

@@ -72,6 +72,7 @@ export class AppService {
       electron: process.versions.electron ?? null,
       schema_version: this.ctx.db.pragma('user_version', { simple: true }) as number,
       gpu: ggufEngineInfo(),
+      max_upload_bytes: this.ctx.config.maxUploadBytes,
     };
   }
 
