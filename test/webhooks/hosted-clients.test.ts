@@ -59,25 +59,41 @@ describe('webhooks from hosted clients', () => {
     expect((await call(env.p, 'PATCH', `/api/webhooks/${empty.json.id}`, { body: { status: 'inactive' } })).json.events).toEqual(['execution.succeeded']);
   });
 
-  it('refuses unknown events and a non-array with 422', async () => {
-    expect422(await create({ url: 'http://127.0.0.1:5678/x', events: ['execution.started'] }), 'events.0', 'The selected events.0 is invalid.');
-    expect422(await create({ url: 'http://127.0.0.1:5678/x', events: 'execution.failed' }), 'events', 'The events field must be an array.');
+  it('keeps names it does not know and ignores them: the n8n node\'s body gets every event', async () => {
+    // What n8n's node for the hosted platform sends: no method, an event name of its own.
+    const n8n = await create({ url: 'http://127.0.0.1:5678/webhook/n8n', events: ['AGENT_RESPONSE_CREATED'] });
+    expect(n8n.status, n8n.text).toBe(201);
+    expect(n8n.json).toMatchObject({ method: 'POST', status: 'active', events: ALL });
+    expect((await listed(n8n.json.id)).events).toEqual(ALL);
+    // Kept as sent, so an export or a later platform sees what the client asked for.
+    expect(env.p.db.prepare('SELECT events FROM webhooks WHERE id = ?').get(n8n.json.id)).toEqual({ events: '["AGENT_RESPONSE_CREATED"]' });
+    const mixed = await create({ url: 'http://127.0.0.1:5678/m', events: ['AGENT_RESPONSE_CREATED', 'execution.failed'] });
+    expect(mixed.status, mixed.text).toBe(201);
+    expect(mixed.json.events).toEqual(['execution.failed']);
+  });
+
+  it('refuses a non-array, and entries that are not names, with 422 saying so once', async () => {
+    const asString = await create({ url: 'http://127.0.0.1:5678/x', events: 'execution.failed' });
+    expect422(asString, 'events', 'The events field must be an array.');
+    expect(asString.json).toEqual({ message: 'The events field must be an array.', errors: { events: ['The events field must be an array.'] } });
     const some = (await call(env.p, 'GET', '/api/webhooks?per_page=1')).json.data[0];
-    expect422(await call(env.p, 'PATCH', `/api/webhooks/${some.id}`, { body: { events: [42] } }), 'events.0');
+    expect422(await call(env.p, 'PATCH', `/api/webhooks/${some.id}`, { body: { events: [42] } }), 'events.0', 'The events.0 field must be a string.');
+    expect422(await create({ url: 'http://127.0.0.1:5678/x', events: ['x'.repeat(101)] }), 'events.0');
   });
 
   it('delivers each execution only to the webhooks subscribed to its event', async () => {
     // An agent of its own: the hooks made above on the chat agent hear none of these executions.
     const chat = (await call(env.p, 'GET', `/api/agents/${CHAT}`)).json;
     const agent = (await call(env.p, 'POST', '/api/agents', { body: { title: 'Filtered hooks', type: 'chat', questions: chat.questions } })).json;
-    const rx = { failed: await startReceiver(), succeeded: await startReceiver(), all: await startReceiver() };
-    receivers.push(rx.failed, rx.succeeded, rx.all);
+    const rx = { failed: await startReceiver(), succeeded: await startReceiver(), all: await startReceiver(), n8n: await startReceiver() };
+    receivers.push(rx.failed, rx.succeeded, rx.all, rx.n8n);
     const hook = {
       failed: (await create({ url: rx.failed.url, events: ['execution.failed'] }, agent.id)).json,
       succeeded: (await create({ url: rx.succeeded.url, events: ['execution.succeeded'] }, agent.id)).json,
       all: (await create({ url: rx.all.url }, agent.id)).json,
+      n8n: (await create({ url: rx.n8n.url, events: ['AGENT_RESPONSE_CREATED'] }, agent.id)).json,
     };
-    const ids = [hook.failed.id, hook.succeeded.id, hook.all.id];
+    const ids = [hook.failed.id, hook.succeeded.id, hook.all.id, hook.n8n.id];
 
     const ok = await call(env.p, 'POST', `/api/agents/${agent.id}/execute`, { body: { ...chatBody('Which hooks hear this?'), wait_execution: true } });
     expect(ok.json.responses[0].status).toBe('succeeded');
@@ -98,10 +114,13 @@ describe('webhooks from hosted clients', () => {
     }
     await waitForDelivery(env.p, hook.failed.id, (d) => d.status === 'succeeded' && d.event_type === 'execution.failed');
     await waitForDelivery(env.p, hook.all.id, (d) => d.status === 'succeeded' && d.event_type === 'execution.failed');
+    await waitForDelivery(env.p, hook.n8n.id, (d) => d.status === 'succeeded' && d.event_type === 'execution.failed');
     await deliveriesSettled(env.p, ids);
     expect(rx.failed.received.map((r) => JSON.parse(r.body).type)).toEqual(['execution.failed']);
     expect(rx.succeeded.received.map((r) => JSON.parse(r.body).type)).toEqual(['execution.succeeded']);
     expect(rx.all.received.map((r) => JSON.parse(r.body).type).sort()).toEqual(['execution.failed', 'execution.succeeded']);
+    // Only a name it does not know: every event, as on the hosted platform.
+    expect(rx.n8n.received.map((r) => JSON.parse(r.body).type).sort()).toEqual(['execution.failed', 'execution.succeeded']);
   });
 });
 

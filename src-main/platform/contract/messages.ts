@@ -73,10 +73,28 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
  */
 export function laravelErrors(issues: readonly z.core.$ZodIssue[], input?: unknown): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
+  const keyOf = (issue: z.core.$ZodIssue) => (issue.path.length ? issue.path.map(String).join('.') : 'input');
+  // A value of the wrong type is said once: the checks zod also ran on it (a string's length
+  // measured against an array's item limit) describe a value the client did not mean to send.
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map(keyOf));
   for (const issue of issues) {
-    const key = issue.path.length ? issue.path.map(String).join('.') : 'input';
+    const key = keyOf(issue);
+    if (wrongType.has(key) && issue.code !== 'invalid_type') continue;
     const withInput = !('input' in issue) ? ({ ...issue, input: valueAt(input, issue.path) } as z.core.$ZodIssue) : issue;
     (errors[key] ??= []).push(issueMessage(withInput));
   }
   return errors;
+}
+
+/**
+ * A value a client sent, as a sentence names it, so that it says what was actually wrong: a
+ * string in backticks; a value of another type by its type and JSON (`the number 1`); nothing
+ * sent as `none`.
+ */
+export function shownValue(v: unknown): string {
+  if (v === undefined) return 'none';
+  if (typeof v === 'string') return `\`${v.slice(0, 100)}\``;
+  if (v === null) return 'null';
+  if (typeof v === 'number' || typeof v === 'boolean') return `the ${typeof v} ${String(v)}`;
+  return Array.isArray(v) ? 'a list' : 'an object';
 }

@@ -10,8 +10,12 @@ export const WebhookStatus = z.enum(['active', 'inactive']);
 /** The events a webhook can receive (CONTRACT.md "Webhooks"). */
 export const WEBHOOK_EVENTS = ['execution.succeeded', 'execution.failed'] as const;
 export const WebhookEvent = z.enum(WEBHOOK_EVENTS);
-/** ext: the events a webhook is subscribed to; omitted or empty means all of them. */
-export const WebhookEvents = z.array(WebhookEvent).max(WEBHOOK_EVENTS.length * 4);
+/**
+ * ext: the events a webhook is subscribed to; omitted or empty means all of them. Names the
+ * platform does not know (hosted clients send e.g. `AGENT_RESPONSE_CREATED`) are kept and ignored:
+ * a webhook that names no known event gets every event (CONTRACT.md "Webhooks from hosted clients").
+ */
+export const WebhookEvents = z.array(z.string().trim().min(1).max(100)).max(20);
 /** ext: what the webhook is for, in the person's words (null or '' clears it). */
 export const WebhookDescription = z.string().max(500).nullable();
 

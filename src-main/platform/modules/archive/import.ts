@@ -43,6 +43,13 @@ function parseRows(name: string, buf: Buffer): Row[] {
   return v as Row[];
 }
 
+/** Why a manifest's version is refused, naming what it holds (a version written as text is not version 1). */
+function versionRefusal(v: unknown): string {
+  if (typeof v === 'number') return `This export has format version ${v}; this Agent Desk reads version ${EXPORT_VERSION}.`;
+  if (v === undefined) return `The archive's manifest.json has no version; this Agent Desk reads version ${EXPORT_VERSION}.`;
+  return `The archive's manifest.json gives its version as ${typeof v === 'string' ? `the text "${v.slice(0, 40)}"` : JSON.stringify(v).slice(0, 40)}, not a number; this Agent Desk reads version ${EXPORT_VERSION}.`;
+}
+
 /**
  * Reads and checks the whole archive before anything is written: every row parsed by its schema,
  * references resolved inside the archive (or dropped, with a note), file sizes and hashes.
@@ -64,7 +71,7 @@ function readArchive(fd: number, size: number): { tables: ExportTables; notes: s
     throw bad('The archive is damaged (manifest.json is not JSON).');
   }
   if (manifest?.format !== EXPORT_FORMAT) throw bad('This is not an Agent Desk export (unknown format).');
-  if (manifest?.version !== EXPORT_VERSION) throw bad(`This export has format version ${String(manifest?.version)}; this Agent Desk reads version ${EXPORT_VERSION}.`);
+  if (manifest?.version !== EXPORT_VERSION) throw bad(versionRefusal(manifest?.version));
   const raw = {} as ExportTables;
   for (const t of TABLE_NAMES) {
     const e = byName.get(`${t}.json`);

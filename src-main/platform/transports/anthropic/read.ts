@@ -8,6 +8,7 @@ import type { ChatMessage, ImageInput, ToolChoice, ToolSpec } from '../../engine
 import { unsupported } from '../openai/errors.js';
 import { imageInput, type ReadConversation } from '../openai/messages.js';
 import { functionSpec } from '../openai/tools.js';
+import { shownValue } from '../../contract/messages.js';
 
 type Block = Record<string, unknown> & { type: string };
 
@@ -29,7 +30,8 @@ function resultOf(b: Block, at: string): { text: string; images: ImageInput[] } 
   (c as Block[]).forEach((x, k) => {
     if (x?.type === 'text' && typeof x.text === 'string') texts.push(x.text);
     else if (x?.type === 'image') images.push(imageOf(x, `${at}.content.${k}`));
-    else throw unsupported(`${at}.content.${k}.type`, `Blocks of type \`${String(x?.type)}\` are not supported in a tool_result; send text and image blocks.`);
+    else if (x?.type === 'text') throw unsupported(`${at}.content.${k}.text`, `A text block needs its \`text\` as a string (got ${shownValue(x.text)}).`);
+    else throw unsupported(`${at}.content.${k}.type`, `Blocks of type ${shownValue(x?.type)} are not supported in a tool_result; send text and image blocks.`);
   });
   return { text: texts.join('\n'), images };
 }
@@ -64,7 +66,8 @@ export function readAnthropicMessages(body: Pick<AnthropicMessagesRequest, 'syst
         push(r.images.length ? { role: 'tool', toolCallId: b.tool_use_id, content, images: r.images } : { role: 'tool', toolCallId: b.tool_use_id, content }, bat);
       } else if ((b.type === 'thinking' || b.type === 'redacted_thinking') && m.role === 'assistant') {
         // The model's own reasoning from earlier turns: not sent again.
-      } else throw unsupported(`${bat}.type`, `Blocks of type \`${b.type}\` are not supported in ${m.role} messages here.`);
+      } else if (b.type === 'text') throw unsupported(`${bat}.text`, `A text block needs its \`text\` as a string (got ${shownValue(b.text)}).`);
+      else throw unsupported(`${bat}.type`, `Blocks of type ${shownValue(b.type)} are not supported in ${m.role} messages here.`);
     });
     const text = texts.join('\n');
     if (m.role === 'assistant') {
@@ -80,7 +83,7 @@ export function readAnthropicMessages(body: Pick<AnthropicMessagesRequest, 'syst
 export function readAnthropicTools(tools: AnthropicMessagesRequest['tools']): ToolSpec[] {
   const seen = new Set<string>();
   return (tools ?? []).map((t, i) => {
-    if (t.type !== undefined && t.type !== 'custom') throw unsupported(`tools.${i}.type`, `Only custom tools are supported (got \`${t.type}\`); give the agent its own tools in Agent Desk instead.`);
+    if (t.type !== undefined && t.type !== 'custom') throw unsupported(`tools.${i}.type`, `Only custom tools are supported (got ${shownValue(t.type)}); give the agent its own tools in Agent Desk instead.`);
     return functionSpec(t.name, t.description, t.input_schema, `tools.${i}`, seen);
   });
 }
@@ -95,7 +98,8 @@ export function readAnthropicToolChoice(raw: AnthropicMessagesRequest['tool_choi
     return { toolChoice: 'required', ...parallel };
   }
   if (raw.type === 'tool') {
-    if (!raw.name || !tools.some((t) => t.name === raw.name)) throw unsupported('tool_choice.name', `\`tool_choice\` names the tool \`${String(raw.name)}\`, which is not among the request's tools.`);
+    if (typeof raw.name !== 'string' || !raw.name) throw unsupported('tool_choice.name', '`tool_choice` of type `tool` needs the `name` of one of the request\'s tools.');
+    if (!tools.some((t) => t.name === raw.name)) throw unsupported('tool_choice.name', `\`tool_choice\` names the tool \`${raw.name}\`, which is not among the request's tools.`);
     return { toolChoice: { name: raw.name }, ...parallel };
   }
   throw unsupported('tool_choice.type', '`tool_choice.type` must be auto, any, tool or none.');

@@ -7,6 +7,7 @@ import type { ChatMessage, ImageInput, ToolSpec } from '../../engine/providers/t
 import { unsupported } from './errors.js';
 import { imageInput, type ReadConversation } from './messages.js';
 import { functionSpec } from './tools.js';
+import { shownValue } from '../../contract/messages.js';
 
 type Item = Extract<ResponsesRequest['input'], unknown[]>[number];
 
@@ -24,7 +25,10 @@ function partsOf(content: unknown, at: string, allowImages: boolean): { text: st
     else if (type === 'input_image' && allowImages) {
       if (typeof part.image_url !== 'string') throw unsupported(`${at}.content[${j}].image_url`, 'Images are read from `image_url` (a data URL or an http(s) URL); `file_id` is not supported.');
       images.push(imageInput(part.image_url, part.detail, `${at}.content[${j}].image_url`));
-    } else throw unsupported(`${at}.content[${j}].type`, `Content parts of type \`${String(type)}\` are not supported here; send \`input_text\`${allowImages ? ' and `input_image`' : ''} parts.`);
+    } else if (type === 'input_text' || type === 'output_text' || type === 'text' || type === 'refusal') {
+      const field = type === 'refusal' ? 'refusal' : 'text';
+      throw unsupported(`${at}.content[${j}].${field}`, `A \`${type}\` part needs its \`${field}\` as a string (got ${shownValue(part[field])}).`);
+    } else throw unsupported(`${at}.content[${j}].type`, `Content parts of type ${shownValue(type)} are not supported here; send \`input_text\`${allowImages ? ' and `input_image`' : ''} parts.`);
   });
   return { text: texts.join('\n'), images };
 }
@@ -83,7 +87,7 @@ export function readResponsesInput(body: Pick<ResponsesRequest, 'input' | 'instr
       return push(images.length ? { role: 'tool', toolCallId: item.call_id, content: text, images } : { role: 'tool', toolCallId: item.call_id, content: text }, at);
     }
     if (type === 'reasoning') return;
-    throw unsupported(`${at}.type`, `Input items of type \`${String(type)}\` are not supported: send messages, \`function_call\` and \`function_call_output\` items.`);
+    throw unsupported(`${at}.type`, `Input items of type ${shownValue(type)} are not supported: send messages, \`function_call\` and \`function_call_output\` items.`);
   });
   return out;
 }
@@ -92,7 +96,7 @@ export function readResponsesInput(body: Pick<ResponsesRequest, 'input' | 'instr
 export function readResponsesTools(tools: ResponsesRequest['tools']): ToolSpec[] {
   const seen = new Set<string>();
   return (tools ?? []).map((t, i) => {
-    if (t.type !== 'function') throw unsupported(`tools[${i}].type`, `Only tools of type \`function\` are supported (got \`${t.type}\`); give the agent its own tools in Agent Desk instead.`);
+    if (t.type !== 'function') throw unsupported(`tools[${i}].type`, `Only tools of type \`function\` are supported (got ${shownValue(t.type)}); give the agent its own tools in Agent Desk instead.`);
     return functionSpec(t.name, t.description, t.parameters, `tools[${i}]`, seen);
   });
 }

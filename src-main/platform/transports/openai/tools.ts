@@ -1,5 +1,6 @@
 import type { ToolChoice, ToolSpec } from '../../engine/providers/types.js';
 import { unsupported } from './errors.js';
+import { shownValue } from '../../contract/messages.js';
 
 /** Function names every provider accepts (OpenAI's and Anthropic's rule). */
 const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -24,7 +25,8 @@ export function functionSpec(name: unknown, description: unknown, parameters: un
 export function readChatTools(tools: { type: string; function?: Record<string, unknown> }[] | null | undefined): ToolSpec[] {
   const seen = new Set<string>();
   return (tools ?? []).map((t, i) => {
-    if (t.type !== 'function' || !t.function) throw unsupported(`tools[${i}].type`, `Only tools of type \`function\` are supported (got \`${t.type}\`).`);
+    if (t.type !== 'function') throw unsupported(`tools[${i}].type`, `Only tools of type \`function\` are supported (got ${shownValue(t.type)}).`);
+    if (!t.function || typeof t.function !== 'object') throw unsupported(`tools[${i}].function`, 'A tool of type `function` needs its `function` object: {"name", "description", "parameters"}.');
     return functionSpec(t.function.name, t.function.description, t.function.parameters, `tools[${i}].function`, seen);
   });
 }
@@ -43,9 +45,8 @@ export function readToolChoice(raw: unknown, tools: ToolSpec[]): ToolChoice | un
   if (typeof raw === 'object' && !Array.isArray(raw) && (raw as { type?: unknown }).type === 'function') {
     const r = raw as { name?: unknown; function?: { name?: unknown } };
     const name = r.function?.name ?? r.name;
-    if (typeof name !== 'string' || !tools.some((t) => t.name === name)) {
-      throw unsupported('tool_choice', `\`tool_choice\` names the function \`${String(name)}\`, which is not among the request's tools.`);
-    }
+    if (typeof name !== 'string') throw unsupported('tool_choice', '`tool_choice` of type `function` needs the `name` of one of the request\'s tools.');
+    if (!tools.some((t) => t.name === name)) throw unsupported('tool_choice', `\`tool_choice\` names the function \`${name}\`, which is not among the request's tools.`);
     return { name };
   }
   throw unsupported('tool_choice', '`tool_choice` must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}.');
