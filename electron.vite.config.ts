@@ -26,7 +26,7 @@ export default defineConfig({
           // Reading processes start from worker.js next to the main bundle (launched by the main process in the app).
           worker: resolve('src-main/platform/ingest/worker.ts'),
           // ingest/pages/read.ts reads fetched web pages in a reading process started from page-reader.js.
-          'page-reader': resolve('src-main/platform/ingest/pages/reader.ts'),
+          'page-reader': resolve('src-main/platform/ingest/pages/page-reader.ts'),
           // ingest/spawned.ts starts the process that forks those from spawner.js.
           spawner: resolve('src-main/platform/ingest/spawner.ts'),
           // modules/archive/import.ts runs archive imports in a worker thread from archive-import.js.

@@ -40,7 +40,7 @@ export const ENTRIES = {
 export const WORKERS = {
   worker: 'src-main/platform/ingest/worker.ts',
   spawner: 'src-main/platform/ingest/spawner.ts',
-  'page-reader': 'src-main/platform/ingest/pages/reader.ts',
+  'page-reader': 'src-main/platform/ingest/pages/page-reader.ts',
   'archive-import': 'src-main/platform/modules/archive/import-worker.ts',
   checkpoint: 'src-main/platform/db/checkpoint-thread.ts',
 };

@@ -1,10 +1,10 @@
 import { workerEntry } from '../../kernel/worker-entry.js';
 import { spawnReader, type SpawnedChild } from '../spawned.js';
 import type { Readable } from './readable.js';
-import type { PageReply, PageRequest } from './reader.js';
+import type { PageReply, PageRequest } from './page-reader.js';
 
 /**
- * Reads pages in the page reader process (reader.ts), never on the app's event loop. One process
+ * Reads pages in the page reader process (page-reader.ts), never on the app's event loop. One process
  * serves every page in turn and is kept for a while after the last one (starting one costs Node's
  * boot); a page that overstays its time is ended by killing the process, and so is the work of a
  * caller that left when nobody else waits on it.
@@ -45,7 +45,7 @@ let nextId = 1;
 function start(): Promise<PageProcess> {
   const started = (async () => {
     // Built, page-reader.js sits next to the main bundle (electron.vite.config.ts, scripts/build-serve.mjs).
-    const entry = await workerEntry(import.meta.url, './reader.ts', './page-reader.js');
+    const entry = await workerEntry(import.meta.url, './page-reader.ts', './page-reader.js');
     const child = await spawnReader(entry, [`--max-old-space-size=${HEAP_MB}`]);
     const p: PageProcess = { child, waiting: new Map() };
     child.on('message', (m: PageReply) => {
