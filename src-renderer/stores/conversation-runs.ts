@@ -6,6 +6,7 @@ import { useAgentChoice } from './agent-choice';
 import { follow, isTerminal, track, untrack } from './chat-streams';
 import { eventPatch } from './conversation-turns';
 import { useSessions } from './sessions';
+import { useAgents } from './agents';
 
 /** What running a turn's answer needs of the open conversation (conversation.ts hands it over). */
 export interface OpenConversation {
@@ -45,7 +46,10 @@ export function answerRuns(c: OpenConversation) {
     if (c.conv() !== conv || !c.turnOf(k)) return;
     if (failure) {
       const missing = failure instanceof ApiError && failure.notAvailable;
-      const message = missing ? 'Running agents is not available on this version of the platform.' : messageOf(failure);
+      // The agent was deleted (elsewhere, or in another window): the chat then offers another one.
+      const gone = failure instanceof ApiError && failure.status === 404 && !missing && /agent/i.test(failure.message);
+      if (gone) void useAgents.getState().load();
+      const message = missing ? 'Running agents is not available on this version of the platform.' : gone ? 'This agent was deleted, so the message was not sent.' : messageOf(failure);
       c.patchTurn(k, { status: 'failed', error: { message, code: failure instanceof ApiError ? failure.code : undefined } });
     } else if (!last) {
       c.patchTurn(k, { status: 'failed', error: { message: 'The answer could not be followed: the platform stopped answering. Reload to see where it is.' } });

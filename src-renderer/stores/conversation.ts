@@ -11,6 +11,7 @@ import { drop, dropAll } from './chat-streams';
 import { answerRuns } from './conversation-runs';
 import { blank, isLive, treeOfSession } from './conversation-turns';
 import { useSessions } from './sessions';
+import { draftKey, useDrafts } from './drafts';
 
 export type { Turn };
 
@@ -41,6 +42,8 @@ interface ConversationState {
   setEditing(turnKey: string | null): void;
   stop(): Promise<void>;
   newSession(): void;
+  /** The open conversation goes on with `agent` (its own agent was deleted): the history stays. */
+  continueWith(agent: Agent): void;
   openSession(rootId: number, agent?: Agent): Promise<void>;
 }
 
@@ -53,6 +56,11 @@ export const selectTurns = (() => {
   };
 })();
 
+/** The agent a chat starts on: the first local chat agent, else any chat agent, else the first. */
+export function firstChatAgent(agents: Agent[]): Agent | undefined {
+  return agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0];
+}
+
 /** An answer of the open conversation is being written. */
 export const selectBusy = (s: Pick<ConversationState, 'tree'>): boolean => s.tree.some(isLive);
 
@@ -64,7 +72,11 @@ export const useConversation = create<ConversationState>((set, get) => {
   const runs = answerRuns({
     conv: () => get().conv,
     rootId: () => get().rootId,
-    named: (rootId) => set({ rootId }),
+    named: (rootId) => {
+      // What was typed meanwhile stays with the conversation it was typed in.
+      useDrafts.getState().move(draftKey(null), draftKey(rootId));
+      set({ rootId });
+    },
     sent: () => set({ sentSeq: get().sentSeq + 1 }),
     turnOf,
     patchTurn,
@@ -160,9 +172,15 @@ export const useConversation = create<ConversationState>((set, get) => {
       leave();
       set({ rootId: null, loadingSession: false });
       const choice = useAgentChoice.getState();
-      const agent = useAgents.getState().agents.find((a) => a.id === choice.agentId);
+      const agents = useAgents.getState().agents;
+      // The agent of the last conversation may be gone: a new chat starts on one that exists.
+      const agent = agents.find((a) => a.id === choice.agentId) ?? firstChatAgent(agents);
       if (agent) choice.pick(agent, savedAnswers(agent));
       setTree([], {});
+    },
+
+    continueWith(agent) {
+      useAgentChoice.getState().pick(agent, savedAnswers(agent));
     },
 
     async openSession(rootId, agent) {

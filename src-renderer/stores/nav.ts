@@ -23,19 +23,28 @@ function parse(hash: string): { screen: ScreenId; sub: string } {
 interface NavState {
   screen: ScreenId;
   sub: string;
+  /** per screen, the place it was left at (e.g. the open conversation): a screen opened without one returns there */
+  left: Partial<Record<ScreenId, string>>;
+  /** Opens `screen` at `sub`; without `sub`, where the screen was left. */
   go(screen: ScreenId, sub?: string): void;
 }
 
+const arrive = (left: NavState['left'], at: { screen: ScreenId; sub: string }) => ({ ...at, left: { ...left, [at.screen]: at.sub } });
+
 // The hash is the source of truth so that links, reloads and back/forward all work.
-export const useNav = create<NavState>((set) => ({
-  ...parse(typeof location !== 'undefined' ? location.hash : ''),
-  go(screen, sub = '') {
-    const hash = `#/${screen}${sub ? `/${sub}` : ''}`;
-    if (location.hash !== hash) location.hash = hash;
-    set({ screen, sub });
-  },
-}));
+export const useNav = create<NavState>((set, get) => {
+  const start = parse(typeof location !== 'undefined' ? location.hash : '');
+  return {
+    ...arrive({}, start),
+    go(screen, sub) {
+      const at = sub ?? get().left[screen] ?? '';
+      const hash = `#/${screen}${at ? `/${at}` : ''}`;
+      if (location.hash !== hash) location.hash = hash;
+      set(arrive(get().left, { screen, sub: at }));
+    },
+  };
+});
 
 if (typeof window !== 'undefined') {
-  window.addEventListener('hashchange', () => useNav.setState(parse(location.hash)));
+  window.addEventListener('hashchange', () => useNav.setState((s) => arrive(s.left, parse(location.hash))));
 }

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useAgents } from '../../stores/agents';
 import { useAgentChoice } from '../../stores/agent-choice';
-import { selectTurns, useConversation } from '../../stores/conversation';
+import { firstChatAgent, selectTurns, useConversation } from '../../stores/conversation';
 import { AgentPicker } from './AgentPicker';
 import { SessionList } from './SessionList';
 import { TurnView } from './TurnView';
@@ -11,14 +11,22 @@ import { RemoteBanner } from './RemoteBanner';
 import { useRemote } from '../settings/remote-store';
 import { isRemoteErrorCode } from '../settings/remote-api';
 import { SetupPanel } from '../setup/SetupPanel';
-import { useNeedsSetup } from '../setup/setup-store';
+import { useNeedsSetup, useSetup } from '../setup/setup-store';
+import { ProviderNotice, providerProblems } from './ProviderNotice';
+import { GoneAgentNotice } from './GoneAgentNotice';
 import { JumpToLatest } from './JumpToLatest';
+import { FindBar } from './FindBar';
+import { useSessions } from '../../stores/sessions';
 import { useSessionUrl } from './use-session-url';
 import { useChatPrefs } from './prefs';
+import { draftKey } from '../../stores/drafts';
+import { scrollPlaces } from '../../stores/places';
 
 export function ChatScreen() {
   const { agents, loaded, error } = useAgents();
   const needsSetup = useNeedsSetup();
+  const setupStatus = useSetup((s) => s.status);
+  const sources = useSetup((s) => s.sources);
   const agentId = useAgentChoice((s) => s.agentId);
   const { selectAgent, loadingSession, sentSeq, rootId } = useConversation();
   const turns = useConversation(selectTurns);
@@ -28,6 +36,39 @@ export function ChatScreen() {
   const stick = useRef(true);
   const [away, setAway] = useState(false);
   useSessionUrl(agents, loaded);
+  const [finding, setFinding] = useState(false);
+  const [findQuery, setFindQuery] = useState('');
+
+  // Ctrl+F / Cmd+F finds in the conversation (the browser's own find does not reach the chat's scroller well).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setFinding(true);
+        document.getElementById('find-input')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // A conversation opened from a search of the list opens with the words searched highlighted.
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (loadingSession) {
+      wasLoading.current = true;
+      return;
+    }
+    if (!wasLoading.current) return;
+    wasLoading.current = false;
+    // Opening a conversation asks the providers again, so a notice tells of one that stopped since.
+    void useSetup.getState().check({ fresh: true });
+    const q = useSessions.getState().sessionsQuery.trim();
+    if (q && useConversation.getState().tree.length) {
+      setFindQuery(q);
+      setFinding(true);
+    }
+  }, [loadingSession]);
 
   const toEnd = () => {
     stick.current = true;
@@ -40,6 +81,19 @@ export function ChatScreen() {
     if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
   }, [turns]);
 
+  // Back on a conversation read before (another screen, another chat): where it was left.
+  const placeKey = draftKey(rootId);
+  const restored = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (loadingSession || !turns.length || restored.current === placeKey || !list.current) return;
+    restored.current = placeKey;
+    const place = scrollPlaces.get(placeKey);
+    if (!place || place.atEnd) return toEnd();
+    list.current.scrollTop = place.top;
+    stick.current = false;
+    setAway(true);
+  }, [placeKey, loadingSession, turns.length]);
+
   // The message just sent always comes into view, wherever the user had scrolled.
   useEffect(() => {
     if (sentSeq) toEnd();
@@ -47,6 +101,11 @@ export function ChatScreen() {
 
   const last = turns[turns.length - 1];
   const remoteFailure = last && isRemoteErrorCode(last.error?.code) ? last.key : null;
+  const failedLast = last?.status === 'failed' && !isRemoteErrorCode(last.error?.code) ? last.key : null;
+  useEffect(() => {
+    // An answer that failed may be a provider that stopped: ask the providers again for the notice.
+    if (failedLast) void useSetup.getState().check({ fresh: true });
+  }, [failedLast]);
   useEffect(() => {
     // A remote failure changes the connection's recorded state: re-read it for the banner.
     if (remoteFailure) void useRemote.getState().load();
@@ -55,11 +114,18 @@ export function ChatScreen() {
   useEffect(() => {
     // Start on the first local chat agent, so the screen is usable without a choice (and offline);
     // not while a conversation named by the URL is opening (it brings its own agent).
-    if (agentId === null && agents.length && rootId === null && useConversation.getState().rootId === null) selectAgent(agents.find((a) => a.type === 'chat' && a.source !== 'remote') ?? agents.find((a) => a.type === 'chat') ?? agents[0]);
+    const first = firstChatAgent(agents);
+    if (agentId === null && first && rootId === null && useConversation.getState().rootId === null) selectAgent(first);
   }, [agentId, agents, selectAgent, rootId]);
 
+  // The first-run panel only where there is nothing to read: no provider at all and no conversation
+  // open. Any other provider problem is a notice above the composer, with the history in place.
+  const firstRun = needsSetup && !sources.length && rootId === null && !turns.length && !loadingSession;
+  const problems = needsSetup || sources.some((s) => !s.ok) ? providerProblems(setupStatus, sources) : [];
+  const agentGone = loaded && agentId !== null && !agent && rootId !== null && !loadingSession;
+
   return (
-    <section className={`screen chat${needsSetup ? ' needs-setup' : ''}`} aria-labelledby="chat-title">
+    <section className={`screen chat${firstRun ? ' needs-setup' : ''}`} aria-labelledby="chat-title">
       <SessionList />
       <div className="chat-main">
         <header className="chat-head">
@@ -71,7 +137,19 @@ export function ChatScreen() {
         {error ? <ErrorNote error={error} what="Agents" /> : null}
         {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
         {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
-        {needsSetup ? <SetupPanel /> : null}
+        {firstRun ? <SetupPanel /> : null}
+        {finding ? (
+          <FindBar
+            scroller={list}
+            query={findQuery}
+            setQuery={setFindQuery}
+            version={turns}
+            onClose={() => {
+              setFinding(false);
+              document.getElementById('chat-input')?.focus();
+            }}
+          />
+        ) : null}
         <div className="turns-wrap">
           <div
             className="turns"
@@ -83,6 +161,7 @@ export function ChatScreen() {
               const el = e.currentTarget;
               stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
               setAway(!stick.current);
+              if (restored.current === placeKey) scrollPlaces.set(placeKey, { top: el.scrollTop, atEnd: stick.current });
             }}
           >
             {loadingSession ? <p className="muted">Loading the conversation…</p> : null}
@@ -100,6 +179,8 @@ export function ChatScreen() {
           </div>
           <JumpToLatest visible={away && turns.length > 0} onJump={toEnd} />
         </div>
+        {!firstRun && agent?.source !== 'remote' ? <ProviderNotice problems={problems} /> : null}
+        {agentGone ? <GoneAgentNotice agents={agents} /> : null}
         <Composer agent={agent} />
       </div>
     </section>

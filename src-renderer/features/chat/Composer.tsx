@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useAgentChoice } from '../../stores/agent-choice';
 import { useAttachments } from '../../stores/attachments';
+import { draftKey, useDrafts } from '../../stores/drafts';
 import { selectBusy, selectTurns, useConversation } from '../../stores/conversation';
 import { attachmentBlock, imageNote } from '../../stores/chat-attachments';
 import { missingAnswers, mainTextQuestion } from './answers';
@@ -18,7 +19,10 @@ import { questionLabel } from './option-words';
 let pastedCount = 0;
 
 export function Composer({ agent }: { agent: Agent | null }) {
-  const [text, setText] = useState('');
+  // The draft belongs to the open conversation: kept when leaving it, and across reloads.
+  const key = useConversation((s) => draftKey(s.rootId));
+  const text = useDrafts((s) => s.drafts[key] ?? '');
+  const setText = (v: string) => useDrafts.getState().set(key, v);
   const { send, stop, setEditing } = useConversation();
   const busy = useConversation(selectBusy);
   const turns = useConversation(selectTurns);
@@ -129,6 +133,13 @@ export function Composer({ agent }: { agent: Agent | null }) {
             }
           }}
           onKeyDown={(e) => {
+            if (e.key === 'Escape' && !busy) {
+              // Esc leaves the message box (the draft stays), so single-key shortcuts work again.
+              e.preventDefault();
+              e.currentTarget.blur();
+              document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+              return;
+            }
             if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
               // Up on an empty composer edits the last message, as in chat apps.
               const last = turns[turns.length - 1];

@@ -10,29 +10,40 @@ export function SourcesPanel({ responseId }: { responseId: number }) {
   const ctx = data?.context;
   if (!ctx) return <p className="muted small" data-testid="sources">This platform does not report what the model was given.</p>;
   const { passages, memories } = ctx;
+  // Nothing given: one sentence, not two empty lists.
+  if (!passages.length && !memories.length)
+    return (
+      <p className="muted small" data-testid="sources">
+        No passages from your files and no memories were given to the model for this answer.
+      </p>
+    );
   return (
     <div className="sources" data-testid="sources">
-      <h3>Passages ({passages.length})</h3>
-      {!passages.length ? <p className="muted small">No file passages were used.</p> : null}
-      <ol>
-        {passages.map((p, i) => (
-          <li key={i}>
-            <div className="muted small">
-              {p.filename ?? `File ${p.file_id}`}
-            </div>
-            <blockquote>{p.text}</blockquote>
-          </li>
-        ))}
-      </ol>
-      <h3>Memories ({memories.length})</h3>
-      {!memories.length ? <p className="muted small">No memories were used.</p> : null}
-      <ol>
-        {memories.map((m) => (
-          <li key={m.id}>
-            <blockquote>{m.memory}</blockquote>
-          </li>
-        ))}
-      </ol>
+      {passages.length ? (
+        <>
+          <h3>From your files ({passages.length})</h3>
+          <ol>
+            {passages.map((p, i) => (
+              <li key={i}>
+                <div className="muted small">{p.filename ?? 'A file without a name'}</div>
+                <blockquote>{p.text}</blockquote>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+      {memories.length ? (
+        <>
+          <h3>Memories ({memories.length})</h3>
+          <ol>
+            {memories.map((m) => (
+              <li key={m.id}>
+                <blockquote>{m.memory}</blockquote>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -36,13 +36,14 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         ) : (
           <>
             <div className="msg-text">{turn.user}</div>
-            {!busy ? (
-              <div className="msg-tools">
+            <div className="msg-tools">
+              <CopyButton text={turn.user} label="Copy" name="Copy this message" />
+              {!busy ? (
                 <button type="button" className="btn btn-small btn-ghost" onClick={() => setEditing(turn.key)} aria-label="Edit this message and resend">
                   Edit
                 </button>
-              </div>
-            ) : null}
+              ) : null}
+            </div>
           </>
         )}
         {turn.attachments.length ? (
