@@ -11,7 +11,6 @@ import { useAuth } from './stores/auth';
 import { useAgents } from './stores/agents';
 import { useShortcuts } from './components/use-shortcuts';
 import { ShortcutsSheet } from './components/ShortcutsSheet';
-import { ShortcutsSheet } from './components/ShortcutsSheet';
 import { useT } from './i18n';
 
 // Chat is the first screen, so it ships in the main bundle; the others load when opened.
@@ -84,7 +83,6 @@ export function App() {
         </main>
         <Toasts />
         <ConfirmHost />
-        <ShortcutsSheet />
         <ShortcutsSheet />
       </div>
     </GlobalDrop>
