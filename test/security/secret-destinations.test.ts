@@ -1,8 +1,9 @@
 /**
  * Write-only secrets stay write-only: a stored secret (provider key, remote key, MCP env values and
  * headers) goes only to the destination it was entered for. Changing the URL, command, args or
- * working folder without entering the secret again is a 422 naming that field; what an MCP server
- * prints is shown with the known secret values masked.
+ * working folder without entering the secret again is a 422 naming that field (the embeddings key
+ * too); what an MCP server prints is shown with the known secret values masked; exports leave
+ * credentials inside URLs out unless asked for.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform, tempDir } from '../api/helpers.js';
 import { startRecordingServer, type RecordingServer } from '../fixtures/fake-http.js';
 import { until } from '../fixtures/until.js';
+import { exportTar } from '../crash/data-safety-helpers.js';
+import { tarJson } from '../hostile/support/tar-read.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
 const KEY = 'sk-entered-for-the-good-server';
@@ -71,6 +74,36 @@ describe('a stored secret goes only where it was entered for', () => {
     expect(moved.status).toBe(200);
     expect((await call(p, 'POST', '/api/settings/providers/test', { body: { id: 'openai' } })).json.ok).toBe(true);
     expect(evil.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-entered-for-evil']);
+  });
+
+  it("the embeddings key is not sent to a changed base_url (the same rule as every kept key)", async () => {
+    const model = 'text-embedding-3-small';
+    const saved = await call(p, 'PUT', '/api/settings/embeddings', { body: { provider: 'openai', model, base_url: `${good.origin}/v1`, api_key: KEY } });
+    expect(saved.status, saved.text).toBe(200);
+    for (const base_url of [`${evil.origin}/v1`, null]) {
+      const r = await call(p, 'PUT', '/api/settings/embeddings', { body: { provider: 'openai', model, base_url } });
+      expect(r.status, r.text).toBe(422);
+      expect(r.json.errors).toEqual({ base_url: ['To change the embeddings base URL, enter its API key again: a stored key is only sent to the address it was entered for.'] });
+    }
+    const kept = await call(p, 'GET', '/api/settings/embeddings');
+    expect(kept.json).toMatchObject({ base_url: `${good.origin}/v1`, has_api_key: true });
+    // The same address keeps the key; the key entered again may go to the new one.
+    expect((await call(p, 'PUT', '/api/settings/embeddings', { body: { provider: 'openai', model, base_url: `${good.origin}/v1` } })).status).toBe(200);
+    expect(leaked(evil)).toEqual([]);
+    const moved = await call(p, 'PUT', '/api/settings/embeddings', { body: { provider: 'openai', model, base_url: `${evil.origin}/v1`, api_key: 'sk-entered-for-evil' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await call(p, 'PUT', '/api/settings/embeddings', { body: { provider: 'builtin' } })).status).toBe(200);
+  });
+
+  it('an export leaves credentials inside URLs out unless include_secrets=1', async () => {
+    const agent = (await call(p, 'POST', '/api/agents', { body: { title: 'Exported hooks' } })).json;
+    const w = await call(p, 'POST', `/api/agents/${agent.id}/webhooks`, { body: { url: 'http://hook-user:hook-pw@127.0.0.1:9/in?x=1' } });
+    expect(w.status, w.text).toBe(201);
+    const urls = (tar: Buffer) => (tarJson(tar, 'webhooks.json') as { agent_id: number; url: string }[]).filter((h) => h.agent_id === agent.id).map((h) => h.url);
+    const plain = await exportTar(p);
+    expect(urls(plain)).toEqual(['http://127.0.0.1:9/in?x=1']);
+    expect(plain.includes('hook-pw')).toBe(false);
+    expect(urls(await exportTar(p, '?include_secrets=1'))).toEqual(['http://hook-user:hook-pw@127.0.0.1:9/in?x=1']);
   });
 
   it('first-run setup does not send a stored key to a new server either', async () => {

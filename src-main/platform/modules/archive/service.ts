@@ -16,7 +16,10 @@ export { collectExport, type ExportScope, type ExportTables, type Row } from './
 export const EXPORT_FORMAT = 'agent-desk-export';
 export const EXPORT_VERSION = 1;
 
-/** `includeSecrets`: webhook signing secrets travel only when asked for (`?include_secrets=1`, `--include-secrets`). */
+/**
+ * `includeSecrets`: webhook signing secrets, and credentials inside URLs (`user:pw@`), travel only
+ * when asked for (`?include_secrets=1`, `--include-secrets`).
+ */
 export interface ExportOptions {
   includeSecrets?: boolean;
 }
@@ -24,6 +27,20 @@ export interface ExportOptions {
 export const TABLE_NAMES: (keyof ExportTables)[] = ['agents', 'memory_collections', 'memories', 'webhooks', 'files', 'file_passages', 'agent_files'];
 
 const idList = (rows: Row[]) => rows.map((r) => Number(r.id));
+
+/** A URL without the user name and password it may carry; anything that is not a URL is kept as it is. */
+function withoutCredentials(url: unknown): unknown {
+  if (typeof url !== 'string') return url;
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return url;
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
 /**
@@ -64,7 +81,7 @@ export async function* exportChunks(db: DB, dataDir: string, scope: ExportScope,
   const kept = new Set(idList(included));
   const out: ExportTables = {
     ...tables,
-    webhooks: includeSecrets ? tables.webhooks : tables.webhooks.map(({ secret: _secret, ...w }) => w),
+    webhooks: includeSecrets ? tables.webhooks : tables.webhooks.map(({ secret: _secret, ...w }) => ({ ...w, url: withoutCredentials(w.url) })),
     files: included,
     file_passages: tables.file_passages.filter((p) => kept.has(Number(p.file_id))),
     agent_files: tables.agent_files.filter((l) => kept.has(Number(l.file_id))),

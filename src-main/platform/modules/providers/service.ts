@@ -14,6 +14,7 @@ import { GgufProvider, ggufFileFor } from '../../engine/providers/gguf.js';
 import { contextWindowOf, setupHint } from '../../engine/models.js';
 import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
+import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -441,11 +442,11 @@ export class ProvidersService {
       source: 'settings',
     };
     // A kept key goes only where it was entered for: a new destination needs the key entered again.
-    if (input.api_key === undefined && prev?.api_key_sealed && destinationOf(next) !== destinationOf(prev)) {
-      const changed = (next.base_url ?? null) !== (prev.base_url ?? null) || next.kind === prev.kind ? 'base_url' : 'kind';
-      const field = at ? `${at}.${changed}` : changed;
-      throw ValidationError.field(field, `To change the ${changed === 'kind' ? 'kind' : 'base URL'} of the provider "${input.id}", enter its API key again: a stored key is only sent to the address it was entered for.`);
-    }
+    const changed = destinationOf(next) === destinationOf(prev ?? next) ? null : (next.base_url ?? null) !== (prev?.base_url ?? null) || next.kind === prev?.kind ? 'base_url' : 'kind';
+    keepSecretOnlyWhereEntered(
+      { kept: !!prev?.api_key_sealed, given: input.api_key !== undefined, moved: changed && (at ? `${at}.${changed}` : changed) },
+      () => `To change the ${changed === 'kind' ? 'kind' : 'base URL'} of the provider "${input.id}", enter its API key again: a stored key is only sent to the address it was entered for.`,
+    );
     return next;
   }
 

@@ -10,6 +10,7 @@ import { PlatformError, ValidationError } from '../../kernel/errors.js';
 import { slugify } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { RemoteAgentsStore, type CachedAgentRow } from './store.js';
+import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -86,9 +87,10 @@ export class RemoteService {
     if (body.base_url !== undefined) next.base_url = body.base_url ? body.base_url.replace(/\/+$/, '') : null;
     if (body.api_key !== undefined) next.api_key_sealed = body.api_key ? this.secrets.seal(body.api_key) : null;
     // A kept key goes only to the URL it was entered for.
-    if (body.api_key === undefined && cur.api_key_sealed && next.base_url && next.base_url !== cur.base_url) {
-      throw ValidationError.field('base_url', 'To change the remote platform\'s base URL, enter its API key again: a stored key is only sent to the address it was entered for.');
-    }
+    keepSecretOnlyWhereEntered(
+      { kept: !!cur.api_key_sealed, given: body.api_key !== undefined, moved: next.base_url && next.base_url !== cur.base_url ? 'base_url' : null },
+      () => 'To change the remote platform\'s base URL, enter its API key again: a stored key is only sent to the address it was entered for.',
+    );
     if (next.base_url !== cur.base_url || next.api_key_sealed !== cur.api_key_sealed) {
       next.status = null;
       next.last_error = null;

@@ -12,6 +12,7 @@ import type { ExecutionRetrieval } from './port.js';
 import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
 import { nextTurn } from '../../kernel/turns.js';
+import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -312,6 +313,10 @@ export class RetrievalService {
       base_url: body.provider === 'openai' || body.provider === 'ollama' ? (body.base_url ?? null) : null,
       api_key_sealed: body.api_key ? this.secrets.seal(body.api_key) : keepKey,
     };
+    keepSecretOnlyWhereEntered(
+      { kept: !!keepKey, given: body.api_key !== undefined, moved: (next.base_url ?? null) !== (this.choice.base_url ?? null) ? 'base_url' : null },
+      () => 'To change the embeddings base URL, enter its API key again: a stored key is only sent to the address it was entered for.',
+    );
     this.settings.set(CHOICE_KEY, next);
     const old = this.embedder;
     this.choice = next;

@@ -27,6 +27,7 @@ import { McpServersStore, type McpServerRow, type McpServerWrite } from './store
 import { McpConnection, type ListedTool, type ServerSpec } from './mcp-client.js';
 import { Approvals, type Decision } from './approvals.js';
 import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
+import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -201,15 +202,11 @@ export class ToolsService implements ToolboxSource {
     if (w.transport === 'stdio') {
       const env = kept(r.env, body.env);
       const field = moved([['transport', 'transport'], ['command', 'command'], ['args', 'args'], ['cwd', 'cwd']]);
-      if (env.length && field) {
-        throw ValidationError.field(field, `To change the ${field} of "${r.name}", enter its env values again (${env.join(', ')}): stored secrets are only sent to the command they were entered for.`);
-      }
+      keepSecretOnlyWhereEntered({ kept: env.length > 0, given: false, moved: field }, () => `To change the ${field} of "${r.name}", enter its env values again (${env.join(', ')}): stored secrets are only sent to the command they were entered for.`);
     } else {
       const headers = kept(r.headers, body.headers, body.bearer !== undefined ? ['Authorization'] : []);
       const field = moved([['transport', 'transport'], ['url', 'url']]);
-      if (headers.length && field) {
-        throw ValidationError.field(field, `To change the ${field} of "${r.name}", enter its headers again (${headers.join(', ')}): stored secrets are only sent to the URL they were entered for.`);
-      }
+      keepSecretOnlyWhereEntered({ kept: headers.length > 0, given: false, moved: field }, () => `To change the ${field} of "${r.name}", enter its headers again (${headers.join(', ')}): stored secrets are only sent to the URL they were entered for.`);
     }
   }
 
