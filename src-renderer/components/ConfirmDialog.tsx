@@ -1,5 +1,6 @@
 import { useId, useRef, type ReactNode } from 'react';
 import { useModalDialog } from './use-modal';
+import { useT } from '../i18n';
 
 /**
  * The app's own confirm: a modal <dialog> (top layer, so always in view, focus kept inside,
@@ -24,6 +25,7 @@ export function ConfirmDialog({
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const t = useT();
   const titleId = useId();
   useModalDialog(ref, open);
   return (
@@ -40,7 +42,7 @@ export function ConfirmDialog({
           <div className="dialog-body">{children}</div>
           <div className="dialog-actions">
             <button type="button" className="btn" onClick={onCancel} autoFocus>
-              Cancel
+              {t('common.cancel')}
             </button>
             <button type="submit" className={danger ? 'btn btn-danger' : 'btn btn-primary'}>
               {confirmLabel}

@@ -1,14 +1,16 @@
 import { ApiError } from '../api/errors';
 import { wordErrors } from '../api/field-errors';
+import { useT } from '../i18n';
 
 /** An error as a person should read it; a route the platform lacks reads "not available", not a failure. */
 export function ErrorNote({ error, what }: { error: unknown; what?: string }) {
+  const t = useT();
   if (!error) return null;
   if (error instanceof ApiError && error.notAvailable) {
     return (
       <div className="note note-muted" role="status" data-testid="not-available">
-        <strong>{what ? `${what}: not available` : 'Not available'}</strong>
-        <span> This version of the platform does not offer this yet.</span>
+        <strong>{what ? t('components.error.notAvailableOf', { what }) : t('components.error.notAvailable')}</strong>
+        <span> {t('components.error.notOffered')}</span>
       </div>
     );
   }

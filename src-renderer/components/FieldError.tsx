@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors';
 import type { Worded } from '../api/field-errors';
 import './field-errors.css';
+import { useT } from '../i18n';
 
 /**
  * The sentence under a field (field-errors.ts words it). Give the field `aria-describedby={id}`
@@ -17,6 +18,7 @@ export function FieldError({ id, text }: { id: string; text: string | null | und
 
 /** The general sentence of a refusal, next to the form's buttons (where the person is looking). */
 export function FormError({ worded, error }: { worded: Worded; error?: unknown }) {
+  const t = useT();
   if (!worded.general) return null;
   const details = error instanceof ApiError && error.status !== 422 && error.message !== worded.general ? error.message : null;
   return (
@@ -24,7 +26,7 @@ export function FormError({ worded, error }: { worded: Worded; error?: unknown }
       {worded.general}
       {details ? (
         <details className="small">
-          <summary>Details</summary>
+          <summary>{t('components.error.details')}</summary>
           {details}
         </details>
       ) : null}

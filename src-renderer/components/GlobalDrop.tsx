@@ -3,6 +3,7 @@ import { useDropzone } from 'react-dropzone';
 import { useNav } from '../stores/nav';
 import { useAttachments } from '../stores/attachments';
 import { useUploads } from '../stores/uploads';
+import { useT } from '../i18n';
 
 /** Files dropped anywhere: attached to the message on the chat screen, uploaded to Files elsewhere. */
 export function GlobalDrop({ children }: { children: ReactNode }) {
@@ -16,12 +17,13 @@ export function GlobalDrop({ children }: { children: ReactNode }) {
   };
   const { getRootProps, isDragActive } = useDropzone({ onDrop, noClick: true, noKeyboard: true, multiple: true });
   const screen = useNav((s) => s.screen);
+  const t = useT();
   return (
     <div {...getRootProps({ className: 'drop-root' })} data-testid="drop-root">
       {children}
       {isDragActive ? (
         <div className="drop-overlay" aria-hidden="true">
-          <div>{screen === 'chat' ? 'Drop to attach to your message' : 'Drop to upload'}</div>
+          <div>{screen === 'chat' ? t('components.drop.attach') : t('components.drop.upload')}</div>
         </div>
       ) : null}
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useSetup } from '../features/setup/setup-store';
+import { useT } from '../i18n';
 
 export interface ModelSelectProps {
   id: string;
@@ -23,6 +24,7 @@ export interface ModelSelectProps {
  */
 export function ModelSelect({ id, value, onChange, preferred, noneLabel, ariaDescribedBy, testId = 'model-picker' }: ModelSelectProps) {
   const { models, sources, defaultModel, status, version, check } = useSetup();
+  const t = useT();
   useEffect(() => {
     if (status === 'checking' && version === 0) void check();
   }, [status, version, check]);
@@ -49,7 +51,7 @@ export function ModelSelect({ id, value, onChange, preferred, noneLabel, ariaDes
   if (!models.length) {
     return (
       <select id={id} value="" disabled aria-describedby={ariaDescribedBy} data-testid={testId}>
-        <option value="">{status === 'checking' ? 'Loading models…' : 'No model available: add a provider in Settings'}</option>
+        <option value="">{status === 'checking' ? t('components.models.loading') : t('components.models.none')}</option>
       </select>
     );
   }
@@ -58,14 +60,13 @@ export function ModelSelect({ id, value, onChange, preferred, noneLabel, ariaDes
   const selected = served || (!auto && value) ? value : '';
   return (
     <select id={id} value={selected} onChange={(e) => onChange(e.target.value)} aria-describedby={ariaDescribedBy} data-testid={testId}>
-      {auto ? !served ? <option value="">Choose a model</option> : null : <option value="">{noneLabel}</option>}
-      {!auto && value && !served ? <option value={value}>{value} (not served now)</option> : null}
+      {auto ? !served ? <option value="">{t('components.models.choose')}</option> : null : <option value="">{noneLabel}</option>}
+      {!auto && value && !served ? <option value={value}>{t('components.models.notServed', { model: value })}</option> : null}
       {groups.map(([provider, g]) => (
         <optgroup key={provider} label={g.label}>
           {g.items.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.label}
-              {defaultId === m.id ? ' (default)' : ''}
+              {defaultId === m.id ? t('components.models.isDefault', { model: m.label }) : m.label}
             </option>
           ))}
         </optgroup>

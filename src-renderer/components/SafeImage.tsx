@@ -1,4 +1,5 @@
 import type { ImgHTMLAttributes } from 'react';
+import { useT } from '../i18n';
 
 /**
  * Images in model output load only from the app itself or inline data: an external <img>
@@ -16,10 +17,11 @@ export function isInlineImage(src: unknown): src is string {
 }
 
 export function SafeImage({ src, alt, node: _node, ...rest }: ImgHTMLAttributes<HTMLImageElement> & { node?: unknown }) {
+  const t = useT();
   if (!isInlineImage(src)) {
     return (
-      <span className="md-blocked" data-testid="blocked-image" title="External images are not loaded">
-        [image not loaded{alt ? `: ${alt}` : ''}]
+      <span className="md-blocked" data-testid="blocked-image" title={t('components.image.blockedTitle')}>
+        {alt ? t('components.image.blockedWithAlt', { alt }) : t('components.image.blocked')}
       </span>
     );
   }

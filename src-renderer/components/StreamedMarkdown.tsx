@@ -5,15 +5,17 @@ import 'streamdown/styles.css';
 import { ConfirmDialog } from './ConfirmDialog';
 import { SafeImage } from './SafeImage';
 import { citeSup, rehypeCitations } from './citations';
+import { useT } from '../i18n';
 
 // Shiki with its JavaScript regex engine (no WebAssembly, so the app's CSP holds); grammars load on first use.
 const plugins = { code: createCodePlugin({ themes: ['github-light', 'github-dark'] }) };
 
 /** Links leave the app only after the user confirms where they go (system browser in the desktop app, a new tab in a browser). */
 function LinkConfirm({ isOpen, onClose, onConfirm, url }: LinkSafetyModalProps) {
+  const t = useT();
   return (
-    <ConfirmDialog open={isOpen} title="Open this link?" confirmLabel="Open link" onCancel={onClose} onConfirm={() => (onConfirm(), onClose())}>
-      <p>It opens outside Agent Desk:</p>
+    <ConfirmDialog open={isOpen} title={t('components.link.title')} confirmLabel={t('components.link.open')} onCancel={onClose} onConfirm={() => (onConfirm(), onClose())}>
+      <p>{t('components.link.outside')}</p>
       <p className="dialog-url" data-testid="link-url">
         {url}
       </p>
@@ -52,6 +54,9 @@ function useNamedIconButtons() {
 
 export default function StreamedMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   const ref = useNamedIconButtons();
+  const t = useT();
+  // Streamdown's own buttons (copy code, copy table) in the app's language.
+  const translations = t('components.markdown', { returnObjects: true });
   return (
     // display: contents: the wrapper only holds the ref, the layout is Streamdown's.
     <div ref={ref} style={{ display: 'contents' }}>
@@ -65,6 +70,7 @@ export default function StreamedMarkdown({ text, streaming }: { text: string; st
         components={components}
         rehypePlugins={rehypePlugins}
         lineNumbers={false}
+        translations={translations}
         controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
       >
         {text}

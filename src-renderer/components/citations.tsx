@@ -1,5 +1,6 @@
 import { createContext, useContext, type ComponentProps, type ReactNode } from 'react';
 import './citations.css';
+import { t, useT } from '../i18n';
 
 /** A passage of an execution's context that an answer may cite as [n]. */
 export interface CitedPassage {
@@ -20,7 +21,10 @@ const CitationContext = createContext<Citations>(NONE);
 export const CitationProvider = CitationContext.Provider;
 
 /** "todo.txt, passage 2": where a citation points, for its tooltip and the sources row. */
-export const whereOf = (p: CitedPassage) => `${p.filename ?? `File ${p.file_id}`}${p.position !== undefined ? `, passage ${p.position + 1}` : ''}`;
+export function whereOf(p: CitedPassage): string {
+  const file = p.filename ?? t('components.citation.file', { id: p.file_id });
+  return p.position !== undefined ? t('components.citation.passage', { file, n: p.position + 1 }) : file;
+}
 
 // The minimal hast shapes the plugin touches (markdown's HTML syntax tree).
 interface HText {
@@ -87,6 +91,7 @@ export function citeSup<P extends ComponentProps<'sup'>>(fallback: (p: P) => Rea
 
 function CitationMark({ nums, raw, original }: { nums: number[]; raw: string; original: ReactNode }) {
   const { byN, open } = useContext(CitationContext);
+  const tr = useT();
   // Nothing known (still loading, no context, a number the model made up): the text as written.
   if (!nums.some((n) => byN.has(n))) return <>{original ?? raw}</>;
   return (
@@ -96,7 +101,7 @@ function CitationMark({ nums, raw, original }: { nums: number[]; raw: string; or
         if (!p) return <span key={i}>[{n}]</span>;
         const where = whereOf(p);
         return (
-          <button key={i} type="button" className="cite-chip" data-testid="cite-chip" data-n={n} title={where} aria-label={`Source ${n}: ${where}`} onClick={() => open(p)}>
+          <button key={i} type="button" className="cite-chip" data-testid="cite-chip" data-n={n} title={where} aria-label={tr('components.citation.source', { n, where })} onClick={() => open(p)}>
             {n}
           </button>
         );

@@ -52,6 +52,23 @@ export async function applyLocale(locale: Locale): Promise<void> {
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
 }
 
+/**
+ * Text the platform words in English (the API's own messages stay English, CONTRACT.md): shown
+ * as it is when the app speaks English, else the app's own sentence for it.
+ */
+export function platformText(english: string, worded: () => string): string {
+  return currentLocale() === 'en' ? english : worded();
+}
+
+/** A language's name in the app's language ("German" / "alemão"), from its ISO code; `fallback` when Intl does not know it. */
+export function languageName(code: string, fallback: string): string {
+  try {
+    return new Intl.DisplayNames([currentLocale()], { type: 'language', fallback: 'none' }).of(code) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** The translate function for code outside components (stores, errors); it reads the language at call time. */
 export const t = i18n.t.bind(i18n);
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '../../src-renderer/i18n/en';
 import { ptBR } from '../../src-renderer/i18n/pt-BR';
+import { NAMES } from './i18n/literals';
 
 type Tree = { [k: string]: string | Tree };
 function flatten(tree: Tree, prefix = ''): Map<string, string> {
@@ -22,6 +23,8 @@ const PT = flatten(ptBR as Tree);
 const marks = (s: string) => [...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|<\/?(\w+)\s*\/?>/g)].map((m) => m[1] ?? `<${m[2]}>`).sort();
 /** Texts that are rightly the same in both languages: names, codes, symbols. */
 const SAME_OK = /^(OK|OCR|Webhooks?|MCP|API|URL|JSON|English|Português \(Brasil\)|Agent Desk|–|…|\{\{[\w.]+\}\}.*)$/;
+/** Names in Title Case, maybe with a name in parentheses: "Brave Search", "CUDA (NVIDIA)". */
+const TITLE_NAME = /^[A-Z][\w.-]*( [A-Z][\w.-]*)*( \([A-Z][\w.-]*( [A-Z][\w.-]*)*\))?$/;
 
 describe('the catalogs', () => {
   it('hold the same keys in English and Brazilian Portuguese', () => {
@@ -37,7 +40,7 @@ describe('the catalogs', () => {
   });
 
   it('translate rather than copy the English', () => {
-    const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v));
+    const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v) && !NAMES.has(v) && !TITLE_NAME.test(v));
     expect(copied.map(([k, v]) => `${k}: ${v}`)).toEqual([]);
   });
 });

@@ -22,6 +22,10 @@ describe('words outside the catalogs', () => {
             Hello there
             {n > 1 ? 'many' : null}
             <input placeholder="Search…" value={n} />
+            <input placeholder="npx" />
+            <input placeholder="http://127.0.0.1:3001/mcp" />
+            <textarea placeholder={'-y\\n@scope/server-filesystem\\n/home/me/Documents'} title="API_TOKEN=…" />
+            <span className="badge">revoked</span>
             <img alt={\`\${n} pictures\`} src="a.png" />
             <code>npm run serve</code>
             <kbd>g c</kbd>
@@ -42,6 +46,7 @@ describe('words outside the catalogs', () => {
       'JSX text Hello there',
       'JSX expression many',
       'placeholder= Search…',
+      'JSX text revoked',
       'alt= pictures',
     ]);
   });

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { sentenceOf } from '../../api/field-errors';
 import { ModelSelect } from '../../components/ModelSelect';
 import { useSetup } from '../setup/setup-store';
+import { useT } from '../../i18n';
 
 /**
  * The one place the default model is set: what new chats and schedules start on and what an agent
@@ -9,6 +10,7 @@ import { useSetup } from '../setup/setup-store';
  */
 export function DefaultModelSetting({ saved, onSave }: { saved: string | null; onSave(model: string | null): Promise<unknown> }) {
   const id = useId();
+  const t = useT();
   const current = useSetup((s) => s.defaultModel);
   const models = useSetup((s) => s.models);
   const providerName = useSetup((s) => s.sources.find((x) => x.provider === s.defaultModel?.provider)?.label ?? s.defaultModel?.provider ?? '');
@@ -17,17 +19,17 @@ export function DefaultModelSetting({ saved, onSave }: { saved: string | null; o
   return (
     <section className="card stack default-model" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title" style={{ margin: 0 }}>
-        Default model
+        {t('settings.defaultModel.title')}
       </h2>
       <div className="field">
         <label htmlFor={id} className="sr-only">
-          Default model
+          {t('settings.defaultModel.title')}
         </label>
         <ModelSelect
           id={id}
           value={saved ?? ''}
           testId="default-model"
-          noneLabel={automatic ? `Automatic: ${automatic} (the first model listed)` : 'Automatic: the first model listed'}
+          noneLabel={automatic ? t('settings.defaultModel.automaticIs', { model: automatic }) : t('settings.defaultModel.automatic')}
           ariaDescribedBy={`${id}-effect`}
           onChange={async (m) => {
             const refused = await onSave(m || null);
@@ -37,10 +39,10 @@ export function DefaultModelSetting({ saved, onSave }: { saved: string | null; o
       </div>
       <p id={`${id}-effect`} className="small muted" data-testid="effective-default-model">
         {!current?.model
-          ? 'No provider lists a model yet: add one below.'
+          ? t('settings.defaultModel.noModel')
           : current.source === 'first_listed'
-            ? `Automatic: new chats and schedules start on ${current.model}; agents that name no model run on ${current.model}, the first model of ${providerName}.`
-            : `New chats and schedules start on ${current.model}; agents that name no model run on it too.`}
+            ? t('settings.defaultModel.effectAutomatic', { model: current.model, provider: providerName })
+            : t('settings.defaultModel.effect', { model: current.model })}
       </p>
       {failure ? (
         <p className="field-error" role="alert">

@@ -2,19 +2,19 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { GpuInfo } from '../../../src-main/platform/contract/app-settings';
+import { platformText, t, useT } from '../../i18n';
 
-const CHOICES: { value: GpuInfo['gpu']; label: string }[] = [
-  { value: 'auto', label: 'Automatic (Metal, CUDA or Vulkan when available)' },
-  { value: 'off', label: 'Off (CPU only)' },
-  { value: 'cuda', label: 'CUDA (NVIDIA)' },
-  { value: 'vulkan', label: 'Vulkan' },
-  { value: 'metal', label: 'Metal (Apple)' },
-];
+// Each choice's words are settings.gpu.choices.<value>.
+const CHOICES: GpuInfo['gpu'][] = ['auto', 'off', 'cuda', 'vulkan', 'metal'];
 
-const backendText = (g: GpuInfo) => (g.backend === null ? 'not started yet (starts with the first local model)' : g.backend === 'cpu' ? 'CPU' : g.backend.toUpperCase());
+const backendText = (g: GpuInfo) => (g.backend === null ? t('settings.gpu.notStarted') : g.backend === 'cpu' ? 'CPU' : g.backend.toUpperCase());
+
+/** The platform's note ("no supported GPU found; using the CPU") in the app's words. */
+const noteText = (note: string) => platformText(note, () => (/no supported GPU/i.test(note) ? t('settings.gpu.noGpu') : t('settings.gpu.couldNotStart')));
 
 /** The GPU used by local GGUF models: what runs now, and the choice (AGENT_DESK_GPU wins when set). */
 export function GpuSetting({ initial }: { initial: GpuInfo }) {
+  const tr = useT();
   const [gpu, setGpu] = useState(initial);
   const [error, setError] = useState<unknown>(null);
   const change = async (value: GpuInfo['gpu']) => {
@@ -27,23 +27,21 @@ export function GpuSetting({ initial }: { initial: GpuInfo }) {
   };
   return (
     <div>
-      <dt className="muted small">GPU for local models</dt>
+      <dt className="muted small">{tr('settings.gpu.label')}</dt>
       <dd className="row" style={{ margin: 0 }}>
-        <span data-testid="gpu-backend">In use: {backendText(gpu)}</span>
-        <select aria-label="GPU for local models" value={gpu.gpu} disabled={gpu.from_env} onChange={(e) => void change(e.target.value as GpuInfo['gpu'])}>
+        <span data-testid="gpu-backend">{tr('settings.gpu.inUse', { backend: backendText(gpu) })}</span>
+        <select aria-label={tr('settings.gpu.label')} value={gpu.gpu} disabled={gpu.from_env} onChange={(e) => void change(e.target.value as GpuInfo['gpu'])}>
           {CHOICES.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
+            <option key={c} value={c}>
+              {tr(`settings.gpu.choices.${c}`)}
             </option>
           ))}
         </select>
       </dd>
       <dd className="muted small" style={{ margin: 0 }}>
-        {gpu.from_env ? 'Set by AGENT_DESK_GPU. ' : ''}
-        {gpu.note ? `${gpu.note}. ` : ''}
-        {gpu.restart_required ? 'The new choice applies when Agent Desk restarts.' : ''}
+        {[gpu.from_env ? tr('settings.gpu.fromEnv') : '', gpu.note ? `${noteText(gpu.note)}.` : '', gpu.restart_required ? tr('settings.gpu.restart') : ''].filter(Boolean).join(' ')}
       </dd>
-      {error ? <ErrorNote error={error} what="GPU setting" /> : null}
+      {error ? <ErrorNote error={error} what={tr('settings.gpu.what')} /> : null}
     </div>
   );
 }

@@ -7,9 +7,11 @@ import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
 import { TableHead } from '../../components/TableHead';
+import { t, useT } from '../../i18n';
 
 export function KeysPanel() {
   const keys = useLoad(() => api.keys.list(), []);
+  const tr = useT();
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -26,10 +28,10 @@ export function KeysPanel() {
     }
   };
   const revoke = async (id: number, keyName: string) => {
-    if (!(await askConfirm({ title: `Revoke the key “${keyName}”?`, body: 'Programs using it lose access now.', confirmLabel: 'Revoke key', danger: true }))) return;
+    if (!(await askConfirm({ title: t('settings.keys.revokeTitle', { name: keyName }), body: t('settings.keys.revokeBody'), confirmLabel: t('settings.keys.revokeConfirm'), danger: true }))) return;
     try {
       await api.keys.revoke(id);
-      toast('Key revoked.');
+      toast(t('settings.keys.revoked'));
       await keys.reload();
     } catch (err) {
       setError(err);
@@ -38,7 +40,7 @@ export function KeysPanel() {
 
   return (
     <div className="stack">
-      <p className="muted">Keys let other programs (scripts, n8n, the openai SDK, MCP clients) call the localhost API. Only a hash is stored.</p>
+      <p className="muted">{tr('settings.keys.intro')}</p>
       <form
         className="row"
         onSubmit={(e) => {
@@ -47,33 +49,33 @@ export function KeysPanel() {
         }}
       >
         <label className="field grow">
-          <span>New key name</span>
-          <input value={name} placeholder="e.g. n8n on this laptop" onChange={(e) => setName(e.target.value)} data-testid="key-name" />
+          <span>{tr('settings.keys.newName')}</span>
+          <input value={name} placeholder={tr('settings.keys.newNameExample')} onChange={(e) => setName(e.target.value)} data-testid="key-name" />
         </label>
         <button type="submit" className="btn btn-primary" disabled={!name.trim()} style={{ alignSelf: 'flex-end' }}>
-          Create key
+          {tr('settings.keys.create')}
         </button>
       </form>
       {created ? (
         <div className="note note-warn stack" role="status">
-          <strong>Your new key: copy it now, it is shown only once.</strong>
+          <strong>{tr('settings.keys.shownOnce')}</strong>
           <div className="secret" data-testid="new-key">
             {created}
           </div>
           <div className="row">
             <CopyButton text={created} />
             <button type="button" className="btn btn-small" onClick={() => setCreated(null)}>
-              Done
+              {tr('settings.keys.done')}
             </button>
           </div>
         </div>
       ) : null}
       <ErrorNote error={error} />
-      <ErrorNote error={keys.error} what="API keys" />
-      {keys.data && !keys.data.data.length ? <p className="muted">No keys yet.</p> : null}
+      <ErrorNote error={keys.error} what={tr('settings.tabs.keys')} />
+      {keys.data && !keys.data.data.length ? <p className="muted">{tr('settings.keys.none')}</p> : null}
       {keys.data?.data.length ? (
         <table className="table" data-testid="key-table">
-          <TableHead columns={['Name', 'Starts with', 'Created', 'Last used', 'State', { hidden: 'Actions' }]} />
+          <TableHead columns={[tr('settings.keys.columns.name'), tr('settings.keys.columns.prefix'), tr('settings.keys.columns.created'), tr('settings.keys.columns.lastUsed'), tr('settings.keys.columns.state'), { hidden: tr('settings.keys.columns.actions') }]} />
           <tbody>
             {keys.data.data.map((k) => (
               <tr key={k.id} data-testid="key-row" data-name={k.name} data-revoked={k.revoked_at ? 'true' : 'false'}>
@@ -82,12 +84,12 @@ export function KeysPanel() {
                   <code>{k.prefix}…</code>
                 </td>
                 <td className="small muted">{formatTime(k.created_at)}</td>
-                <td className="small muted">{k.last_used_at ? formatTime(k.last_used_at) : 'never'}</td>
-                <td>{k.revoked_at ? <span className="badge badge-error">revoked</span> : <span className="badge badge-ok">active</span>}</td>
+                <td className="small muted">{k.last_used_at ? formatTime(k.last_used_at) : tr('settings.keys.never')}</td>
+                <td>{k.revoked_at ? <span className="badge badge-error">{tr('settings.keys.revokedState')}</span> : <span className="badge badge-ok">{tr('settings.keys.active')}</span>}</td>
                 <td>
                   {!k.revoked_at ? (
                     <button type="button" className="btn btn-small" onClick={() => void revoke(k.id, k.name)}>
-                      Revoke
+                      {tr('settings.keys.revoke')}
                     </button>
                   ) : null}
                 </td>

@@ -3,11 +3,13 @@ import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
+import { t, useT } from '../../i18n';
 
 const lines = (s: string) => s.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
 
 export function LocalhostPanel() {
   const current = useLoad(() => api.settings.localhost(), []);
+  const tr = useT();
   const [enabled, setEnabled] = useState(true);
   const [port, setPort] = useState('');
   const [hosts, setHosts] = useState('');
@@ -22,15 +24,15 @@ export function LocalhostPanel() {
     setOrigins(current.data.allowed_origins.join('\n'));
   }, [current.data]);
 
-  if (current.error) return <ErrorNote error={current.error} what="Localhost API settings" />;
-  if (!current.data) return <p className="muted">Loading…</p>;
+  if (current.error) return <ErrorNote error={current.error} what={tr('settings.localhost.what')} />;
+  if (!current.data) return <p className="muted">{tr('common.loading')}</p>;
   const env = current.data.from_env;
 
   const save = async () => {
     try {
       await api.settings.saveLocalhost({ enabled, port: Number(port), allowed_hosts: lines(hosts), allowed_origins: lines(origins) });
       setError(null);
-      toast('Saved. A changed port or switch applies when the desktop app restarts its API.');
+      toast(t('settings.localhost.saved'));
       await current.reload();
     } catch (err) {
       setError(err);
@@ -46,35 +48,32 @@ export function LocalhostPanel() {
         void save();
       }}
     >
-      <p className="muted">
-        Other programs on this computer reach Agent Desk through its localhost API. It listens on 127.0.0.1 only; requests naming another Host are refused (DNS
-        rebinding), and browsers get CORS headers only for the origins allowed here.
-      </p>
+      <p className="muted">{tr('settings.localhost.intro')}</p>
       <label className="field inline">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-        <span>Serve the localhost API (desktop app)</span>
+        <span>{tr('settings.localhost.serve')}</span>
       </label>
       <label className="field">
-        <span>Port</span>
+        <span>{tr('settings.localhost.port')}</span>
         <input type="number" min={1} max={65535} value={port} onChange={(e) => setPort(e.target.value)} style={{ maxWidth: 160 }} />
       </label>
       <label className="field">
-        <span>Allowed hosts (one per line)</span>
-        <textarea rows={3} value={hosts} placeholder="e.g. my-pc.local" onChange={(e) => setHosts(e.target.value)} />
+        <span>{tr('settings.localhost.hosts')}</span>
+        <textarea rows={3} value={hosts} placeholder={tr('settings.providerForm.example', { value: 'my-pc.local' })} onChange={(e) => setHosts(e.target.value)} />
       </label>
       <label className="field">
-        <span>Allowed origins (one per line)</span>
-        <textarea rows={3} value={origins} placeholder="e.g. http://localhost:5678" onChange={(e) => setOrigins(e.target.value)} />
+        <span>{tr('settings.localhost.origins')}</span>
+        <textarea rows={3} value={origins} placeholder={tr('settings.providerForm.example', { value: 'http://localhost:5678' })} onChange={(e) => setOrigins(e.target.value)} />
       </label>
       {env.allowed_hosts.length || env.allowed_origins.length ? (
         <p className="note note-muted small">
-          Also allowed by the environment (not editable here): {[...env.allowed_hosts, ...env.allowed_origins].join(', ')}
+          {tr('settings.localhost.fromEnv', { list: [...env.allowed_hosts, ...env.allowed_origins].join(', ') })}
         </p>
       ) : null}
       <ErrorNote error={error} />
       <div>
         <button type="submit" className="btn btn-primary" disabled={!/^\d+$/.test(port)}>
-          Save
+          {tr('common.save')}
         </button>
       </div>
     </form>

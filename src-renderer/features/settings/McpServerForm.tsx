@@ -3,18 +3,20 @@ import type { McpServer, McpServerUpdate } from '../../../src-main/platform/cont
 import { api, ApiError } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { parseArgs, parsePairs } from './mcp-form';
+import { fieldSentence } from '../../api/field-errors';
+import { t, useT } from '../../i18n';
 
 type Transport = 'stdio' | 'http';
 
-/** What a person calls the fields that decide where a server's secrets go. */
-const DESTINATION_WORDS = { transport: 'the kind of server', command: 'the command', args: 'the arguments', cwd: 'the working folder', url: 'the URL' } as const;
-type DestinationField = keyof typeof DESTINATION_WORDS;
+/** The fields that decide where a server's secrets go (what a person calls each: settings.mcpForm.destination). */
+type DestinationField = 'transport' | 'command' | 'args' | 'cwd' | 'url';
 
 /** A field's own sentence from a 422 (`errors.command`), and the rest for the general note. */
 function splitErrors(err: unknown, fields: string[]): { byField: Record<string, string>; general: unknown } {
   if (!(err instanceof ApiError) || !err.errors) return { byField: {}, general: err };
   const byField: Record<string, string> = {};
-  for (const [k, v] of Object.entries(err.errors)) if (fields.includes(k) && v[0]) byField[k] = v[0];
+  const names = t('settings.mcpForm.inSentence', { returnObjects: true }) as Record<string, string>;
+  for (const [k, v] of Object.entries(err.errors)) if (fields.includes(k) && v[0]) byField[k] = fieldSentence(k, v[0], names[k]);
   const rest = Object.keys(err.errors).filter((k) => !(k in byField));
   return { byField, general: rest.length ? err : null };
 }
@@ -28,6 +30,7 @@ function splitErrors(err: unknown, fields: string[]): { byField: Record<string, 
 export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServer; onSaved(): void; onCancel?(): void }) {
   const editing = !!server;
   const uid = useId();
+  const tr = useT();
   const [transport, setTransport] = useState<Transport>(server?.transport ?? 'stdio');
   const [name, setName] = useState(server?.name ?? '');
   const [command, setCommand] = useState(server?.command ?? '');
@@ -97,7 +100,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
 
   const save = async () => {
     if (missing.length) {
-      setFieldErrors({ [secretField]: `Enter ${missing.join(', ')} again, or tick “Send none of them”.` });
+      setFieldErrors({ [secretField]: t('settings.mcpForm.enterAgain', { names: missing.join(', ') }) });
       return;
     }
     setBusy(true);
@@ -138,17 +141,14 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
 
   const secretsHint = editing && stored.length ? (
     <p className="field-note" id={id('secrets-hint')}>
-      Stored: {stored.join(', ')} (hidden). Leave this empty to keep them; type {stdio ? 'KEY=value' : 'Name: value'} to replace or add one.
+      {tr('settings.mcpForm.stored', { names: stored.join(', '), example: stdio ? 'KEY=value' : 'Name: value' })}
     </p>
   ) : null;
   const reenterNote = reenter.length ? (
     <div className="field-note field-note-warn" id={id('reenter')} role="status" data-testid="mcp-reenter">
-      <p>
-        You changed {DESTINATION_WORDS[moved!]}, so enter {stdio ? 'the env values' : 'the headers'} again ({reenter.join(', ')}): stored secrets are only sent to the{' '}
-        {stdio ? 'command' : 'URL'} they were entered for.
-      </p>
+      <p>{tr(stdio ? 'settings.mcpForm.reenterEnv' : 'settings.mcpForm.reenterHeaders', { changed: tr(`settings.mcpForm.destination.${moved!}`), names: reenter.join(', ') })}</p>
       <label className="check-inline">
-        <input type="checkbox" checked={drop} onChange={(e) => setDrop(e.target.checked)} /> Send none of them (the ones not typed again are deleted)
+        <input type="checkbox" checked={drop} onChange={(e) => setDrop(e.target.checked)} /> {tr('settings.mcpForm.sendNone')}
       </label>
     </div>
   ) : null;
@@ -156,7 +156,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
   // env for a command, headers for a URL: the one field that holds the server's secrets.
   const secrets = (
     <div className="field grow">
-      <label htmlFor={id(secretField)}>{stdio ? 'Environment (KEY=value per line; hidden once saved)' : 'Headers (Name: value per line; hidden once saved)'}</label>
+      <label htmlFor={id(secretField)}>{stdio ? tr('settings.mcpForm.env') : tr('settings.mcpForm.headers')}</label>
       <textarea
         id={id(secretField)}
         rows={stdio ? 3 : 2}
@@ -176,7 +176,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
   return (
     <form
       className="card stack"
-      aria-label={editing ? `Edit ${server.name}` : 'Add an MCP server'}
+      aria-label={editing ? tr('settings.providerCard.editName', { name: server.name }) : tr('settings.mcpForm.addLabel')}
       data-testid={editing ? 'mcp-edit-form' : 'mcp-form'}
       onSubmit={(e) => {
         e.preventDefault();
@@ -190,45 +190,45 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
       }}
     >
       {/* In a server's card (its name an h3) the edit form's title sits below it. */}
-      {editing ? <h4 style={{ margin: 0 }}>Edit {server.name}</h4> : <h2 style={{ margin: 0 }}>Add a server</h2>}
+      {editing ? <h4 style={{ margin: 0 }}>{tr('settings.providerCard.editName', { name: server.name })}</h4> : <h2 style={{ margin: 0 }}>{tr('settings.mcpForm.addTitle')}</h2>}
       <div className="row">
         <label className="field grow">
-          <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. files" required data-testid={tid('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
+          <span>{tr('settings.providerForm.name')}</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={tr('settings.providerForm.example', { value: 'files' })} required data-testid={tid('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
           {note('name')}
         </label>
         <label className="field">
-          <span>Transport</span>
+          <span>{tr('settings.mcpForm.transport')}</span>
           <select value={transport} onChange={(e) => setTransport(e.target.value as Transport)} data-testid={tid('transport')}>
-            <option value="stdio">Command (stdio)</option>
-            <option value="http">URL (Streamable HTTP)</option>
+            <option value="stdio">{tr('settings.mcpForm.stdio')}</option>
+            <option value="http">{tr('settings.mcpForm.http')}</option>
           </select>
         </label>
         <label className="field">
-          <span>Tool calls</span>
+          <span>{tr('settings.mcp.toolCalls')}</span>
           <select value={approval} onChange={(e) => setApproval(e.target.value as 'ask' | 'auto')} data-testid={tid('approval')}>
-            <option value="ask">Ask me first</option>
-            <option value="auto">Run without asking</option>
+            <option value="ask">{tr('settings.mcp.ask')}</option>
+            <option value="auto">{tr('settings.mcp.auto')}</option>
           </select>
         </label>
       </div>
       {stdio ? (
         <>
           <label className="field">
-            <span>Command</span>
+            <span>{tr('settings.mcpForm.command')}</span>
             <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" required data-testid={tid('command')} aria-invalid={!!fieldErrors.command} aria-describedby={described('command')} />
             {note('command')}
           </label>
           <div className="row">
             <label className="field grow">
-              <span>Arguments (one per line)</span>
+              <span>{tr('settings.mcpForm.args')}</span>
               <textarea rows={3} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents'} data-testid={tid('args')} aria-invalid={!!fieldErrors.args} aria-describedby={described('args')} />
               {note('args')}
             </label>
             {secrets}
           </div>
           <label className="field">
-            <span>Working folder (optional)</span>
+            <span>{tr('settings.mcpForm.cwd')}</span>
             <input value={cwd} onChange={(e) => setCwd(e.target.value)} data-testid={tid('cwd')} aria-invalid={!!fieldErrors.cwd} aria-describedby={described('cwd')} />
             {note('cwd')}
           </label>
@@ -247,11 +247,11 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
       <div className="row end">
         {onCancel ? (
           <button type="button" className="btn" onClick={onCancel}>
-            Cancel
+            {tr('common.cancel')}
           </button>
         ) : null}
         <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()} data-testid={tid(editing ? 'save' : 'add')}>
-          {editing ? 'Save' : 'Add server'}
+          {editing ? tr('common.save') : tr('settings.mcpForm.add')}
         </button>
       </div>
     </form>

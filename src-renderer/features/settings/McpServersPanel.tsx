@@ -7,6 +7,7 @@ import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
 import { McpServerForm } from './McpServerForm';
 import { McpImport } from './McpImport';
+import { platformText, t, useT } from '../../i18n';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n).trimEnd()}…` : s);
 
@@ -14,17 +15,30 @@ const STATUS_BADGE: Record<McpServer['status'], string> = { running: 'badge badg
 
 type Tool = { name: string; description: string; input_schema: Record<string, unknown> };
 
+/**
+ * The platform's sentence why a server has no tool list (a 409) in the app's words; what the
+ * server itself said stays in its log below.
+ */
+function toolsNoteOf(err: unknown): string {
+  if (!(err instanceof ApiError && err.status === 409)) return messageOf(err);
+  const raw = err.message;
+  return platformText(raw, () =>
+    /disabled/i.test(raw) ? t('settings.mcp.noteDisabled') : /not been fetched yet/i.test(raw) ? t('settings.mcp.noteNotFetched') : t('settings.mcp.noteFailed'),
+  );
+}
+
+/** The server's own error (English, from the process) stays as it is under the app's sentence. */
+const serverError = (raw: string) => platformText(raw, () => `${t('settings.mcp.serverFailed')} ${raw}`);
+
 /** Settings → MCP servers: the tool sources agents may use, their status, stderr and tools. */
 export function McpServersPanel() {
   const servers = useLoad(() => api.tools.servers(), []);
+  const t = useT();
   return (
     <div className="stack" data-testid="mcp-panel">
-      <p className="muted">
-        MCP servers give agents tools (files, databases, browsers…). A server starts when it is saved, when you refresh its tools or when an agent needs it, and stops when Agent Desk
-        quits. Give an agent its servers in Agents → Edit → Agent tools.
-      </p>
-      <ErrorNote error={servers.error} what="MCP servers" />
-      {servers.data && !servers.data.data.length ? <p className="muted">No MCP servers yet.</p> : null}
+      <p className="muted">{t('settings.mcp.intro')}</p>
+      <ErrorNote error={servers.error} what={t('settings.tabs.tools')} />
+      {servers.data && !servers.data.data.length ? <p className="muted">{t('settings.mcp.none')}</p> : null}
       {servers.data?.data.map((s) => <ServerCard key={s.id} server={s} onChange={() => void servers.reload()} />)}
       <McpServerForm onSaved={() => void servers.reload()} />
       <McpImport onImported={() => void servers.reload()} />
@@ -41,6 +55,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const tr = useT();
 
   const loadTools = async () => {
     try {
@@ -51,7 +66,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
     } catch (err) {
       setTools(null);
       // 409: none fetched yet, the server is disabled, or its last start failed; the sentence says which.
-      setToolsNote(err instanceof ApiError && err.status === 409 ? err.message : messageOf(err));
+      setToolsNote(toolsNoteOf(err));
     }
   };
   useEffect(() => {
@@ -67,7 +82,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
       setToolsNote(null);
       setShowTools(true);
     } catch (err) {
-      setToolsNote(err instanceof ApiError && err.status === 409 ? err.message : messageOf(err));
+      setToolsNote(toolsNoteOf(err));
     } finally {
       setRefreshing(false);
       onChange();
@@ -87,55 +102,53 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
     }
   };
   const remove = async () => {
-    if (!(await askConfirm({ title: `Remove the MCP server “${s.name}”?`, body: 'Agents using it lose its tools.', confirmLabel: 'Remove server', danger: true }))) return;
-    await act(async () => (await api.tools.remove(s.id), toast(`Server “${s.name}” removed.`)));
+    if (!(await askConfirm({ title: t('settings.mcp.removeTitle', { name: s.name }), body: t('settings.mcp.removeBody'), confirmLabel: t('settings.mcp.removeConfirm'), danger: true }))) return;
+    await act(async () => (await api.tools.remove(s.id), toast(t('settings.mcp.removed', { name: s.name }))));
   };
 
   const where = s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : (s.url ?? '');
   return (
-    <section className="card stack" aria-label={`MCP server ${s.name}`} data-testid="mcp-server" data-name={s.name} data-status={s.status}>
+    <section className="card stack" aria-label={tr('settings.mcp.serverName', { name: s.name })} data-testid="mcp-server" data-name={s.name} data-status={s.status}>
       <div className="row">
         <h3 style={{ margin: 0 }} className="grow">
-          {s.name} <span className={STATUS_BADGE[s.status]}>{s.status}</span> {!s.enabled ? <span className="badge">disabled</span> : null}
+          {s.name} <span className={STATUS_BADGE[s.status]}>{tr(`settings.mcp.status.${s.status}`)}</span> {!s.enabled ? <span className="badge">{tr('settings.mcp.disabled')}</span> : null}
         </h3>
         <label className="field inline">
-          <span>Tool calls</span>
+          <span>{tr('settings.mcp.toolCalls')}</span>
           <select value={s.approval} disabled={busy} onChange={(e) => void act(() => api.tools.update(s.id, { approval: e.target.value as 'ask' | 'auto' }))}>
-            <option value="ask">Ask me first</option>
-            <option value="auto">Run without asking</option>
+            <option value="ask">{tr('settings.mcp.ask')}</option>
+            <option value="auto">{tr('settings.mcp.auto')}</option>
           </select>
         </label>
         <button type="button" className="btn btn-small" disabled={busy} aria-expanded={editing} onClick={() => setEditing(!editing)} data-testid="mcp-edit">
-          Edit
+          {tr('common.edit')}
         </button>
         <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.tools.update(s.id, { enabled: !s.enabled }))}>
-          {s.enabled ? 'Disable' : 'Enable'}
+          {s.enabled ? tr('settings.mcp.disable') : tr('settings.mcp.enable')}
         </button>
         <button type="button" className="btn btn-small btn-danger" disabled={busy} onClick={() => void remove()}>
-          Remove
+          {tr('common.remove')}
         </button>
       </div>
       <div className="small muted" style={{ wordBreak: 'break-all' }}>
         <code>{where}</code>
-        {s.env_keys.length ? <> · env: {s.env_keys.join(', ')} (hidden)</> : null}
-        {s.header_names.length ? <> · headers: {s.header_names.join(', ')} (hidden)</> : null}
-        {s.always_tools.length ? <> · always allowed: {s.always_tools.join(', ')}</> : null}
+        {s.env_keys.length ? <> · {tr('settings.mcp.envHidden', { names: s.env_keys.join(', ') })}</> : null}
+        {s.header_names.length ? <> · {tr('settings.mcp.headersHidden', { names: s.header_names.join(', ') })}</> : null}
+        {s.always_tools.length ? <> · {tr('settings.mcp.alwaysAllowed', { names: s.always_tools.join(', ') })}</> : null}
       </div>
       {/* Said once: when the tools line gives the same reason, it stands for both. */}
       {s.error && !toolsNote?.includes(s.error) ? (
         <div className="note note-error" role="alert">
-          {s.error}
+          {serverError(s.error)}
         </div>
       ) : null}
       <ErrorNote error={error} />
       <div className="mcp-tools-line small" data-testid="mcp-tools-line">
         {tools ? (
           <>
-            <span>
-              {tools.length} tool{tools.length === 1 ? '' : 's'}
-            </span>
+            <span>{tr('settings.mcp.tools', { count: tools.length })}</span>
             <button type="button" className="btn btn-small" aria-expanded={showTools} data-testid="mcp-list-tools" onClick={() => (showTools ? setShowTools(false) : void loadTools().then(() => setShowTools(true)))}>
-              {showTools ? 'Hide tools' : 'Show tools'}
+              {showTools ? tr('settings.mcp.hideTools') : tr('settings.mcp.showTools')}
             </button>
           </>
         ) : toolsNote ? (
@@ -143,21 +156,21 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
             {toolsNote}
           </span>
         ) : (
-          <span className="muted">Reading the tools…</span>
+          <span className="muted">{tr('settings.mcp.reading')}</span>
         )}
         <button type="button" className="btn btn-small" disabled={refreshing || !s.enabled} aria-busy={refreshing} data-testid="mcp-refresh" onClick={() => void refresh()}>
-          {refreshing ? 'Refreshing…' : 'Refresh tools'}
+          {refreshing ? tr('settings.remote.refreshing') : tr('settings.mcp.refresh')}
         </button>
       </div>
       {tools && showTools ? (
         <ul className="stack small" data-testid="mcp-tools" style={{ margin: 0, paddingLeft: 18 }}>
-          {tools.map((t) => (
-            <li key={t.name}>
-              <code>{t.name}</code> <span className="muted">{clip(t.description.split('\n')[0], 160)}</span>
+          {tools.map((tool) => (
+            <li key={tool.name}>
+              <code>{tool.name}</code> <span className="muted">{clip(tool.description.split('\n')[0], 160)}</span>
               <details>
-                <summary className="small muted">Input schema</summary>
+                <summary className="small muted">{tr('settings.mcp.schema')}</summary>
                 <pre className="small" style={{ maxHeight: 200, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
-                  {JSON.stringify(t.input_schema, null, 2)}
+                  {JSON.stringify(tool.input_schema, null, 2)}
                 </pre>
               </details>
             </li>
@@ -166,7 +179,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
       ) : null}
       {s.stderr ? (
         <details>
-          <summary className="small">Server log (stderr)</summary>
+          <summary className="small">{tr('settings.mcp.log')}</summary>
           <pre className="small" style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
             {s.stderr}
           </pre>
@@ -178,7 +191,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
           onCancel={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);
-            toast(`Saved “${s.name}”.`);
+            toast(t('settings.mcp.saved', { name: s.name }));
             onChange();
           }}
         />

@@ -5,8 +5,11 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import type { OcrLanguage, OcrSettings } from '../../../src-main/platform/contract/ocr';
 import './ocr-panel.css';
+import { Trans, languageName, platformText, t, useT } from '../../i18n';
 
-const sourceText = (l: OcrLanguage) => (l.source === 'package' ? 'from its npm package' : 'from the model folder');
+const sourceText = (l: OcrLanguage) => (l.source === 'package' ? t('settings.ocr.fromPackage') : t('settings.ocr.fromFolder'));
+// Tesseract's codes are ISO 639-2 (deu, por), with a variant after _ (chi_sim) that Intl does not name.
+const nameOf = (l: OcrLanguage) => (l.code.includes('_') ? l.name : languageName(l.code, l.name));
 
 /**
  * The languages OCR reads images and scanned PDF pages in. English ships with the app; another
@@ -15,13 +18,14 @@ const sourceText = (l: OcrLanguage) => (l.source === 'package' ? 'from its npm p
  */
 export function OcrPanel() {
   const loaded = useLoad(() => api.settings.ocr(), []);
+  const tr = useT();
   const [saved, setSaved] = useState<OcrSettings | null>(null);
   const [adding, setAdding] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const s = saved ?? loaded.data;
-  if (loaded.error && !s) return <ErrorNote error={loaded.error} what="OCR settings" />;
-  if (!s) return <p className="muted">Loading…</p>;
+  if (loaded.error && !s) return <ErrorNote error={loaded.error} what={tr('settings.ocr.what')} />;
+  if (!s) return <p className="muted">{tr('common.loading')}</p>;
 
   const save = async (languages: string[]) => {
     setBusy(true);
@@ -43,27 +47,27 @@ export function OcrPanel() {
   return (
     <div className="stack" style={{ maxWidth: 760 }} data-testid="ocr-panel">
       <p className="muted small" style={{ margin: 0 }}>
-        Images and PDF pages without a text layer are read by OCR in these languages, in this order. The choice applies to files processed from now on.
+        {tr('settings.ocr.intro')}
       </p>
-      <ul className="ocr-langs" aria-label="OCR languages" data-testid="ocr-languages">
+      <ul className="ocr-langs" aria-label={tr('settings.ocr.languages')} data-testid="ocr-languages">
         {chosen.map((l, i) => (
           <li key={l.code} className="ocr-lang" data-code={l.code} data-status={l.status}>
             <div className="row">
-              <strong>{l.name}</strong>
+              <strong>{nameOf(l)}</strong>
               <code className="small">{l.code}</code>
-              {l.status === 'ready' ? <span className="badge badge-ok">Ready, {sourceText(l)}</span> : <span className="badge badge-warn">Model missing</span>}
+              {l.status === 'ready' ? <span className="badge badge-ok">{tr('settings.ocr.ready', { source: sourceText(l) })}</span> : <span className="badge badge-warn">{tr('settings.ocr.missing')}</span>}
               <span className="ocr-lang-actions">
-                <button type="button" className="btn btn-small btn-ghost" disabled={busy || i === 0} aria-label={`Move ${l.name} up`} onClick={() => void save(swap(s.languages, i, i - 1))}>
+                <button type="button" className="btn btn-small btn-ghost" disabled={busy || i === 0} aria-label={tr('settings.ocr.moveUp', { name: nameOf(l) })} onClick={() => void save(swap(s.languages, i, i - 1))}>
                   ↑
                 </button>
-                <button type="button" className="btn btn-small btn-ghost" disabled={busy || chosen.length < 2} aria-label={`Remove ${l.name}`} onClick={() => void save(s.languages.filter((c) => c !== l.code))}>
-                  Remove
+                <button type="button" className="btn btn-small btn-ghost" disabled={busy || chosen.length < 2} aria-label={tr('settings.ocr.remove', { name: nameOf(l) })} onClick={() => void save(s.languages.filter((c) => c !== l.code))}>
+                  {tr('common.remove')}
                 </button>
               </span>
             </div>
             {l.help ? (
               <p className="muted small" style={{ margin: '4px 0 0' }} data-testid="ocr-help">
-                {l.help}
+                {platformText(l.help, () => tr('settings.ocr.missingHelp', { file: `${l.code}.traineddata` }))}
               </p>
             ) : null}
           </li>
@@ -76,36 +80,36 @@ export function OcrPanel() {
           if (adding) void save([...s.languages, adding]).then(() => setAdding(''));
         }}
       >
-        <label htmlFor="ocr-add">Add a language</label>
+        <label htmlFor="ocr-add">{tr('settings.ocr.add')}</label>
         <select id="ocr-add" value={adding} onChange={(e) => setAdding(e.target.value)}>
-          <option value="">Choose…</option>
+          <option value="">{tr('settings.routing.choose')}</option>
           {others.map((l) => (
             <option key={l.code} value={l.code}>
-              {l.name} ({l.code}){l.status === 'ready' ? ' · ready' : ''}
+              {l.status === 'ready' ? tr('settings.ocr.optionReady', { name: nameOf(l), code: l.code }) : tr('settings.ocr.option', { name: nameOf(l), code: l.code })}
             </option>
           ))}
         </select>
         <button type="submit" className="btn btn-small" disabled={busy || !adding}>
-          Add
+          {tr('settings.ocr.addButton')}
         </button>
       </form>
-      {error ? <ErrorNote error={error} what="OCR languages" /> : null}
+      {error ? <ErrorNote error={error} what={tr('settings.ocr.languages')} /> : null}
       <dl className="stack" style={{ margin: 0 }}>
         <div>
-          <dt className="muted small">Model folder</dt>
+          <dt className="muted small">{tr('settings.ocr.folder')}</dt>
           <dd className="row" style={{ margin: 0 }}>
             <code data-testid="ocr-folder">{s.folder}</code>
-            <CopyButton text={s.folder} label="Copy path" />
+            <CopyButton text={s.folder} label={tr('settings.data.copyPath')} />
             <button type="button" className="btn btn-small" onClick={() => void recheck()}>
-              Check again
+              {tr('settings.ocr.checkAgain')}
             </button>
           </dd>
           <dd className="muted small" style={{ margin: 0 }}>
-            Put a language&apos;s model here, named by its code (for example <code>deu.traineddata</code> or <code>deu.traineddata.gz</code>, from tesseract-ocr&apos;s tessdata_best or tessdata_fast), then Check again. Nothing is downloaded by the app.
+            <Trans i18nKey="settings.ocr.folderHelp" components={{ code: <code /> }} />
           </dd>
         </div>
         <div>
-          <dt className="muted small">OCR runs with</dt>
+          <dt className="muted small">{tr('settings.ocr.runsWith')}</dt>
           <dd style={{ margin: 0 }}>
             <code data-testid="ocr-tesseract">{s.tesseract}</code>
           </dd>

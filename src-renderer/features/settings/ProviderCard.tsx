@@ -4,7 +4,8 @@ import { api } from '../../api';
 import { providerSentence, sentenceOf } from '../../api/field-errors';
 import { useSetup } from '../setup/setup-store';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { PROVIDER_KIND_INFO, providerLabel } from './providers';
+import { kindLabel, providerLabel } from './providers';
+import { useT } from '../../i18n';
 
 const SHOWN_MODELS = 8;
 
@@ -14,6 +15,7 @@ const SHOWN_MODELS = 8;
  * the platform's refusal or null.
  */
 export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { provider: ProviderView; onEdit(): void; onToggle(): Promise<unknown>; onRemove(): Promise<unknown> }) {
+  const t = useT();
   const all = useSetup((s) => s.models);
   const models = useMemo(() => all.filter((m) => m.provider === p.id), [all, p.id]);
   const source = useSetup((s) => s.sources.find((x) => x.provider === p.id));
@@ -25,12 +27,12 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
   const name = providerLabel(p);
 
   const status = !p.enabled
-    ? { tone: 'muted', text: 'Switched off: its models are not offered.' }
+    ? { tone: 'muted', text: t('settings.providerCard.off') }
     : !source
-      ? { tone: 'muted', text: checking ? 'Checking…' : 'Not checked yet.' }
+      ? { tone: 'muted', text: checking ? t('settings.providerCard.checking') : t('settings.providerCard.notChecked') }
       : source.ok
-        ? { tone: 'ok', text: `Reachable · ${source.count} model${source.count === 1 ? '' : 's'}` }
-        : { tone: 'error', text: `Not reachable. ${providerSentence(source.error ?? 'No answer within 8 s.')}` };
+        ? { tone: 'ok', text: t('settings.providerCard.reachable', { count: source.count }) }
+        : { tone: 'error', text: t('settings.providerCard.unreachable', { reason: providerSentence(source.error ?? 'No answer within 8 s.') }) };
 
   const run = async (action: () => Promise<unknown>) => {
     const refused = await action();
@@ -38,10 +40,10 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
   };
 
   const runTest = async () => {
-    setTest({ ok: true, text: 'Testing…' });
+    setTest({ ok: true, text: t('settings.providerCard.testing') });
     try {
       const r = await api.settings.testProvider({ id: p.id });
-      setTest(r.ok ? { ok: true, text: `Connected in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` } : { ok: false, text: providerSentence(r.error ?? 'No answer within 8 s.') });
+      setTest(r.ok ? { ok: true, text: t('settings.providerCard.connected', { ms: Math.round(r.latency_ms), count: r.models.length }) } : { ok: false, text: providerSentence(r.error ?? 'No answer within 8 s.') });
       void useSetup.getState().check({ fresh: true });
     } catch (err) {
       setTest({ ok: false, text: sentenceOf(err) });
@@ -53,17 +55,17 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
     <article className="card stack provider-card" data-testid="provider" aria-label={name}>
       <div className="row">
         <strong className="grow">{name}</strong>
-        <span className="badge">{PROVIDER_KIND_INFO[p.kind].label}</span>
+        <span className="badge">{kindLabel(p.kind)}</span>
         {p.source !== 'settings' ? (
-          <span className="badge" title="Where this provider comes from">
-            {p.source === 'env' ? 'from environment' : p.source === 'auto' ? 'detected' : 'remote platform'}
+          <span className="badge" title={t('settings.providerCard.sourceTitle')}>
+            {p.source === 'env' ? t('settings.providerCard.fromEnv') : p.source === 'auto' ? t('settings.providerCard.detected') : t('settings.providerCard.remote')}
           </span>
         ) : null}
       </div>
       <div className="small provider-where">
         {p.base_url ? <code>{p.base_url}</code> : null}
         {p.models_dir ? <code>{p.models_dir}</code> : null}
-        {p.kind !== 'gguf' && p.kind !== 'ollama' ? <span className="muted">{p.has_api_key ? 'API key saved' : 'No API key'}</span> : null}
+        {p.kind !== 'gguf' && p.kind !== 'ollama' ? <span className="muted">{p.has_api_key ? t('settings.providerCard.keySaved') : t('settings.providerCard.noKey')}</span> : null}
       </div>
       <p className={`small provider-status provider-status-${status.tone}`} data-testid="provider-status">
         <span className="provider-dot" aria-hidden="true" />
@@ -71,17 +73,17 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
       </p>
       {p.enabled && models.length ? (
         <div data-testid="provider-models">
-          <ul className="chips" aria-label={`Models of ${name}`}>
+          <ul className="chips" aria-label={t('settings.providerCard.modelsOf', { name })}>
             {shown.map((m) => (
               <li key={m.id} className="chip">
                 {m.label}
-                {defaultModel === m.id ? <span className="muted"> · default</span> : null}
+                {defaultModel === m.id ? <span className="muted"> · {t('settings.providerCard.default')}</span> : null}
               </li>
             ))}
           </ul>
           {models.length > SHOWN_MODELS ? (
             <details className="small">
-              <summary>All {models.length} models</summary>
+              <summary>{t('settings.providerCard.allModels', { count: models.length })}</summary>
               <p>{models.map((m) => m.label).join(', ')}</p>
             </details>
           ) : null}
@@ -89,16 +91,16 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
       ) : null}
       <div className="row">
         {p.source !== 'registered' ? (
-          <button type="button" className="btn btn-small" onClick={onEdit} aria-label={`Edit ${name}`}>
-            Edit
+          <button type="button" className="btn btn-small" onClick={onEdit} aria-label={t('settings.providerCard.editName', { name })}>
+            {t('common.edit')}
           </button>
         ) : null}
         <button type="button" className="btn btn-small" onClick={() => void runTest()}>
-          Test connection
+          {t('settings.providerCard.test')}
         </button>
         {p.source !== 'registered' ? (
           <button type="button" className="btn btn-small" onClick={() => void run(onToggle)}>
-            {p.enabled ? 'Switch off' : 'Switch on'}
+            {p.enabled ? t('settings.providerCard.switchOff') : t('settings.providerCard.switchOn')}
           </button>
         ) : null}
         {p.source === 'settings' ? (
@@ -107,7 +109,7 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
             className="btn btn-small"
             onClick={() => setConfirming(true)}
           >
-            Remove
+            {t('common.remove')}
           </button>
         ) : null}
         {test ? (
@@ -118,8 +120,8 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
       </div>
       <ConfirmDialog
         open={confirming}
-        title={`Remove ${name}?`}
-        confirmLabel="Remove provider"
+        title={t('settings.providerCard.removeTitle', { name })}
+        confirmLabel={t('settings.providerCard.removeConfirm')}
         danger
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
@@ -127,9 +129,7 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
           void run(onRemove);
         }}
       >
-        <p>
-          Its models are no longer offered. Its address{p.has_api_key ? ' and API key are' : ' is'} forgotten.
-        </p>
+        <p>{p.has_api_key ? t('settings.providerCard.removeBodyKey') : t('settings.providerCard.removeBody')}</p>
       </ConfirmDialog>
       {failure ? (
         <p className="note note-error small" role="alert">

@@ -4,9 +4,9 @@ import { PROVIDER_KINDS } from '../../../src-main/platform/contract/settings';
 import { api } from '../../api';
 import { providerSentence, wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
-import { PROVIDER_KIND_INFO, providerFormField, slugId } from './providers';
+import { PROVIDER_KIND_INFO, kindLabel, providerFormField, slugId } from './providers';
+import { useT } from '../../i18n';
 
-const LABELS = { kind: 'kind', label: 'name', base_url: 'base URL', api_key: 'API key', models_dir: 'models folder' };
 
 /**
  * Adds a provider, or edits a saved one in place (`editing`): its name, address and key. A saved
@@ -16,6 +16,7 @@ const LABELS = { kind: 'kind', label: 'name', base_url: 'base URL', api_key: 'AP
  */
 export function ProviderForm({ existing, editing, onSave, onCancel }: { existing: string[]; editing?: ProviderView; onSave(p: ProviderInput): Promise<unknown>; onCancel?(): void }) {
   const uid = useId();
+  const t = useT();
   const [kind, setKind] = useState<ProviderInput['kind']>(editing?.kind ?? 'openai-compatible');
   const [label, setLabel] = useState(editing?.label ?? '');
   const [url, setUrl] = useState<string>(editing ? (editing.base_url ?? '') : PROVIDER_KIND_INFO['openai-compatible'].url);
@@ -45,11 +46,11 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
   };
 
   const test = async () => {
-    setResult({ ok: true, text: 'Testing…', models: [] });
+    setResult({ ok: true, text: t('settings.providerCard.testing'), models: [] });
     setError(null);
     try {
       const r = await api.settings.testProvider({ provider: draft() });
-      setResult({ ok: r.ok, text: r.ok ? `Connected in ${Math.round(r.latency_ms)} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` : providerSentence(r.error ?? 'No answer within 8 s.'), models: r.models });
+      setResult({ ok: r.ok, text: r.ok ? t('settings.providerCard.connected', { ms: Math.round(r.latency_ms), count: r.models.length }) : providerSentence(r.error ?? 'No answer within 8 s.'), models: r.models });
     } catch (err) {
       setResult(null);
       setError(err);
@@ -67,11 +68,13 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
     if (!editing) setLabel('');
   };
 
-  const worded = wordErrors(error, { fields: LABELS, field: providerFormField });
-  const keyHint = keyAgain ? 'A saved key is only sent to the address it was entered for: type the key again for the new address.' : null;
+  const fields = { kind: t('settings.providerForm.kind'), label: t('settings.providerForm.name'), base_url: t('settings.providerForm.baseUrl'), api_key: t('settings.providerForm.apiKey'), models_dir: t('settings.providerForm.modelsDir') };
+  // Inside a sentence ("Fill in the base URL."), each field by its name in running text.
+  const worded = wordErrors(error, { fields: t('settings.providerForm.inSentence', { returnObjects: true }), field: providerFormField });
+  const keyHint = keyAgain ? t('settings.providerForm.keyAgain') : null;
   const keyError = worded.fields.api_key ?? null;
   const f = (n: string) => `${uid}-${n}`;
-  const title = editing ? `Edit ${editing.label || editing.id}` : 'Add a provider';
+  const title = editing ? t('settings.providerCard.editName', { name: editing.label || editing.id }) : t('settings.providerForm.addTitle');
   return (
     <form
       className="card stack provider-form"
@@ -87,7 +90,7 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
       <div className="provider-form-grid">
         {editing ? null : (
           <div className="field">
-            <label htmlFor={f('kind')}>Kind</label>
+            <label htmlFor={f('kind')}>{fields.kind}</label>
             <select
               id={f('kind')}
               value={kind}
@@ -101,40 +104,40 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
             >
               {PROVIDER_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {PROVIDER_KIND_INFO[k].label}
+                  {kindLabel(k)}
                 </option>
               ))}
             </select>
           </div>
         )}
         <div className="field">
-          <label htmlFor={f('label')}>Name</label>
-          <input id={f('label')} value={label} placeholder="e.g. LM Studio" maxLength={100} onChange={(e) => setLabel(e.target.value)} {...describedBy(worded, 'label', f('label-error'))} />
+          <label htmlFor={f('label')}>{fields.label}</label>
+          <input id={f('label')} value={label} placeholder={t('settings.providerForm.nameExample')} maxLength={100} onChange={(e) => setLabel(e.target.value)} {...describedBy(worded, 'label', f('label-error'))} />
           <FieldError id={f('label-error')} text={worded.fields.label} />
         </div>
         {kind === 'gguf' ? (
           <div className="field grow">
-            <label htmlFor={f('dir')}>Models folder</label>
-            <input id={f('dir')} value={modelsDir} placeholder="/path/to/gguf-models" onChange={(e) => setModelsDir(e.target.value)} {...describedBy(worded, 'models_dir', f('dir-error'))} />
+            <label htmlFor={f('dir')}>{fields.models_dir}</label>
+            <input id={f('dir')} value={modelsDir} placeholder={t('settings.providerForm.modelsDirExample')} onChange={(e) => setModelsDir(e.target.value)} {...describedBy(worded, 'models_dir', f('dir-error'))} />
             <FieldError id={f('dir-error')} text={worded.fields.models_dir} />
           </div>
         ) : (
           <div className="field grow">
-            <label htmlFor={f('url')}>Base URL</label>
-            <input id={f('url')} value={url} placeholder={`e.g. ${PROVIDER_KIND_INFO[kind].url || 'http://localhost:1234/v1'}`} spellCheck={false} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'base_url', f('url-error'))} />
+            <label htmlFor={f('url')}>{fields.base_url}</label>
+            <input id={f('url')} value={url} placeholder={t('settings.providerForm.example', { value: PROVIDER_KIND_INFO[kind].url || 'http://localhost:1234/v1' })} spellCheck={false} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'base_url', f('url-error'))} />
             <FieldError id={f('url-error')} text={worded.fields.base_url} />
           </div>
         )}
         {kind === 'gguf' || kind === 'ollama' ? null : (
           <div className="field">
-            <label htmlFor={f('key')}>API key</label>
+            <label htmlFor={f('key')}>{fields.api_key}</label>
             <input
               id={f('key')}
               type="password"
               autoComplete="off"
               value={key}
               required={keyAgain}
-              placeholder={editing?.has_api_key && !keyAgain ? 'Saved: leave empty to keep it' : ''}
+              placeholder={editing?.has_api_key && !keyAgain ? t('settings.providerForm.keySaved') : ''}
               onChange={(e) => setKey(e.target.value)}
               aria-invalid={keyError ? true : undefined}
               aria-describedby={keyError || keyHint ? f('key-error') : undefined}
@@ -152,14 +155,14 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
       <FormError worded={worded} error={error} />
       <div className="row">
         <button type="button" className="btn" onClick={() => void test()}>
-          Test connection
+          {t('settings.providerCard.test')}
         </button>
         <button type="submit" className="btn btn-primary" disabled={saving || (keyAgain && !key)}>
-          {editing ? 'Save changes' : 'Add provider'}
+          {editing ? t('settings.providerForm.saveChanges') : t('settings.providerForm.add')}
         </button>
         {onCancel ? (
           <button type="button" className="btn" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         ) : null}
         {result ? (
@@ -168,7 +171,13 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
           </span>
         ) : null}
       </div>
-      {result?.models.length ? <p className="small muted">Models: {result.models.slice(0, 5).join(', ')}{result.models.length > 5 ? ` and ${result.models.length - 5} more` : ''}</p> : null}
+      {result?.models.length ? (
+        <p className="small muted">
+          {result.models.length > 5
+            ? t('settings.providerForm.modelsMore', { models: result.models.slice(0, 5).join(', '), count: result.models.length - 5 })
+            : t('settings.providerForm.models', { models: result.models.join(', ') })}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -11,13 +11,15 @@ import { RoutingTable } from './RoutingTable';
 import { useSetup } from '../setup/setup-store';
 import { savedInputs } from './providers';
 import './providers.css';
+import { t, useT } from '../../i18n';
 
 export function ProvidersPanel() {
   const settings = useLoad(() => api.settings.providers(), []);
+  const tr = useT();
   const [editing, setEditing] = useState<string | null>(null);
 
-  if (settings.error) return <ErrorNote error={settings.error} what="Model providers" />;
-  if (!settings.data) return <p className="muted">Loading…</p>;
+  if (settings.error) return <ErrorNote error={settings.error} what={tr('settings.providers.what')} />;
+  if (!settings.data) return <p className="muted">{tr('common.loading')}</p>;
   const data = settings.data;
 
   /** Saves; answers the platform's refusal (the caller words it where it belongs) or null. */
@@ -36,10 +38,10 @@ export function ProvidersPanel() {
 
   return (
     <div className="stack">
-      <p className="muted">Agents run on the models of these providers: OpenAI-compatible servers (LM Studio, llama.cpp, vLLM, OpenAI, OpenRouter), Ollama, Anthropic, or local GGUF files.</p>
-      {!data.secrets_encrypted ? <p className="note note-muted small">API keys are stored without system encryption here (browser mode has no keychain).</p> : null}
-      <DefaultModelSetting saved={data.default_model} onSave={(model) => save({ default_model: model }, model ? `Default model: ${model}.` : 'Default model: automatic.')} />
-      {!data.providers.length ? <p className="note note-warn">No model provider is set up yet. Add one below to start chatting.</p> : null}
+      <p className="muted">{tr('settings.providers.intro')}</p>
+      {!data.secrets_encrypted ? <p className="note note-muted small">{tr('settings.providers.unencrypted')}</p> : null}
+      <DefaultModelSetting saved={data.default_model} onSave={(model) => save({ default_model: model }, model ? t('settings.providers.defaultSaved', { model }) : t('settings.providers.defaultAutomatic'))} />
+      {!data.providers.length ? <p className="note note-warn">{tr('settings.providers.none')}</p> : null}
       {data.providers.map((p) =>
         editing === p.id ? (
           <ProviderForm
@@ -51,7 +53,7 @@ export function ProvidersPanel() {
               // Saved ones are replaced in place; an environment's or detected one gets a saved override.
               const list = savedInputs(data.providers);
               const providers = p.source === 'settings' ? list.map((x) => (x.id === p.id ? next : x)) : [...list, next];
-              const refused = await save({ providers }, `Saved ${next.label || next.id}.`);
+              const refused = await save({ providers }, t('settings.providers.savedOne', { name: next.label || next.id }));
               if (!refused) setEditing(null);
               return refused;
             }}
@@ -61,15 +63,15 @@ export function ProvidersPanel() {
             key={p.id}
             provider={p}
             onEdit={() => setEditing(p.id)}
-            onToggle={() => save({ providers: p.source === 'settings' ? savedInputs(data.providers).map((x) => (x.id === p.id ? { ...x, enabled: !p.enabled } : x)) : [...savedInputs(data.providers), { id: p.id, enabled: !p.enabled }] }, p.enabled ? 'Provider disabled.' : 'Provider enabled.')}
-            onRemove={() => save({ providers: savedInputs(data.providers).filter((x) => x.id !== p.id) }, 'Provider removed.')}
+            onToggle={() => save({ providers: p.source === 'settings' ? savedInputs(data.providers).map((x) => (x.id === p.id ? { ...x, enabled: !p.enabled } : x)) : [...savedInputs(data.providers), { id: p.id, enabled: !p.enabled }] }, p.enabled ? t('settings.providers.disabled') : t('settings.providers.enabled'))}
+            onRemove={() => save({ providers: savedInputs(data.providers).filter((x) => x.id !== p.id) }, t('settings.providers.removed'))}
           />
         ),
       )}
-      <ProviderForm key={data.providers.length} existing={data.providers.map((p) => p.id)} onSave={(p) => save({ providers: [...savedInputs(data.providers), p] }, 'Provider added.')} />
+      <ProviderForm key={data.providers.length} existing={data.providers.map((p) => p.id)} onSave={(p) => save({ providers: [...savedInputs(data.providers), p] }, t('settings.providers.added'))} />
       <details className="card advanced-routing" data-testid="advanced-routing">
-        <summary>Advanced: which provider answers which model</summary>
-        <RoutingTable settings={data} onSave={(routes) => save({ routes }, 'Model routing saved.')} />
+        <summary>{tr('settings.routing.summary')}</summary>
+        <RoutingTable settings={data} onSave={(routes) => save({ routes }, t('settings.routing.saved'))} />
       </details>
     </div>
   );

@@ -1,8 +1,10 @@
 import { useNav } from '../../stores/nav';
+import { useT } from '../../i18n';
 
 /** "Open Settings → Remote", as a real link so it also works from the keyboard and in a new tab. */
 export function RemoteLink() {
   const go = useNav((s) => s.go);
+  const t = useT();
   return (
     <a
       href="#/settings/remote"
@@ -11,7 +13,7 @@ export function RemoteLink() {
         go('settings', 'remote');
       }}
     >
-      Open Settings → Remote
+      {t('settings.remote.openLink')}
     </a>
   );
 }

@@ -7,12 +7,15 @@ import { askConfirm } from '../../components/confirm';
 import { remoteApi, type RemoteSettings } from './remote-api';
 import { useRemote } from './remote-store';
 import { RemoteStatus } from './RemoteStatus';
+import { providerSentence } from '../../api/field-errors';
+import { Trans, t, useT } from '../../i18n';
 
 type TestLine = { ok: boolean; text: string } | null;
 
 /** Settings → Remote: connect another Agent Platform whose agents are listed beside the local ones. */
 export function RemotePanel() {
   const { settings, error: loadError, load, set } = useRemote();
+  const tr = useT();
   const reloadAgents = useAgents((s) => s.load);
   const [url, setUrl] = useState('');
   // The key is write-only: the field starts empty and is cleared after each save.
@@ -28,7 +31,7 @@ export function RemotePanel() {
     setUrl(settings?.base_url ?? '');
   }, [settings?.base_url]);
 
-  if (!settings) return loadError ? <ErrorNote error={loadError} what="Remote platform settings" /> : <p className="muted">Loading…</p>;
+  if (!settings) return loadError ? <ErrorNote error={loadError} what={tr('settings.remote.what')} /> : <p className="muted">{tr('common.loading')}</p>;
   const dirty = url.trim() !== (settings.base_url ?? '') || !!key.trim();
   const configured = settings.status !== 'unconfigured';
 
@@ -55,34 +58,34 @@ export function RemotePanel() {
       const next = await remoteApi.save({ base_url: url.trim() || null, ...(key.trim() ? { api_key: key.trim() } : {}) });
       setKey('');
       setTest(null);
-      if (next.status === 'online') toast(`Connected: ${next.agent_count} remote agent${next.agent_count === 1 ? '' : 's'}.`);
+      if (next.status === 'online') toast(t('settings.remote.connected', { count: next.agent_count }));
       return next;
     });
   const removeKey = async () => {
-    if (!(await askConfirm({ title: 'Remove the stored key?', body: 'The remote agents stay listed but cannot run until a key is saved again.', confirmLabel: 'Remove key', danger: true }))) return;
+    if (!(await askConfirm({ title: t('settings.remote.removeKeyTitle'), body: t('settings.remote.removeKeyBody'), confirmLabel: t('settings.remote.removeKey'), danger: true }))) return;
     void act('remove-key', () => remoteApi.save({ api_key: null }));
   };
   const disconnect = async () => {
-    if (!(await askConfirm({ title: `Disconnect ${settings.base_url ?? 'the remote platform'}?`, body: 'Its agents leave the lists here; past conversations stay.', confirmLabel: 'Disconnect', danger: true }))) return;
+    if (!(await askConfirm({ title: settings.base_url ? t('settings.remote.disconnectTitle', { url: settings.base_url }) : t('settings.remote.disconnectPlatform'), body: t('settings.remote.disconnectBody'), confirmLabel: t('settings.remote.disconnect'), danger: true }))) return;
     void act('disconnect', async () => {
       const next = await remoteApi.save({ base_url: null, api_key: null });
       setTest(null);
-      toast('Disconnected.');
+      toast(t('settings.remote.disconnected'));
       return next;
     });
   };
   const runTest = () =>
     act('test', async () => {
-      setTest({ ok: true, text: 'Testing…' });
+      setTest({ ok: true, text: t('settings.providerCard.testing') });
       try {
         const r = await remoteApi.test();
         setTest(
           r.reachable
-            ? { ok: true, text: `Reachable in ${Math.round(r.latency_ms ?? 0)} ms: ${r.agent_count ?? 0} agent${r.agent_count === 1 ? '' : 's'} on the remote.` }
-            : { ok: false, text: `Not reachable: ${r.error ?? 'no answer'}` },
+            ? { ok: true, text: t('settings.remote.reachable', { ms: Math.round(r.latency_ms ?? 0), count: r.agent_count ?? 0 }) }
+            : { ok: false, text: t('settings.remote.notReachable', { reason: r.error ? providerSentence(r.error) : t('settings.remote.noAnswer') }) },
         );
       } catch (err) {
-        setTest({ ok: false, text: `Not reachable: ${messageOf(err)}` });
+        setTest({ ok: false, text: t('settings.remote.notReachable', { reason: messageOf(err) }) });
       }
       // The test records online/offline on the platform.
       await load();
@@ -95,38 +98,37 @@ export function RemotePanel() {
       } catch (err) {
         // Unreachable (502) is not a failure of the app: the status above shows why, the cache stays.
         if (!(err instanceof ApiError && err.status === 502)) throw err;
-        toast('The remote platform could not be reached; its cached agents stay listed.', 'error');
+        toast(t('settings.remote.syncUnreachable'), 'error');
         return remoteApi.settings();
       }
-      toast(`Agents refreshed: ${r.synced} listed${r.removed ? `, ${r.removed} removed` : ''}.`);
+      toast(r.removed ? t('settings.remote.refreshedRemoved', { count: r.synced, removed: r.removed }) : t('settings.remote.refreshed', { count: r.synced }));
       return r.settings;
     });
 
   return (
     <div className="stack" style={{ maxWidth: 720 }}>
       <p className="muted">
-        Connect a remote Agent Platform (your team's hosted platform or another Agent Desk). Its agents are listed beside yours, marked <span className="badge badge-remote">remote</span>,
-        and run on that platform; conversations are kept here.
+        <Trans i18nKey="settings.remote.intro" components={{ badge: <span className="badge badge-remote" /> }} />
       </p>
       <RemoteStatus s={settings} />
       <form
         className="card stack"
-        aria-label="Remote platform connection"
+        aria-label={tr('settings.remote.connection')}
         onSubmit={(e) => {
           e.preventDefault();
           if (url.trim()) void save();
         }}
       >
         <label className="field">
-          <span>Base URL</span>
+          <span>{tr('settings.providerForm.baseUrl')}</span>
           <input type="url" value={url} placeholder="https://team.example.com" onChange={(e) => setUrl(e.target.value)} autoComplete="off" spellCheck={false} />
         </label>
         <label className="field">
-          <span>API key</span>
+          <span>{tr('settings.providerForm.apiKey')}</span>
           <input
             type="password"
             value={key}
-            placeholder={settings.has_api_key ? 'Leave empty to keep the stored key' : "The remote platform's API key"}
+            placeholder={settings.has_api_key ? tr('settings.remote.keepKey') : tr('settings.remote.keyPlaceholder')}
             onChange={(e) => setKey(e.target.value)}
             autoComplete="off"
             data-testid="remote-key"
@@ -135,35 +137,35 @@ export function RemotePanel() {
         <div className="row small" data-testid="remote-key-state">
           {settings.has_api_key ? (
             <>
-              <span>A key is stored.</span>
+              <span>{tr('settings.remote.keyStored')}</span>
               <button type="button" className="btn btn-small" disabled={busy !== null} onClick={removeKey}>
-                Remove key
+                {tr('settings.remote.removeKey')}
               </button>
             </>
           ) : (
-            <span className="muted">No key is stored.</span>
+            <span className="muted">{tr('settings.remote.noKey')}</span>
           )}
           <span className="muted" data-testid="remote-key-encryption">
-            {settings.key_encrypted ? 'Keys are encrypted at rest with the system keychain.' : 'Keys are stored unencrypted in the data folder (no system keychain here).'}
+            {settings.key_encrypted ? tr('settings.remote.encrypted') : tr('settings.remote.unencrypted')}
           </span>
         </div>
         <ErrorNote error={error} />
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={busy !== null || !url.trim() || !dirty}>
-            {busy === 'save' ? 'Saving…' : 'Save'}
+            {busy === 'save' ? tr('settings.remote.saving') : tr('common.save')}
           </button>
-          <button type="button" className="btn" disabled={busy !== null || !configured || dirty} onClick={() => void runTest()} title={dirty ? 'Save first: the test uses the saved URL and key.' : undefined}>
-            {busy === 'test' ? 'Testing…' : 'Test connection'}
+          <button type="button" className="btn" disabled={busy !== null || !configured || dirty} onClick={() => void runTest()} title={dirty ? tr('settings.remote.saveFirstTest') : undefined}>
+            {busy === 'test' ? tr('settings.providerCard.testing') : tr('settings.providerCard.test')}
           </button>
           <button type="button" className="btn" disabled={busy !== null || !configured || dirty} onClick={() => void sync()}>
-            {busy === 'sync' ? 'Refreshing…' : 'Refresh agents'}
+            {busy === 'sync' ? tr('settings.remote.refreshing') : tr('settings.remote.refresh')}
           </button>
           <span className="grow" />
           <button type="button" className="btn btn-danger" disabled={busy !== null || (!settings.base_url && !settings.has_api_key)} onClick={disconnect}>
-            Disconnect
+            {tr('settings.remote.disconnect')}
           </button>
         </div>
-        {dirty && configured ? <p className="muted small">Save first: Test and Refresh use the saved URL and key.</p> : null}
+        {dirty && configured ? <p className="muted small">{tr('settings.remote.saveFirst')}</p> : null}
         {test ? (
           <p className={test.ok ? 'small' : 'small note note-error'} role="status" data-testid="remote-test">
             {test.text}

@@ -1,17 +1,18 @@
 import { formatTime } from '../../components/format';
 import type { RemoteSettings } from './remote-api';
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+import { providerSentence } from '../../api/field-errors';
+import { useT } from '../../i18n';
 
 /** The connection's state in words: online, offline with its reason, or not configured. */
 export function RemoteStatus({ s }: { s: RemoteSettings }) {
-  const synced = s.last_sync_at ? `last refreshed ${formatTime(s.last_sync_at)}` : 'never refreshed';
+  const t = useT();
+  const synced = s.last_sync_at ? t('settings.remote.lastRefreshed', { when: formatTime(s.last_sync_at) }) : t('settings.remote.neverRefreshed');
   if (s.status === 'online') {
     return (
       <div className="note note-ok remote-status" role="status" data-testid="remote-status" data-status="online">
-        <span className="badge badge-ok">online</span> <strong>Connected to {s.base_url}</strong>
+        <span className="badge badge-ok">{t('settings.remote.online')}</span> <strong>{t('settings.remote.connectedTo', { url: s.base_url })}</strong>
         <div className="small">
-          {plural(s.agent_count, 'remote agent')} listed · {synced}
+          {t('settings.remote.listed', { count: s.agent_count })} · {synced}
         </div>
       </div>
     );
@@ -19,17 +20,17 @@ export function RemoteStatus({ s }: { s: RemoteSettings }) {
   if (s.status === 'offline') {
     return (
       <div className="note note-error remote-status" role="status" data-testid="remote-status" data-status="offline">
-        <span className="badge badge-error">offline</span> <strong>{s.base_url} cannot be reached</strong>
-        {s.last_error ? <div data-testid="remote-last-error">{s.last_error}</div> : null}
+        <span className="badge badge-error">{t('settings.remote.offline')}</span> <strong>{t('settings.remote.cannotReach', { url: s.base_url })}</strong>
+        {s.last_error ? <div data-testid="remote-last-error">{providerSentence(s.last_error)}</div> : null}
         <div className="small">
-          {plural(s.agent_count, 'cached agent')} still listed, but they cannot run until it is back · {synced}
+          {t('settings.remote.cached', { count: s.agent_count })} · {synced}
         </div>
       </div>
     );
   }
   return (
     <div className="note note-muted remote-status" role="status" data-testid="remote-status" data-status="unconfigured">
-      <span className="badge">not configured</span> {s.base_url ? 'Add the API key to connect.' : 'Add the base URL and API key of a remote platform to connect.'}
+      <span className="badge">{t('settings.remote.notConfigured')}</span> {s.base_url ? t('settings.remote.addKey') : t('settings.remote.addUrlAndKey')}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ProvidersSettings, RouteRule } from '../../../src-main/platform/contract/settings';
 import { sentenceOf } from '../../api/field-errors';
 import { providerLabel } from './providers';
+import { Trans, useT } from '../../i18n';
 
 /**
  * Which provider answers a model name no provider lists: exact names, `prefix*`, `*suffix` or `*`,
@@ -9,6 +10,7 @@ import { providerLabel } from './providers';
  * absent providers do nothing); saving keeps those hidden ones where they were.
  */
 export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings; onSave(routes: RouteRule[]): Promise<unknown> }) {
+  const t = useT();
   const [rows, setRows] = useState<RouteRule[]>(settings.routes);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => setRows(settings.routes), [settings.routes]);
@@ -21,23 +23,23 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
     setFailure(refused ? sentenceOf(refused) : null);
   };
   return (
-    <section className="stack" aria-label="Model routing">
+    <section className="stack" aria-label={t('settings.routing.label')}>
       <p className="muted small">
-        A model a provider lists always goes to that provider. For other names, the first rule that matches decides: an exact name, <code>prefix*</code>, <code>*suffix</code> or <code>*</code> for everything else.
+        <Trans i18nKey="settings.routing.intro" components={{ code: <code /> }} />
       </p>
-      {!visible.length ? <p className="small muted" data-testid="no-routing-rules">No rule applies to the providers set up here: each answers the models it lists.</p> : null}
+      {!visible.length ? <p className="small muted" data-testid="no-routing-rules">{t('settings.routing.none')}</p> : null}
       {visible.map(({ r, i }) => (
         <div className="row" key={i} data-testid="routing-rule">
-          <input aria-label="Model name or pattern" className="grow" value={r.match} placeholder="e.g. my-model or team-*" onChange={(e) => set(i, { ...r, match: e.target.value })} />
-          <select aria-label="Provider" style={{ minWidth: 200 }} value={r.provider} onChange={(e) => set(i, { ...r, provider: e.target.value })}>
-            <option value="">Choose…</option>
+          <input aria-label={t('settings.routing.pattern')} className="grow" value={r.match} placeholder={t('settings.routing.patternExample')} onChange={(e) => set(i, { ...r, match: e.target.value })} />
+          <select aria-label={t('settings.routing.provider')} style={{ minWidth: 200 }} value={r.provider} onChange={(e) => set(i, { ...r, provider: e.target.value })}>
+            <option value="">{t('settings.routing.choose')}</option>
             {settings.providers.map((p) => (
               <option key={p.id} value={p.id}>
                 {providerLabel(p)}
               </option>
             ))}
           </select>
-          <button type="button" className="btn-icon" aria-label={`Remove the rule for ${r.match || 'a new pattern'}`} onClick={() => set(i, null)}>
+          <button type="button" className="btn-icon" aria-label={r.match ? t('settings.routing.removeRule', { pattern: r.match }) : t('settings.routing.removeNewRule')} onClick={() => set(i, null)}>
             ×
           </button>
         </div>
@@ -49,10 +51,10 @@ export function RoutingTable({ settings, onSave }: { settings: ProvidersSettings
       ) : null}
       <div className="row">
         <button type="button" className="btn btn-small" onClick={() => setRows([...rows, { match: '', provider: '' }])}>
-          Add rule
+          {t('settings.routing.add')}
         </button>
         <button type="button" className="btn btn-small btn-primary" onClick={() => void save()}>
-          Save routing
+          {t('settings.routing.save')}
         </button>
       </div>
     </section>

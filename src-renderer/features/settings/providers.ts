@@ -1,12 +1,16 @@
 import type { ProviderInput, ProviderView } from '../../../src-main/platform/contract/settings';
 import { PROVIDER_URLS } from '../../../src-main/platform/contract/provider-urls';
+import { t } from '../../i18n';
 
+/** Each kind's example address; its name is settings.providerKinds.<kind> (kindLabel). */
 export const PROVIDER_KIND_INFO = {
-  'openai-compatible': { label: 'OpenAI-compatible', url: `${PROVIDER_URLS.lmstudio}/v1` },
-  anthropic: { label: 'Anthropic', url: PROVIDER_URLS.anthropic },
-  ollama: { label: 'Ollama', url: PROVIDER_URLS.ollama },
-  gguf: { label: 'Local GGUF files', url: '' },
+  'openai-compatible': { url: `${PROVIDER_URLS.lmstudio}/v1` },
+  anthropic: { url: PROVIDER_URLS.anthropic },
+  ollama: { url: PROVIDER_URLS.ollama },
+  gguf: { url: '' },
 } as const;
+
+export const kindLabel = (kind: keyof typeof PROVIDER_KIND_INFO): string => t(`settings.providerKinds.${kind}`);
 
 export function providerLabel(p: ProviderView): string {
   return p.label || p.id;

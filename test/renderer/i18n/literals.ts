@@ -13,19 +13,19 @@ export const RENDERER = path.resolve(import.meta.dirname, '../../../src-renderer
 /** Attributes (and component props) whose text a person reads or hears. */
 const READ_ATTRS = new Set([
   'title', 'aria-label', 'aria-description', 'aria-placeholder', 'aria-valuetext', 'aria-roledescription', 'placeholder', 'alt', 'label',
-  'confirmLabel', 'what', 'hint', 'description', 'message', 'heading', 'text', 'emptyText', 'empty', 'tooltip', 'caption', 'summary', 'help',
+  'confirmLabel', 'what', 'hint', 'description', 'message', 'heading', 'text', 'emptyText', 'empty', 'tooltip', 'caption', 'summary', 'help', 'columns',
 ]);
 /** Object properties that end up on screen (nav items, confirm requests, option lists, notices). */
-const READ_PROPS = new Set(['label', 'title', 'confirmLabel', 'description', 'hint', 'placeholder', 'message', 'help', 'note', 'summary', 'heading', 'tooltip', 'ariaLabel', 'emptyText']);
+const READ_PROPS = new Set(['label', 'title', 'confirmLabel', 'description', 'hint', 'placeholder', 'message', 'help', 'note', 'summary', 'heading', 'tooltip', 'ariaLabel', 'emptyText', 'hidden']);
 /** Calls that put their text in front of a person. */
 const SHOWING_CALLS = new Set(['toast', 'show', 'alert', 'confirm', 'prompt', 'setError', 'setMessage', 'setNotice', 'showError']);
 const ERROR_CLASSES = new Set(['Error', 'ApiError', 'TypeError', 'RangeError']);
 /** Text inside these is code or keys the person types, not words. */
 const CODE_TAGS = new Set(['code', 'kbd', 'pre', 'samp']);
-/** Names, the same in every language. */
+/** Names, the same in every language, and examples of code with spaces in them. */
 export const NAMES = new Set([
   'Agent Desk', 'OpenAI', 'Anthropic', 'Ollama', 'LM Studio', 'GGUF', 'MCP', 'OCR', 'API', 'JSON', 'URL', 'Brave', 'SearXNG', 'Tesseract',
-  'Electron', 'CUDA', 'Vulkan', 'Metal', 'CPU', 'GPU', 'English', 'Português (Brasil)', 'OK',
+  'Electron', 'CUDA', 'Vulkan', 'Metal', 'CPU', 'GPU', 'English', 'Português (Brasil)', 'OK', 'Authorization: Bearer …',
 ]);
 
 export interface Finding {
@@ -35,10 +35,20 @@ export interface Finding {
   where: string;
 }
 
-const hasWords = (s: string) => {
+/**
+ * Words a person reads, not code: without a space only a word itself is one ("Save", "revoked",
+ * "Loading…"), where `API_TOKEN=…`, a URL or a path are code, and so is a lone lowercase word
+ * given as a placeholder (an example command: `npx`); with spaces, any text with a word in it
+ * but a URL or JSON.
+ */
+export function hasWords(s: string, where = ''): boolean {
   const v = s.replace(/\s+/g, ' ').trim();
-  return /\p{L}/u.test(v) && !NAMES.has(v);
-};
+  if (!/\p{L}{2,}/u.test(v) || NAMES.has(v)) return false;
+  const word = (w: string) => /^\p{L}[\p{L}'’-]*[.!?…:,]?$/u.test(w) && !(where === 'placeholder=' && /^[a-z]+$/.test(w));
+  // Lines without spaces (arguments one per line): words only if a line is a word.
+  if (!s.includes(' ')) return s.split(/\s+/).some((w) => w && word(w));
+  return !/^[a-z][\w+.-]*:\/\//i.test(v) && !/^[{[]/.test(v);
+}
 
 /** The literal text an expression shows directly (through ?:, &&, ||, ??, + and templates), not through calls. */
 function shownLiterals(e: ts.Node | undefined, out: ts.Node[] = []): ts.Node[] {
@@ -53,6 +63,7 @@ function shownLiterals(e: ts.Node | undefined, out: ts.Node[] = []): ts.Node[] {
     shownLiterals(e.left, out);
     shownLiterals(e.right, out);
   } else if (ts.isJsxExpression(e)) shownLiterals(e.expression, out);
+  else if (ts.isArrayLiteralExpression(e)) for (const el of e.elements) shownLiterals(el, out);
   return out;
 }
 
@@ -78,7 +89,7 @@ export function scanSource(file: string, source: string): Finding[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: Finding[] = [];
   const report = (n: ts.Node, text: string, where: string) => {
-    if (!hasWords(text) || insideCode(n)) return;
+    if (!hasWords(text, where) || insideCode(n)) return;
     found.push({ file, line: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1, text: text.replace(/\s+/g, ' ').trim().slice(0, 80), where });
   };
   const visit = (n: ts.Node) => {
