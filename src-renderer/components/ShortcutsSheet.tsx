@@ -2,28 +2,30 @@ import { useId, useRef } from 'react';
 import { SCREENS } from '../stores/nav';
 import { MOD, useShortcutsSheet } from '../stores/shortcuts';
 import { useModalDialog } from './use-modal';
+import { useT } from '../i18n';
 
 /** The app's keyboard shortcuts in one sheet, as chat apps list theirs. */
 export function ShortcutsSheet() {
   const { open, setOpen } = useShortcutsSheet();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const t = useT();
   useModalDialog(ref, open);
   const rows: [string, string][] = [
-    [`${MOD}+Shift+O`, 'New chat'],
-    [`${MOD}+F`, 'Find in this conversation'],
-    ['Enter', 'Send the message'],
-    ['Shift+Enter', 'New line in the message'],
-    ['↑', 'Edit your last message (in an empty message box)'],
-    ['Esc', 'Stop the answer, or leave the message box'],
-    ['/', "Search this screen's list"],
-    ['? or Ctrl+/', 'Show these shortcuts'],
+    [`${MOD}+Shift+O`, t('chat.shortcuts.newChat')],
+    [`${MOD}+F`, t('chat.shortcuts.find')],
+    ['Enter', t('chat.shortcuts.send')],
+    ['Shift+Enter', t('chat.shortcuts.newLine')],
+    ['↑', t('chat.shortcuts.editLast')],
+    ['Esc', t('chat.shortcuts.esc')],
+    ['/', t('chat.shortcuts.search')],
+    [t('chat.shortcuts.sheetKeys', { mod: MOD }), t('chat.shortcuts.sheet')],
   ];
   return (
     <dialog ref={ref} className="dialog shortcuts-sheet" aria-labelledby={titleId} onCancel={(e) => (e.preventDefault(), setOpen(false))} data-testid="shortcuts-sheet">
       {open ? (
         <>
-          <h2 id={titleId}>Keyboard shortcuts</h2>
+          <h2 id={titleId}>{t('chat.shortcuts.title')}</h2>
           <div className="dialog-body">
             <table className="shortcuts-table">
               <tbody>
@@ -37,8 +39,8 @@ export function ShortcutsSheet() {
                 ))}
               </tbody>
             </table>
-            <h3>Go to a screen</h3>
-            <p className="muted small">Press g, then the screen's letter (outside a text box).</p>
+            <h3>{t('chat.shortcuts.screens')}</h3>
+            <p className="muted small">{t('chat.shortcuts.screensHint')}</p>
             <table className="shortcuts-table">
               <tbody>
                 {SCREENS.map((s) => (
@@ -46,7 +48,7 @@ export function ShortcutsSheet() {
                     <th scope="row">
                       <kbd>g {s.key}</kbd>
                     </th>
-                    <td>{s.label}</td>
+                    <td>{t(`app.screens.${s.id}`)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -54,7 +56,7 @@ export function ShortcutsSheet() {
           </div>
           <div className="dialog-actions">
             <button type="button" className="btn btn-primary" onClick={() => setOpen(false)} autoFocus>
-              Close
+              {t('chat.shortcuts.close')}
             </button>
           </div>
         </>

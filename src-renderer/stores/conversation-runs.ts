@@ -7,6 +7,7 @@ import { follow, isTerminal, track, untrack } from './chat-streams';
 import { eventPatch } from './conversation-turns';
 import { useSessions } from './sessions';
 import { useAgents } from './agents';
+import { t } from '../i18n';
 
 /** What running a turn's answer needs of the open conversation (conversation.ts hands it over). */
 export interface OpenConversation {
@@ -49,12 +50,12 @@ export function answerRuns(c: OpenConversation) {
       // The agent was deleted (elsewhere, or in another window): the chat then offers another one.
       const gone = failure instanceof ApiError && failure.status === 404 && !missing && /agent/i.test(failure.message);
       if (gone) void useAgents.getState().load();
-      const message = missing ? 'Running agents is not available on this version of the platform.' : gone ? 'This agent was deleted, so the message was not sent.' : messageOf(failure);
+      const message = missing ? t('chat.run.notAvailable') : gone ? t('chat.goneAgent.notSent') : messageOf(failure);
       c.patchTurn(k, { status: 'failed', error: { message, code: failure instanceof ApiError ? failure.code : undefined } });
     } else if (!last) {
-      c.patchTurn(k, { status: 'failed', error: { message: 'The answer could not be followed: the platform stopped answering. Reload to see where it is.' } });
+      c.patchTurn(k, { status: 'failed', error: { message: t('chat.run.lost') } });
     } else if (!isTerminal(last)) {
-      c.patchTurn(k, { status: 'failed', error: { message: 'The stream ended before the answer was complete.' } });
+      c.patchTurn(k, { status: 'failed', error: { message: t('chat.run.endedEarly') } });
     }
     void useSessions.getState().loadSessions();
     const id = c.turnOf(k)?.responseId;

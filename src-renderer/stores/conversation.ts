@@ -12,6 +12,7 @@ import { answerRuns } from './conversation-runs';
 import { blank, isLive, treeOfSession } from './conversation-turns';
 import { useSessions } from './sessions';
 import { draftKey, useDrafts } from './drafts';
+import { t } from '../i18n';
 
 export type { Turn };
 
@@ -165,7 +166,7 @@ export const useConversation = create<ConversationState>((set, get) => {
       }
       // The platform could not be told: stop reading here, and say so.
       drop(running.key);
-      patchTurn(running.key, { status: 'failed', error: { message: 'The answer could not be stopped: the platform did not answer. Reload to see where it is.' } });
+      patchTurn(running.key, { status: 'failed', error: { message: t('chat.run.notStopped') } });
     },
 
     newSession() {

@@ -1,15 +1,16 @@
 import { create } from 'zustand';
 
+/** The screens, in the sidebar's order, with the letter that opens each after "g" (their names are in the app catalog). */
 export const SCREENS = [
-  { id: 'chat', label: 'Chat', key: 'c' },
-  { id: 'agents', label: 'Agents', key: 'a' },
-  { id: 'files', label: 'Files', key: 'f' },
-  { id: 'memories', label: 'Memories', key: 'm' },
-  { id: 'webhooks', label: 'Webhooks', key: 'w' },
-  { id: 'schedules', label: 'Schedules', key: 'r' },
-  { id: 'usage', label: 'Usage', key: 'u' },
-  { id: 'settings', label: 'Settings', key: 's' },
-  { id: 'developer', label: 'Developer', key: 'd' },
+  { id: 'chat', key: 'c' },
+  { id: 'agents', key: 'a' },
+  { id: 'files', key: 'f' },
+  { id: 'memories', key: 'm' },
+  { id: 'webhooks', key: 'w' },
+  { id: 'schedules', key: 'r' },
+  { id: 'usage', key: 'u' },
+  { id: 'settings', key: 's' },
+  { id: 'developer', key: 'd' },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]['id'];
 

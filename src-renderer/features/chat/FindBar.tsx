@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { findRanges } from './find';
+import { useT } from '../../i18n';
 import './find.css';
 
 /** The page's highlights of the matches and of the current one (CSS Custom Highlight API). */
@@ -33,6 +34,7 @@ function reveal(range: Range, scroller: HTMLElement): void {
  * and gives focus back.
  */
 export function FindBar({ scroller, query, setQuery, onClose, version }: { scroller: RefObject<HTMLElement | null>; query: string; setQuery(q: string): void; onClose(): void; version: unknown }) {
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [ranges, setRanges] = useState<Range[]>([]);
   const [current, setCurrent] = useState(0);
@@ -76,18 +78,18 @@ export function FindBar({ scroller, query, setQuery, onClose, version }: { scrol
 
   const step = useCallback((by: number) => setCurrent((c) => (ranges.length ? (c + by + ranges.length) % ranges.length : 0)), [ranges.length]);
 
-  const count = !query.trim() ? '' : ranges.length ? `${current + 1} of ${ranges.length}` : 'No matches';
+  const count = !query.trim() ? '' : ranges.length ? t('chat.find.count', { current: current + 1, total: ranges.length }) : t('chat.find.none');
   return (
-    <div className="find-bar" role="search" aria-label="Find in this conversation" data-find-skip data-testid="find-bar">
+    <div className="find-bar" role="search" aria-label={t('chat.find.label')} data-find-skip data-testid="find-bar">
       <label className="sr-only" htmlFor="find-input">
-        Find in this conversation
+        {t('chat.find.label')}
       </label>
       <input
         id="find-input"
         ref={input}
         type="text"
         value={query}
-        placeholder="Find in this conversation"
+        placeholder={t('chat.find.label')}
         autoComplete="off"
         spellCheck={false}
         onChange={(e) => setQuery(e.target.value)}
@@ -105,13 +107,13 @@ export function FindBar({ scroller, query, setQuery, onClose, version }: { scrol
       <span className="find-count small muted" role="status" aria-live="polite" data-testid="find-count">
         {count}
       </span>
-      <button type="button" className="btn btn-small btn-ghost" aria-label="Previous match" disabled={ranges.length < 2} onClick={() => step(-1)}>
+      <button type="button" className="btn btn-small btn-ghost" aria-label={t('chat.find.previous')} disabled={ranges.length < 2} onClick={() => step(-1)}>
         ↑
       </button>
-      <button type="button" className="btn btn-small btn-ghost" aria-label="Next match" disabled={ranges.length < 2} onClick={() => step(1)}>
+      <button type="button" className="btn btn-small btn-ghost" aria-label={t('chat.find.next')} disabled={ranges.length < 2} onClick={() => step(1)}>
         ↓
       </button>
-      <button type="button" className="btn btn-small btn-ghost" aria-label="Close find" onClick={onClose}>
+      <button type="button" className="btn btn-small btn-ghost" aria-label={t('chat.find.close')} onClick={onClose}>
         ✕
       </button>
     </div>

@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { firstChatAgent, useConversation } from '../../stores/conversation';
+import { useT } from '../../i18n';
 
 /**
  * The open conversation's agent was deleted: say so, keep the history, and offer to go on with
  * another agent (the next message continues this conversation with it).
  */
 export function GoneAgentNotice({ agents }: { agents: Agent[] }) {
+  const t = useT();
   const continueWith = useConversation((s) => s.continueWith);
   const [pick, setPick] = useState<number | null>(firstChatAgent(agents)?.id ?? null);
   const button = useRef<HTMLButtonElement>(null);
@@ -16,11 +18,11 @@ export function GoneAgentNotice({ agents }: { agents: Agent[] }) {
   }, [agents, pick]);
   return (
     <div className="note note-warn gone-agent" role="status" data-testid="gone-agent">
-      <p>This conversation's agent was deleted. Its messages stay here; choose an agent to continue it.</p>
+      <p>{t('chat.goneAgent.said')}</p>
       {chosen ? (
         <div className="gone-agent-actions">
           <label className="field inline">
-            <span>Continue with</span>
+            <span>{t('chat.goneAgent.continueWith')}</span>
             <select value={chosen.id} onChange={(e) => setPick(Number(e.target.value))} data-testid="gone-agent-pick">
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>
@@ -39,11 +41,11 @@ export function GoneAgentNotice({ agents }: { agents: Agent[] }) {
               requestAnimationFrame(() => document.getElementById('chat-input')?.focus());
             }}
           >
-            Continue with {chosen.title}
+            {t('chat.goneAgent.continue', { title: chosen.title })}
           </button>
         </div>
       ) : (
-        <p className="muted small">There is no other agent yet. Create one on the Agents screen.</p>
+        <p className="muted small">{t('chat.goneAgent.noOther')}</p>
       )}
     </div>
   );

@@ -3,14 +3,15 @@ import type { ModelSource } from '../../../src-main/platform/contract/models';
 import { providerSentence } from '../../api/field-errors';
 import { useNav } from '../../stores/nav';
 import { useSetup } from '../setup/setup-store';
+import { t as tr, useT } from '../../i18n';
 
 /** What is wrong with the providers, in one sentence each, or null when a model can run. */
 export function providerProblems(status: string, sources: ModelSource[]): string[] {
-  const failing = sources.filter((s) => !s.ok).map((s) => `${s.label}: ${providerSentence(s.error ?? 'No answer.')}`);
+  const failing = sources.filter((s) => !s.ok).map((s) => tr('chat.provider.failing', { label: s.label, sentence: providerSentence(s.error ?? '') }));
   if (failing.length) return failing;
   if (status !== 'needed') return [];
-  if (!sources.length) return ['No model provider is set up yet.'];
-  return sources.map((s) => `${s.label} answers, but serves no model right now. Load or pull a model there.`);
+  if (!sources.length) return [tr('chat.provider.noneSetUp')];
+  return sources.map((s) => tr('chat.provider.noModel', { label: s.label }));
 }
 
 /**
@@ -18,6 +19,7 @@ export function providerProblems(status: string, sources: ModelSource[]): string
  * Settings), never in place of the conversation: the history stays readable whatever a provider does.
  */
 export function ProviderNotice({ problems }: { problems: string[] }) {
+  const t = useT();
   const check = useSetup((s) => s.check);
   const go = useNav((s) => s.go);
   const [retrying, setRetrying] = useState(false);
@@ -39,7 +41,7 @@ export function ProviderNotice({ problems }: { problems: string[] }) {
             void check({ fresh: true }).finally(() => setRetrying(false));
           }}
         >
-          {retrying ? 'Checking…' : 'Retry'}
+          {retrying ? t('chat.provider.checking') : t('chat.provider.retry')}
         </button>
         <a
           className="btn btn-small"
@@ -49,7 +51,7 @@ export function ProviderNotice({ problems }: { problems: string[] }) {
             go('settings', 'providers');
           }}
         >
-          Open Settings
+          {t('chat.provider.settings')}
         </a>
       </div>
     </div>

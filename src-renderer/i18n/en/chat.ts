@@ -1,2 +1,56 @@
 /** The chat screen (but the conversation list). */
-export const chat = {};
+export const chat = {
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    newChat: 'New chat',
+    find: 'Find in this conversation',
+    send: 'Send the message',
+    newLine: 'New line in the message',
+    editLast: 'Edit your last message (in an empty message box)',
+    esc: 'Stop the answer, or leave the message box',
+    search: "Search this screen's list",
+    sheet: 'Show these shortcuts',
+    sheetKeys: '? or {{mod}}+/',
+    screens: 'Go to a screen',
+    screensHint: "Press g, then the screen's letter (outside a text box).",
+    close: 'Close',
+  },
+  find: {
+    label: 'Find in this conversation',
+    count: '{{current}} of {{total}}',
+    none: 'No matches',
+    previous: 'Previous match',
+    next: 'Next match',
+    close: 'Close find',
+  },
+  provider: {
+    noneSetUp: 'No model provider is set up yet.',
+    noModel: '{{label}} answers, but serves no model right now. Load or pull a model there.',
+    failing: '{{label}}: {{sentence}}',
+    retry: 'Retry',
+    checking: 'Checking…',
+    settings: 'Open Settings',
+  },
+  goneAgent: {
+    said: "This conversation's agent was deleted. Its messages stay here; choose an agent to continue it.",
+    continueWith: 'Continue with',
+    continue: 'Continue with {{title}}',
+    noOther: 'There is no other agent yet. Create one on the Agents screen.',
+    notSent: 'This agent was deleted, so the message was not sent.',
+  },
+  sources: {
+    loading: 'Loading sources…',
+    what: 'Sources',
+    notReported: 'This platform does not report what the model was given.',
+    nothing: 'No passages from your files and no memories were given to the model for this answer.',
+    files: 'From your files ({{count}})',
+    unnamed: 'A file without a name',
+    memories: 'Memories ({{count}})',
+  },
+  run: {
+    notAvailable: 'Running agents is not available on this version of the platform.',
+    lost: 'The answer could not be followed: the platform stopped answering. Reload to see where it is.',
+    endedEarly: 'The stream ended before the answer was complete.',
+    notStopped: 'The answer could not be stopped: the platform did not answer. Reload to see where it is.',
+  },
+};

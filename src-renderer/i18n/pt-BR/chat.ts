@@ -1,3 +1,57 @@
 import type { Catalog } from '../catalog';
 
-export const chat: Catalog['chat'] = {};
+export const chat: Catalog['chat'] = {
+  shortcuts: {
+    title: 'Atalhos de teclado',
+    newChat: 'Nova conversa',
+    find: 'Localizar nesta conversa',
+    send: 'Enviar a mensagem',
+    newLine: 'Nova linha na mensagem',
+    editLast: 'Editar sua última mensagem (com a caixa de mensagem vazia)',
+    esc: 'Parar a resposta ou sair da caixa de mensagem',
+    search: 'Pesquisar na lista desta tela',
+    sheet: 'Mostrar estes atalhos',
+    sheetKeys: '? ou {{mod}}+/',
+    screens: 'Ir para uma tela',
+    screensHint: 'Pressione g e depois a letra da tela (fora de uma caixa de texto).',
+    close: 'Fechar',
+  },
+  find: {
+    label: 'Localizar nesta conversa',
+    count: '{{current}} de {{total}}',
+    none: 'Nenhum resultado',
+    previous: 'Resultado anterior',
+    next: 'Próximo resultado',
+    close: 'Fechar a busca',
+  },
+  provider: {
+    noneSetUp: 'Nenhum provedor de modelos foi configurado ainda.',
+    noModel: '{{label}} responde, mas não oferece nenhum modelo agora. Carregue ou baixe um modelo nele.',
+    failing: '{{label}}: {{sentence}}',
+    retry: 'Tentar de novo',
+    checking: 'Verificando…',
+    settings: 'Abrir Configurações',
+  },
+  goneAgent: {
+    said: 'O agente desta conversa foi excluído. As mensagens continuam aqui; escolha um agente para continuar.',
+    continueWith: 'Continuar com',
+    continue: 'Continuar com {{title}}',
+    noOther: 'Ainda não há outro agente. Crie um na tela Agentes.',
+    notSent: 'Este agente foi excluído, então a mensagem não foi enviada.',
+  },
+  sources: {
+    loading: 'Carregando as fontes…',
+    what: 'Fontes',
+    notReported: 'Esta plataforma não informa o que foi entregue ao modelo.',
+    nothing: 'Nenhum trecho dos seus arquivos e nenhuma memória foram entregues ao modelo para esta resposta.',
+    files: 'Dos seus arquivos ({{count}})',
+    unnamed: 'Um arquivo sem nome',
+    memories: 'Memórias ({{count}})',
+  },
+  run: {
+    notAvailable: 'Esta versão da plataforma não executa agentes.',
+    lost: 'Não foi possível acompanhar a resposta: a plataforma parou de responder. Recarregue para ver em que ponto ela está.',
+    endedEarly: 'A transmissão terminou antes de a resposta ficar completa.',
+    notStopped: 'Não foi possível parar a resposta: a plataforma não respondeu. Recarregue para ver em que ponto ela está.',
+  },
+};
