@@ -129,6 +129,8 @@ export function createClient(t: Transport) {
       },
       process: (id: number) => op(F.processFile, { params: { fileId: String(id) } }),
       delete: (id: number) => op(F.deleteFile, { params: { fileId: String(id) } }),
+      /** ext: the text read from the file, whole (up to maxChars) */
+      text: (id: number, maxChars?: number) => op(F.getFileText, { params: { fileId: String(id) }, query: maxChars ? { max_chars: maxChars } : {} }),
       /** ext: the extracted text, passage by passage (the file viewer) */
       passages: (id: number, query: CallInput<typeof retrievalOperations.listFilePassages>['query'] = {}) =>
         op(retrievalOperations.listFilePassages, { params: { fileId: String(id) }, query: { limit: 500, ...query } }),
@@ -150,8 +152,9 @@ export function createClient(t: Transport) {
       listForAgent: (agentId: number, query: CallInput<typeof W.listAgentWebhooks>['query'] = {}) =>
         op(W.listAgentWebhooks, { params: { id: String(agentId) }, query: { per_page: 100, ...query } }),
       listAll: (query: CallInput<typeof W.listWebhooks>['query'] = {}) => op(W.listWebhooks, { query: { per_page: 100, ...query } }),
-      create: (agentId: number, url: string, status: 'active' | 'inactive' = 'active') => op(W.createWebhook, { params: { id: String(agentId) }, body: { url, method: 'POST', status } }),
-      update: (id: number, body: { status?: 'active' | 'inactive'; url?: string; rotate_secret?: boolean }) => op(W.updateWebhook, { params: { id: String(id) }, body }),
+      create: (agentId: number, body: Omit<CallInput<typeof W.createWebhook>['body'], 'method'>) => op(W.createWebhook, { params: { id: String(agentId) }, body: { method: 'POST', ...body } }),
+      /** In place: the id, the secret (unless rotated) and the delivery log stay. */
+      update: (id: number, body: CallInput<typeof W.updateWebhook>['body']) => op(W.updateWebhook, { params: { id: String(id) }, body }),
       delete: (id: number) => op(W.deleteWebhook, { params: { id: String(id) } }),
       deliveries: (id: number) => op(WD.listWebhookDeliveries, { params: { id: String(id) }, query: { per_page: 50 } }),
       test: (id: number) => op(WD.testWebhook, { params: { id: String(id) } }),
@@ -174,6 +177,8 @@ export function createClient(t: Transport) {
       providers: () => op(providerOperations.getProviderSettings, {}),
       saveProviders: (body: ProvidersUpdate) => op(providerOperations.updateProviderSettings, { body }),
       testProvider: (body: { id: string } | { provider: ProviderInput }) => op(providerOperations.testProvider, { body }),
+      /** One real search on SearXNG or Brave; a field left out uses the saved value. */
+      testSearch: (body: CallInput<typeof providerOperations.testSearch>['body']) => op(providerOperations.testSearch, { body }),
       localhost: () => op(appOperations.getLocalhostSettings, {}),
       saveLocalhost: (body: LocalhostSettingsUpdate) => op(appOperations.updateLocalhostSettings, { body }),
       saveGpu: (gpu: GpuInfo['gpu']) => op(appOperations.updateGpuSettings, { body: { gpu } }),

@@ -6,8 +6,9 @@ import { useNav } from '../../stores/nav';
 import { QuestionInput } from './QuestionInput';
 import { ModelPicker } from './ModelPicker';
 import { mainTextQuestion, shownQuestions } from './answers';
-import { answerWords, isWebToolsQuestion, optionWords, questionLabel, toolsSummary } from './option-words';
+import { answerWords, isWebToolsQuestion, optionWords, questionLabel, toolsSummary, webToolName } from './option-words';
 import { useAgentTools, type AgentTools } from './use-tool-servers';
+import { WebSearchMissing, useWebSearchReady } from '../settings/WebSearchMissing';
 import './options-row.css';
 
 type Panel = 'tools' | 'options' | null;
@@ -30,6 +31,9 @@ export function OptionsRow({ agent }: { agent: Agent }) {
   const web = questions.find(isWebToolsQuestion);
   const rest = questions.filter((q) => q !== model && q !== web);
   const hasTools = !!web || tools.servers.length > 0;
+  const searchReady = useWebSearchReady(!!web);
+  // Web search chosen (or the agent's default) with no search service set up: said here, with the ways on.
+  const searchMissing = !!web && searchReady === false && webToolName(answers[web.name]) !== null;
 
   const close = (focusBack = true) => {
     setOpen(null);
@@ -80,7 +84,7 @@ export function OptionsRow({ agent }: { agent: Agent }) {
           </span>
         ) : null}
         {hasTools ? (
-          <button type="button" className="opt-chip" aria-expanded={open === 'tools'} aria-controls="chat-tools-panel" onClick={toggle('tools')} data-testid="tools-chip">
+          <button type="button" className={`opt-chip${searchMissing ? ' opt-missing' : ''}`} aria-expanded={open === 'tools'} aria-controls="chat-tools-panel" onClick={toggle('tools')} data-testid="tools-chip">
             <span className="opt-key">Tools</span> <span className="opt-value">{toolsSummary(web ? answers[web.name] : null, tools.servers.map((s) => s.name))}</span>
           </button>
         ) : null}
@@ -97,7 +101,8 @@ export function OptionsRow({ agent }: { agent: Agent }) {
           </button>
         ) : null}
       </div>
-      {open === 'tools' ? <ToolsPanel web={web} servers={tools.servers} /> : null}
+      {searchMissing && web ? <WebSearchMissing onWithout={() => setAnswer(web.name, 'no-tools')} /> : null}
+      {open === 'tools' ? <ToolsPanel web={web} servers={tools.servers} searchReady={searchReady} /> : null}
       {open === 'options' ? (
         <div className="options-panel" id="chat-options-panel" role="group" aria-label="Options">
           {rest.map((q) => (
@@ -110,7 +115,7 @@ export function OptionsRow({ agent }: { agent: Agent }) {
 }
 
 /** Web search (a choice) and the agent's own tools (set in the agent), as one list. */
-function ToolsPanel({ web, servers }: { web: Question | undefined; servers: AgentTools['servers'] }) {
+function ToolsPanel({ web, servers, searchReady }: { web: Question | undefined; servers: AgentTools['servers']; searchReady: boolean | null }) {
   const value = useAgentChoice((s) => (web ? s.answers[web.name] : undefined));
   const go = useNav((s) => s.go);
   return (
@@ -121,11 +126,13 @@ function ToolsPanel({ web, servers }: { web: Question | undefined; servers: Agen
           <select id="q-tools" value={String(value ?? '')} onChange={(e) => setAnswer(web.name, e.target.value || undefined)} autoFocus>
             {!web.required ? <option value="">{optionWords(web, 'no-tools')}</option> : null}
             {(web.options ?? []).map((o) => (
-              <option key={o} value={o}>
+              // Offered only when it can work: a search needs a search service set up.
+              <option key={o} value={o} disabled={searchReady === false && webToolName(o) !== null && o !== value}>
                 {optionWords(web, o)}
               </option>
             ))}
           </select>
+          {searchReady === false ? <WebSearchMissing compact /> : null}
         </div>
       ) : null}
       <div className="field">

@@ -11,7 +11,7 @@ export function shownQuestions(questions: Question[]): Question[] {
 }
 
 /**
- * A starting answer per question: a select's first option, nothing for the rest. The model is
+ * A starting answer per question: a select's default (else its first option), nothing for the rest. The model is
  * left to the model picker, which starts on the default model the providers serve (an agent's
  * listed ids may be served by nobody here).
  */
@@ -19,7 +19,8 @@ export function defaultAnswers(questions: Question[]): Answers {
   const out: Answers = {};
   for (const q of shownQuestions(questions)) {
     if (q.name === 'model') continue;
-    if (q.type === 'select' && q.options?.length) out[q.name] = q.options[0];
+    // The agent's saved default (e.g. web search on) is what a new chat starts with.
+    if (q.type === 'select' && q.options?.length) out[q.name] = q.default !== undefined && q.options.includes(q.default) ? q.default : q.options[0];
     else if (q.type === 'boolean') out[q.name] = false;
   }
   return out;

@@ -7,27 +7,30 @@ import { RemotePanel } from './RemotePanel';
 import { McpServersPanel } from './McpServersPanel';
 import { OcrPanel } from './OcrPanel';
 import { LanguagePanel } from './LanguagePanel';
+import { WebSearchPanel } from './WebSearchPanel';
 import { Screen } from '../../components/Screen';
 import { useT } from '../../i18n';
 
-// Each tab's name is settings.tabs.<id> in the catalogs.
-const TABS = ['providers', 'remote', 'tools', 'keys', 'localhost', 'data', 'ocr', 'language'] as const;
+// Each tab's name is settings.tabs.<id> in the catalogs (web search's is its own panel's).
+const TABS = ['providers', 'search', 'remote', 'tools', 'keys', 'localhost', 'data', 'ocr', 'language'] as const;
 
 export default function SettingsScreen() {
   const { sub, go } = useNav();
   const t = useT();
   const tab = TABS.find((id) => id === sub) ?? 'providers';
+  const label = (id: (typeof TABS)[number]) => (id === 'search' ? t('webSearch.tab') : t(`settings.tabs.${id}`));
   return (
     <Screen id="settings" title={t('settings.title')}>
       <div className="tabs" role="tablist" aria-label={t('settings.sections')}>
         {TABS.map((id) => (
           <button key={id} type="button" role="tab" className="tab" aria-selected={tab === id} onClick={() => go('settings', id)}>
-            {t(`settings.tabs.${id}`)}
+            {label(id)}
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={t(`settings.tabs.${tab}`)}>
+      <div role="tabpanel" aria-label={label(tab)}>
         {tab === 'providers' ? <ProvidersPanel /> : null}
+        {tab === 'search' ? <WebSearchPanel /> : null}
         {tab === 'remote' ? <RemotePanel /> : null}
         {tab === 'tools' ? <McpServersPanel /> : null}
         {tab === 'keys' ? <KeysPanel /> : null}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { wordErrors } from '../../api/field-errors';
@@ -8,43 +8,54 @@ import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { WebhookCard } from './WebhookCard';
 import { SecretNotice } from './SecretNotice';
+import { EventChoice, chosenEvents, type EventsChoice } from './EventChoice';
 import { Screen } from '../../components/Screen';
+import { useT } from '../../i18n';
+import './webhooks.css';
 
 export default function WebhooksScreen() {
+  const t = useT();
   const agents = useAgents((s) => s.agents);
   const [agentId, setAgentId] = useState<number | null>(null);
   const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<EventsChoice>({ succeeded: true, failed: true });
   const [error, setError] = useState<unknown>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const urlField = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (agentId === null && agents.length) setAgentId(agents[0].id);
   }, [agentId, agents]);
   const hooks = useLoad(() => (agentId === null ? Promise.resolve(null) : api.webhooks.listForAgent(agentId)), [agentId]);
 
-  // A refusal in a sentence under the URL field (field-errors.ts); anything else below the form.
-  const worded = wordErrors(error, { fields: { url: 'webhook URL' } });
+  // A refusal in a sentence under its field (field-errors.ts); anything else below the form.
+  const worded = wordErrors(error, { fields: { url: t('webhooks.form.urlField'), description: t('webhooks.form.descriptionField') } });
+  const noEvent = !events.succeeded && !events.failed;
 
   const add = async () => {
-    if (agentId === null || !url.trim()) return;
+    if (agentId === null || !url.trim() || noEvent) return;
     try {
-      const created = await api.webhooks.create(agentId, url.trim());
+      const created = await api.webhooks.create(agentId, { url: url.trim(), description: description.trim() || undefined, events: chosenEvents(events) });
       setSecret(created.secret);
       setUrl('');
+      setDescription('');
+      setEvents({ succeeded: true, failed: true });
       setError(null);
-      toast('Webhook added.');
+      toast(t('webhooks.form.connected'));
       await hooks.reload();
     } catch (err) {
       setError(err);
+      urlField.current?.focus();
     }
   };
 
   return (
-    <Screen id="webhooks" title="Webhooks">
-      <p className="muted">Each agent can call your URLs when one of its executions succeeds or fails. Deliveries are signed (Standard Webhooks) and retried.</p>
-      <div className="split">
-        <aside className="card" aria-label="Agents">
+    <Screen id="webhooks" title={t('webhooks.title')}>
+      <p className="muted">{t('webhooks.intro')}</p>
+      <div className="split webhooks-split">
+        <aside className="card" aria-label={t('webhooks.agents')}>
           <h2 className="section-title" style={{ marginTop: 0 }}>
-            Agent
+            {t('webhooks.agent')}
           </h2>
           <ul className="list-plain">
             {agents.map((a) => (
@@ -58,25 +69,55 @@ export default function WebhooksScreen() {
         </aside>
         <div className="stack">
           <form
-            className="card row"
+            className="card stack"
+            aria-labelledby="webhook-add-heading"
             onSubmit={(e) => {
               e.preventDefault();
               void add();
             }}
           >
-            <label className="field grow">
-              <span>Add a webhook URL</span>
-              <input type="url" placeholder="http://localhost:5678/webhook/…" value={url} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'url', 'webhook-url-error')} data-testid="webhook-url" />
-              <FieldError id="webhook-url-error" text={worded.fields.url} />
-            </label>
-            <button type="submit" className="btn btn-primary" disabled={agentId === null || !url.trim()} style={{ alignSelf: 'flex-end' }}>
-              Add webhook
-            </button>
+            <h2 id="webhook-add-heading" className="section-title" style={{ margin: 0 }}>
+              {t('webhooks.form.heading')}
+            </h2>
+            <div className="webhook-fields">
+              <label className="field">
+                <span>{t('webhooks.form.url')}</span>
+                <input
+                  ref={urlField}
+                  type="url"
+                  placeholder="http://localhost:5678/webhook/…"
+                  value={url}
+                  onChange={(e) => setUrl(e.target.value)}
+                  {...describedBy(worded, 'url', 'webhook-url-error')}
+                  data-testid="webhook-url"
+                />
+                <FieldError id="webhook-url-error" text={worded.fields.url} />
+              </label>
+              <label className="field">
+                <span>{t('webhooks.form.description')}</span>
+                <input
+                  type="text"
+                  maxLength={500}
+                  placeholder={t('webhooks.form.descriptionPlaceholder')}
+                  value={description}
+                  onChange={(e) => setDescription(e.target.value)}
+                  {...describedBy(worded, 'description', 'webhook-description-error')}
+                  data-testid="webhook-description"
+                />
+                <FieldError id="webhook-description-error" text={worded.fields.description} />
+              </label>
+            </div>
+            <EventChoice value={events} onChange={setEvents} />
+            <div className="row">
+              <button type="submit" className="btn btn-primary" disabled={agentId === null || !url.trim() || noEvent}>
+                {t('webhooks.form.connect')}
+              </button>
+            </div>
+            <FormError worded={worded} error={error} />
           </form>
-          <FormError worded={worded} error={error} />
-          {secret ? <SecretNotice secret={secret} onDone={() => setSecret(null)} /> : null}
-          <ErrorNote error={hooks.error} what="Webhooks" />
-          {hooks.data && !hooks.data.data.length ? <p className="muted">This agent has no webhooks.</p> : null}
+          {secret ? <SecretNotice secret={secret} onDone={() => (setSecret(null), urlField.current?.focus())} /> : null}
+          <ErrorNote error={hooks.error} what={t('webhooks.title')} />
+          {hooks.data && !hooks.data.data.length ? <p className="muted">{t('webhooks.none')}</p> : null}
           {hooks.data?.data.map((w) => (
             <WebhookCard key={w.id} hook={w} onChanged={hooks.reload} onSecret={setSecret} />
           ))}

@@ -1,4 +1,5 @@
 import type { WebhookDelivery } from '../../../src-main/platform/contract/webhook-deliveries';
+import { t } from '../../i18n';
 
 /** Reason phrases of the statuses receivers commonly answer (RFC 9110), to say "500 Internal Server Error". */
 const REASONS: Record<number, string> = {
@@ -18,20 +19,28 @@ type Attempt = Pick<WebhookDelivery, 'status_code' | 'error'>;
 function unreachable(error: string | null): string {
   const e = error ?? '';
   const timeout = /Timed out after (\d+) ms/.exec(e);
-  if (timeout) return `The receiver did not answer within ${Math.round(Number(timeout[1]) / 1000)} seconds.`;
-  if (/ECONNREFUSED/.test(e)) return 'The receiver could not be reached: nothing is listening at that address. Check that it runs and the URL is right.';
-  if (/ENOTFOUND|EAI_AGAIN/.test(e)) return 'The receiver could not be reached: its host name was not found. Check the URL.';
-  if (/ECONNRESET|socket hang up/i.test(e)) return 'The receiver closed the connection without answering.';
-  if (/certificate|SSL|TLS/i.test(e)) return "The receiver could not be reached: its HTTPS certificate isn't trusted.";
-  if (/^Refused:/.test(e)) return e.replace(/^Refused:\s*/, 'Not sent: ') + '.';
-  return e ? `The receiver could not be reached (${e}).` : 'The receiver could not be reached.';
+  if (timeout) return t('webhooks.outcome.timeout', { seconds: Math.round(Number(timeout[1]) / 1000) });
+  if (/ECONNREFUSED/.test(e)) return t('webhooks.outcome.refused');
+  if (/ENOTFOUND|EAI_AGAIN/.test(e)) return t('webhooks.outcome.notFound');
+  if (/ECONNRESET|socket hang up/i.test(e)) return t('webhooks.outcome.reset');
+  if (/certificate|SSL|TLS/i.test(e)) return t('webhooks.outcome.certificate');
+  if (/^Refused:/.test(e)) return t('webhooks.outcome.notSent', { reason: e.replace(/^Refused:\s*/, '') });
+  return e ? t('webhooks.outcome.unreachableWhy', { reason: e }) : t('webhooks.outcome.unreachable');
 }
 
 /** One attempt's outcome as a sentence, and whether it worked (UX.md: a success names what happened, a failure is an error). */
 export function outcomeOf(a: Attempt): { ok: boolean; text: string } {
   const code = a.status_code;
   if (code === null) return { ok: false, text: unreachable(a.error) };
-  if (code >= 200 && code < 300) return { ok: true, text: `Webhook sent: the receiver answered ${statusText(code)}.` };
-  if (code >= 300 && code < 400) return { ok: false, text: `The receiver answered ${statusText(code)}: redirects are not followed. Use the address it redirects to.` };
-  return { ok: false, text: `The receiver answered ${statusText(code)}.` };
+  if (code >= 200 && code < 300) return { ok: true, text: t('webhooks.outcome.sent', { status: statusText(code) }) };
+  if (code >= 300 && code < 400) return { ok: false, text: t('webhooks.outcome.redirect', { status: statusText(code) }) };
+  return { ok: false, text: t('webhooks.outcome.answered', { status: statusText(code) }) };
+}
+
+/** An event's name as a person reads it ("Answer ready"), never the wire's `execution.succeeded`. */
+export function eventWords(type: string): string {
+  if (type === 'execution.succeeded') return t('webhooks.events.answerReady');
+  if (type === 'execution.failed') return t('webhooks.events.answerFailed');
+  if (type === 'webhook.test') return t('webhooks.events.test');
+  return t('webhooks.events.other');
 }

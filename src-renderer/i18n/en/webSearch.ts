@@ -1,2 +1,51 @@
 /** Settings, web search. */
-export const webSearch = {};
+export const webSearch = {
+  tab: 'Web search',
+  heading: 'Web search',
+  intro: 'Agents search the web through a search service you choose. Each search goes only there; the pages an answer reads are fetched from their own sites.',
+  state: {
+    searxng: 'Web search is set up: searches go to SearXNG at {{host}}.',
+    brave: 'Web search is set up: searches go to Brave Search.',
+    none: 'Web search is not set up yet. Add a SearXNG address or a Brave Search key below.',
+  },
+  saving: 'Saving…',
+  testing: 'Searching…',
+  test: {
+    button: 'Test',
+    ok_one: 'It works: a test search found {{results}} result in {{ms}} ms.',
+    ok_other: 'It works: a test search found {{results}} results in {{ms}} ms.',
+    first: 'The first: “{{title}}”.',
+    failed: 'It does not work yet: {{reason}}',
+  },
+  searxng: {
+    title: 'SearXNG',
+    help: 'A SearXNG instance you run or trust. Its JSON output must be on (add json under search › formats in its settings.yml).',
+    address: 'SearXNG address',
+    saved: 'Saved: web search goes to SearXNG.',
+    removed: 'SearXNG address removed.',
+    remove: 'Remove address',
+    removeTitle: 'Remove the SearXNG address?',
+    removeBody: 'Agents stop searching through it. A saved Brave key, if any, is used instead.',
+  },
+  brave: {
+    title: 'Brave Search',
+    help: 'An API key from Brave’s Search API. The key is sent only to Brave, and never shown again once saved.',
+    key: 'API key',
+    placeholder: 'Paste the Brave Search API key',
+    keepPlaceholder: 'Leave empty to keep the saved key',
+    keySaved: 'A key is saved.',
+    noKey: 'No key is saved.',
+    replace: 'Replace key',
+    saved: 'Saved: the Brave Search key is kept.',
+    removed: 'Brave Search key removed.',
+    remove: 'Remove key',
+    removeTitle: 'Remove the Brave Search key?',
+    removeBody: 'Agents stop searching through Brave until a key is saved again.',
+  },
+  both: 'Both are set: searches go to SearXNG, and Brave is not used.',
+  picker: {
+    notSetUp: 'Web search is not set up yet, so an answer cannot search.',
+    setUp: 'Set it up in Settings',
+    without: 'Answer without web search',
+  },
+};

@@ -1,3 +1,52 @@
 import type { Catalog } from '../catalog';
 
-export const webSearch: Catalog['webSearch'] = {};
+export const webSearch: Catalog['webSearch'] = {
+  tab: 'Pesquisa na web',
+  heading: 'Pesquisa na web',
+  intro: 'Os agentes pesquisam na web por um serviço de busca que você escolhe. Cada pesquisa vai só para ele; as páginas que uma resposta lê vêm dos próprios sites.',
+  state: {
+    searxng: 'A pesquisa na web está configurada: as buscas vão para o SearXNG em {{host}}.',
+    brave: 'A pesquisa na web está configurada: as buscas vão para o Brave Search.',
+    none: 'A pesquisa na web ainda não está configurada. Informe um endereço do SearXNG ou uma chave do Brave Search abaixo.',
+  },
+  saving: 'Salvando…',
+  testing: 'Pesquisando…',
+  test: {
+    button: 'Testar',
+    ok_one: 'Funciona: uma busca de teste encontrou {{results}} resultado em {{ms}} ms.',
+    ok_other: 'Funciona: uma busca de teste encontrou {{results}} resultados em {{ms}} ms.',
+    first: 'O primeiro: “{{title}}”.',
+    failed: 'Ainda não funciona: {{reason}}',
+  },
+  searxng: {
+    title: 'SearXNG',
+    help: 'Uma instância do SearXNG que você mantém ou em que confia. A saída em JSON precisa estar ativa (inclua json em search › formats no settings.yml dela).',
+    address: 'Endereço do SearXNG',
+    saved: 'Salvo: a pesquisa na web usa o SearXNG.',
+    removed: 'Endereço do SearXNG removido.',
+    remove: 'Remover endereço',
+    removeTitle: 'Remover o endereço do SearXNG?',
+    removeBody: 'Os agentes deixam de pesquisar por ele. Se houver uma chave do Brave salva, ela passa a ser usada.',
+  },
+  brave: {
+    title: 'Brave Search',
+    help: 'Uma chave da API de busca do Brave. Ela é enviada só ao Brave e não aparece de novo depois de salva.',
+    key: 'Chave da API',
+    placeholder: 'Cole a chave da API do Brave Search',
+    keepPlaceholder: 'Deixe vazio para manter a chave salva',
+    keySaved: 'Há uma chave salva.',
+    noKey: 'Nenhuma chave salva.',
+    replace: 'Trocar chave',
+    saved: 'Salvo: a chave do Brave Search foi guardada.',
+    removed: 'Chave do Brave Search removida.',
+    remove: 'Remover chave',
+    removeTitle: 'Remover a chave do Brave Search?',
+    removeBody: 'Os agentes deixam de pesquisar pelo Brave até que uma chave seja salva de novo.',
+  },
+  both: 'Os dois estão configurados: as buscas vão para o SearXNG, e o Brave não é usado.',
+  picker: {
+    notSetUp: 'A pesquisa na web ainda não está configurada, então a resposta não pode pesquisar.',
+    setUp: 'Configurar em Configurações',
+    without: 'Responder sem pesquisar na web',
+  },
+};
