@@ -64,6 +64,95 @@ describe('a chat people live in every day', () => {
     expect(await box.inputValue()).toBe('');
   }, limit(120_000));
 
+  it('find a word in turn 3 of a 40-turn chat: Ctrl+F highlights it, next and previous move between matches, the current one in view; a search of the list opens the hit highlighted', async () => {
+    const { page } = env;
+    await newChat(page);
+    const messages = Array.from({ length: 40 }, (_, i) => (i === 2 ? 'Bring the quince marmalade to the picnic' : `Turn ${i + 1} talks about the weather`));
+    const long = await arrangeSession(page, messages);
+    await page.reload();
+    await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
+    // The newest turn in view, turn 3 far above.
+    await page.locator('#chat-input').click();
+    await page.keyboard.press('Control+f');
+    const bar = page.getByTestId('find-bar');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: limit(5_000) }).toBe('find-input');
+    await page.keyboard.type('MARMALADE');
+    const count = bar.getByTestId('find-count');
+    // The message and the answer that repeats it, both in turn 3 (case folded).
+    await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');
+    /** Where the current match is: its turn's index, and whether it is inside the conversation's visible area. */
+    const current = () =>
+      page.evaluate(() => {
+        const h = CSS.highlights.get('find-current');
+        const range = h ? ([...h][0] as Range) : null;
+        if (!range) return null;
+        const turns = [...document.querySelectorAll('[data-testid="turn"]')];
+        const turn = turns.findIndex((t) => t.contains(range.startContainer));
+        const r = range.getBoundingClientRect();
+        const box = document.querySelector('[data-testid="turns"]')!.getBoundingClientRect();
+        return { turn, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom, all: [...CSS.highlights.get('find-match')!].length };
+      });
+    await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('2 of 2');
+    expect((await current())?.turn).toBe(2);
+    await page.keyboard.press('Shift+Enter');
+    await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('1 of 2');
+    await bar.getByRole('button', { name: 'Next match' }).click();
+    await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('2 of 2');
+    // A word that is nowhere says so.
+    await page.locator('#find-input').fill('zeppelin');
+    await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('No matches');
+    // Esc closes: no highlight left, focus back in the message box.
+    await page.locator('#find-input').press('Escape');
+    await bar.waitFor({ state: 'detached', timeout: limit(5_000) });
+    expect(await page.evaluate(() => [CSS.highlights.has('find-match'), document.activeElement?.id])).toEqual([false, 'chat-input']);
+    // Across conversations: the list's search finds it, and opening the hit highlights it.
+    await newChat(page);
+    await page.getByRole('searchbox', { name: 'Search sessions' }).fill('marmalade');
+    await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
+    await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');
+    await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
+    await page.locator('#find-input').press('Escape');
+    await page.getByRole('searchbox', { name: 'Search sessions' }).fill('');
+  }, 180_000);
+
+  it('keyboard: Esc leaves the message box so "g m" opens Memories (nothing typed); "?" and Ctrl+/ show the shortcuts; Ctrl+Shift+O starts a new chat', async () => {
+    const { page } = env;
+    await newChat(page);
+    const box = page.locator('#chat-input');
+    await box.click();
+    await page.keyboard.type('draft');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('g');
+    await page.keyboard.press('m');
+    await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor({ timeout: limit(10_000) });
+    await page.keyboard.press('?');
+    const sheet = page.getByTestId('shortcuts-sheet');
+    await sheet.getByRole('heading', { name: 'Keyboard shortcuts' }).waitFor({ timeout: limit(5_000) });
+    expect(await sheet.innerText()).toContain('New chat');
+    await page.keyboard.press('Escape');
+    await sheet.getByRole('heading').waitFor({ state: 'detached', timeout: limit(5_000) });
+    await sidebarChat().click();
+    expect(await box.inputValue()).toBe('draft');
+    // Ctrl+/ works from inside the message box, where "?" is a character.
+    await box.click();
+    await page.keyboard.press('Control+/');
+    await sheet.getByRole('heading', { name: 'Keyboard shortcuts' }).waitFor({ timeout: limit(5_000) });
+    await sheet.getByRole('button', { name: 'Close' }).click();
+    expect(await box.inputValue()).toBe('draft');
+    // A conversation open, then Ctrl+Shift+O: a new chat, its message box focused.
+    const one = await arrangeSession(page, ['A short one']);
+    await page.evaluate((id) => (location.hash = `#/chat/${id}`), one.id);
+    await turns().first().waitFor({ timeout: limit(10_000) });
+    await page.keyboard.press('Control+Shift+O');
+    await page.waitForFunction(() => !/^#\/chat\/\d+$/.test(location.hash) && document.querySelectorAll('[data-testid="turn"]').length === 0, null, { timeout: limit(10_000) });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: limit(5_000) }).toBe('chat-input');
+    await box.fill('');
+  }, 90_000);
+
   it('an agent deleted under an open chat: the chat says so, keeps its history, and continues with another agent', async () => {
     const { page } = env;
     const chat = ((await pageFetch(page, 'GET', '/api/agents?type=chat&per_page=100')).json.data as any[]).find((x) => x.title === 'Chat');
