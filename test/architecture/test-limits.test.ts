@@ -4,8 +4,8 @@ import { sourcesUnder, type Source } from './sources.js';
 
 /**
  * Every safety-net time limit in the tests goes through limit() (test/fixtures/until.ts), so a
- * loaded machine gets room: a number written as a test's, a hook's or a suite's time limit, or as
- * an abort deadline, is refused. (until()'s own bound is scaled inside it.)
+ * loaded machine gets room: a number written as a test's, a hook's or a suite's time limit, as an
+ * abort deadline or as a deadline from now, is refused. (until()'s own bound is scaled inside it.)
  */
 const TAKES_LIMIT = new Set(['it', 'test', 'describe', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach', 'e2eSetup']);
 
@@ -32,6 +32,8 @@ export function literalLimits(files: Source[]): string[] {
         if (root && TAKES_LIMIT.has(root) && node.arguments.length >= 2 && isNumber(last)) flag(last);
         if (ts.isPropertyAccessExpression(node.expression) && node.expression.getText() === 'AbortSignal.timeout' && isNumber(node.arguments[0])) flag(node.arguments[0]);
       }
+      // A deadline written by hand: Date.now() + 10_000.
+      if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken && node.left.getText() === 'Date.now()' && isNumber(node.right)) flag(node.right);
       // { timeout: 5000 } as a test's options, or { timeoutMs: 20_000 } handed to a call.
       if (ts.isPropertyAssignment(node) && /^timeout(Ms)?$/.test(node.name.getText()) && isNumber(node.initializer)) flag(node.initializer);
       ts.forEachChild(node, visit);
@@ -64,9 +66,10 @@ describe('test time limits scale with the machine (limit())', () => {
       "it('c', { timeout: 5000 }, async () => {});",
       'await call({ timeoutMs: 20_000 });',
       "const it2 = e2eSetup(async () => {}, 20_000);",
+      'const deadline = Date.now() + 10_000;',
     ].join('\n');
-    expect(literalLimits([{ name: 'test/planted.test.ts', text: planted }])).toHaveLength(8);
-    const scaled = "it('a', async () => {}, limit(30_000));\nbeforeAll(async () => {}, limit(60_000));\nconst s = AbortSignal.timeout(limit(20_000));\nawait until('x', () => true, 90_000);\nsetInterval(() => {}, 1000);\n";
+    expect(literalLimits([{ name: 'test/planted.test.ts', text: planted }])).toHaveLength(9);
+    const scaled = "const end = Date.now() + limit(10_000);\nit('a', async () => {}, limit(30_000));\nbeforeAll(async () => {}, limit(60_000));\nconst s = AbortSignal.timeout(limit(20_000));\nawait until('x', () => true, 90_000);\nsetInterval(() => {}, 1000);\n";
     expect(literalLimits([{ name: 'test/planted.test.ts', text: scaled }])).toEqual([]);
   });
 

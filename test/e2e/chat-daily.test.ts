@@ -117,7 +117,7 @@ describe('a chat people live in every day', () => {
     await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
     await page.locator('#find-input').press('Escape');
     await page.getByRole('searchbox', { name: 'Search sessions' }).fill('');
-  }, 180_000);
+  }, limit(180_000));
 
   it('keyboard: Esc leaves the message box so "g m" opens Memories (nothing typed); "?" and Ctrl+/ show the shortcuts; Ctrl+Shift+O starts a new chat', async () => {
     const { page } = env;
@@ -151,7 +151,7 @@ describe('a chat people live in every day', () => {
     await page.waitForFunction(() => !/^#\/chat\/\d+$/.test(location.hash) && document.querySelectorAll('[data-testid="turn"]').length === 0, null, { timeout: limit(10_000) });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: limit(5_000) }).toBe('chat-input');
     await box.fill('');
-  }, 90_000);
+  }, limit(90_000));
 
   it('an agent deleted under an open chat: the chat says so, keeps its history, and continues with another agent', async () => {
     const { page } = env;

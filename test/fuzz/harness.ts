@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { limit } from '../fixtures/until.js';
+import { limit, until } from '../fixtures/until.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 import { BASE, KEY, makePlatform } from '../api/helpers.js';
 import type { Answer } from './answers.js';
@@ -48,20 +48,31 @@ export async function send(p: Platform, req: FuzzRequest, opts: { key?: string |
   return { status: res.status, headers: res.headers, text };
 }
 
+/** Work a request may leave running: jobs due or at work, embedding, live executions, files being read, model downloads. */
+async function busy(p: Platform): Promise<string[]> {
+  const jobsIdle = await p.jobs.idle(0).then(
+    () => true,
+    () => false,
+  );
+  // Embedding runs on the event loop after memory and file writes; idle() waits for the pass in flight.
+  await p.services.retrieval.idle();
+  const count = (sql: string) => (p.db.prepare(sql).get() as { n: number }).n;
+  return [
+    ...(jobsIdle ? [] : ['jobs']),
+    ...(count("SELECT count(*) AS n FROM executions WHERE status IN ('starting','running')") ? ['executions'] : []),
+    ...(count("SELECT count(*) AS n FROM files WHERE status IN ('waiting','in_progress')") ? ['files'] : []),
+    ...(count("SELECT count(*) AS n FROM model_downloads WHERE status IN ('queued','downloading','verifying')") ? ['model downloads'] : []),
+  ];
+}
+
 /**
- * Waits until background work (jobs, executions) stops changing the database, so that a digest
- * taken now is a fair "before".
+ * Waits until no background work (jobs, embedding, executions, files, downloads) is left, so that a digest
+ * taken now is a fair "before". Decided by that state, never by a quiet spell.
  */
 export async function settle(p: Platform): Promise<Record<string, string>> {
-  await p.jobs.idle(limit(15_000)).catch(() => {});
-  let prev = digestTables(p.db);
-  for (let i = 0; i < 200; i++) {
-    await new Promise((r) => setTimeout(r, 15));
-    const next = digestTables(p.db);
-    if (!changedTables(prev, next).length) return next;
-    prev = next;
-  }
-  throw new Error('the database never settled');
+  let left: string[] = [];
+  await until(`background work to finish (${left.join(', ')})`, async () => (left = await busy(p)).length === 0, 30_000);
+  return digestTables(p.db);
 }
 
 export { digestTables, changedTables };

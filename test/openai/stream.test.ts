@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY, http, startWithFake, type TestServer } from './server.js';
 import type { FakeServer } from '../fixtures/fake-openai.js';
+import { until } from '../fixtures/until.js';
 
 const body = (extra: object = {}) => JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'go' }], ...extra });
 
 async function waitForStatus(s: TestServer, id: string, status: string) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  return until(`execution ${id} to be ${status}`, async () => {
     const r = await http(s, 'GET', `/api/agent-responses/${id}`);
-    if (r.json.status === status) return r.json;
-    if (Date.now() > deadline) throw new Error(`execution ${id} is ${r.json.status}, not ${status}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
+    return r.json.status === status ? r.json : null;
+  }, 10_000);
 }
 
 describe('OpenAI-compatible streaming edge cases', () => {
