@@ -37,12 +37,15 @@ describe('webhook URLs', () => {
       expect(r.status, url).toBe(422);
       expect(r.json.errors, url).toHaveProperty('url');
     }
-    const before = p.db.prepare('SELECT count(*) AS n FROM webhooks').get();
+    // The same refusal when an existing webhook is changed, and its URL stays as it was.
+    const kept = await call(p, 'POST', '/api/agents/1/webhooks', { body: { url: 'http://127.0.0.1:9/kept', method: 'POST' } });
+    expect(kept.status).toBe(201);
     for (const url of refused) {
-      const r = await call(p, 'PATCH', '/api/webhooks/1', { body: { url } });
-      expect([404, 422], url).toContain(r.status);
+      const r = await call(p, 'PATCH', `/api/webhooks/${kept.json.id}`, { body: { url } });
+      expect(r.status, url).toBe(422);
+      expect(r.json.errors, url).toHaveProperty('url');
     }
-    expect(p.db.prepare('SELECT count(*) AS n FROM webhooks').get()).toEqual(before);
+    expect(p.db.prepare('SELECT url FROM webhooks WHERE id = ?').get(kept.json.id)).toEqual({ url: 'http://127.0.0.1:9/kept' });
     for (const url of ['http://127.0.0.1:9/hook', 'https://localhost:9/x']) {
       expect((await call(p, 'POST', '/api/agents/1/webhooks', { body: { url, method: 'POST' } })).status, url).toBe(201);
     }

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestSchemas, warmRequestPath, type WarmableApp } from '../../src-main/platform/transports/http/warm.js';
-import { ExecuteBody } from '../../src-main/platform/contract/executions.js';
-import { makePlatform } from '../api/helpers.js';
+import { KEY, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
 
 let p: (Platform & { dir: string }) | null = null;
@@ -15,11 +14,24 @@ afterEach(async () => {
 });
 
 describe('the request path is warmed after listen', () => {
-  it("finds the app's request schemas, the execute body among them", () => {
+  it('finds one request schema for each JSON body, query and path the served OpenAPI document lists', async () => {
     p = makePlatform();
-    const schemas = requestSchemas(p.app);
-    expect(schemas).toContain(ExecuteBody);
-    expect(schemas.length).toBeGreaterThan(20);
+    const res = await p.app.request('/api/openapi.json', { headers: { authorization: `Bearer ${KEY}`, host: '127.0.0.1:8787' } });
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> }; parameters?: { in: string }[] }>> };
+    let documented = 0;
+    const execute: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item)) {
+        const parts = [op.requestBody?.content?.['application/json'] ? 'body' : '', op.parameters?.some((x) => x.in === 'query') ? 'query' : '', op.parameters?.some((x) => x.in === 'path') ? 'path' : ''].filter(Boolean);
+        documented += parts.length;
+        if (path === '/api/agents/{id}/execute') execute.push(...parts);
+      }
+    }
+    // The spec's execute takes a JSON body and the agent's id in the path: both get warmed.
+    expect(execute).toEqual(expect.arrayContaining(['body', 'path']));
+    expect(documented).toBeGreaterThan(20);
+    expect(requestSchemas(p.app)).toHaveLength(documented);
   });
 
   it('makes one request through the app and parses every schema once', async () => {
