@@ -1,5 +1,7 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, type FileObject, type FileStatus } from '../api';
+import { formatBytes } from '../components/format';
+import { t } from '../i18n';
 
 export interface Upload {
   key: string;
@@ -52,6 +54,12 @@ let seq = 0;
 /** The File behind each upload still listed, for Retry. */
 const sources = new Map<string, File>();
 let timer: ReturnType<typeof setTimeout> | null = null;
+/** The platform's upload limit once known (GET /api/app): a larger file is refused before any byte is sent. */
+let maxUploadBytes: number | null = null;
+export const uploadLimit = {
+  get: () => maxUploadBytes,
+  set: (bytes: number) => void (maxUploadBytes = bytes),
+};
 /** Bumped by every filter change: an answer to an older filter is dropped, never shown. */
 let generation = 0;
 
@@ -116,6 +124,10 @@ export const useUploads = create<UploadsState>((set, get) => {
   const send = async (k: string) => {
     const f = sources.get(k);
     if (!f) return;
+    if (maxUploadBytes !== null && f.size > maxUploadBytes) {
+      patch(k, { phase: 'failed', error: t('files.tooLarge', { name: f.name, size: formatBytes(f.size), limit: formatBytes(maxUploadBytes) }), retriable: false });
+      return;
+    }
     patch(k, { phase: 'uploading', sent: 0, error: undefined, retriable: undefined });
     try {
       // Answered once the bytes are stored; the reading runs on its own request (an OCR can take a while).

@@ -7,6 +7,8 @@ import { askConfirm } from '../../components/confirm';
 import { useUploads } from '../../stores/uploads';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from '../../components/TableHead';
+import { FileViewer } from './FileViewer';
+import { useT } from '../../i18n';
 
 const failureReason = (f: FileObject) => f.error;
 
@@ -15,6 +17,8 @@ export function FileTable({ files }: { files: FileObject[] }) {
   const removeFile = useUploads((s) => s.removeFile);
   const [agentId, setAgentId] = useState<number | ''>('');
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [previewing, setPreviewing] = useState<number | null>(null);
+  const t = useT();
 
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -28,31 +32,31 @@ export function FileTable({ files }: { files: FileObject[] }) {
     try {
       const set = await api.agents.linkFiles(agentId, [...selected]);
       const agent = agents.find((a) => a.id === agentId);
-      toast(`Linked ${selected.size} file${selected.size === 1 ? '' : 's'} to ${agent?.title ?? 'the agent'} (${set.files.length} linked in all).`);
+      toast(t('files.table.linked', { count: selected.size, agent: agent?.title ?? t('files.table.theAgent'), total: set.files.length }));
       setSelected(new Set());
     } catch (err) {
-      toast(`Could not link: ${messageOf(err)}`, 'error');
+      toast(t('files.table.linkFailed', { reason: messageOf(err) }), 'error');
     }
   };
 
   const del = async (f: FileObject) => {
-    if (!(await askConfirm({ title: `Delete ${f.filename}?`, body: 'Its passages and agent links go too.', confirmLabel: 'Delete file', danger: true }))) return;
+    if (!(await askConfirm({ title: t('files.table.deleteTitle', { name: f.filename }), body: t('files.table.deleteBody'), confirmLabel: t('files.table.deleteConfirm'), danger: true }))) return;
     try {
       await removeFile(f.id);
-      toast('File deleted.');
+      toast(t('files.table.deleted'));
     } catch (err) {
-      toast(`Could not delete: ${messageOf(err)}`, 'error');
+      toast(t('files.table.deleteFailed', { reason: messageOf(err) }), 'error');
     }
   };
 
   return (
     <>
       <div className="row" style={{ marginBottom: 8 }}>
-        <span className="muted small">{selected.size} selected</span>
+        <span className="muted small">{t('files.table.selected', { count: selected.size })}</span>
         <label className="field inline">
-          <span>Link to</span>
+          <span>{t('files.table.linkTo')}</span>
           <select value={agentId} onChange={(e) => setAgentId(e.target.value ? Number(e.target.value) : '')}>
-            <option value="">Choose an agent…</option>
+            <option value="">{t('files.table.chooseAgent')}</option>
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.title}
@@ -61,16 +65,26 @@ export function FileTable({ files }: { files: FileObject[] }) {
           </select>
         </label>
         <button type="button" className="btn btn-small" disabled={agentId === '' || !selected.size} onClick={() => void link()}>
-          Link selected
+          {t('files.table.link')}
         </button>
       </div>
       <table className="table" data-testid="file-table">
-        <TableHead columns={[{ hidden: 'Select' }, 'Name', 'Size', 'Status', 'Credits', 'Uploaded', { hidden: 'Actions' }]} />
+        <TableHead
+          columns={[
+            { hidden: t('files.table.select') },
+            t('files.table.name'),
+            t('files.table.size'),
+            t('files.table.status'),
+            t('files.table.credits'),
+            t('files.table.uploaded'),
+            { hidden: t('files.table.actions') },
+          ]}
+        />
         <tbody>
           {files.map((f) => (
             <tr key={f.id} data-testid="file-row" data-name={f.filename} data-status={f.status}>
               <td>
-                <input type="checkbox" aria-label={`Select ${f.filename}`} checked={selected.has(f.id)} onChange={() => toggle(f.id)} />
+                <input type="checkbox" aria-label={t('files.table.selectOne', { name: f.filename })} checked={selected.has(f.id)} onChange={() => toggle(f.id)} />
               </td>
               <td>{f.filename}</td>
               <td className="muted">{formatBytes(f.bytes)}</td>
@@ -81,14 +95,20 @@ export function FileTable({ files }: { files: FileObject[] }) {
               <td className="muted">{formatCredits(f.credits)}</td>
               <td className="muted small">{formatTime(f.created_at)}</td>
               <td>
-                <button type="button" className="btn btn-small" aria-label={`Delete ${f.filename}`} onClick={() => void del(f)}>
-                  Delete
-                </button>
+                <span className="row file-actions">
+                  <button type="button" className="btn btn-small" aria-label={t('files.table.previewOf', { name: f.filename })} onClick={() => setPreviewing(f.id)} data-testid="file-preview">
+                    {t('files.table.preview')}
+                  </button>
+                  <button type="button" className="btn btn-small" aria-label={t('files.table.deleteOf', { name: f.filename })} onClick={() => void del(f)}>
+                    {t('files.table.delete')}
+                  </button>
+                </span>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {previewing !== null ? <FileViewer fileId={previewing} onClose={() => setPreviewing(null)} /> : null}
     </>
   );
 }

@@ -2,7 +2,10 @@ import { useEffect, useState } from 'react';
 import type { FileStatus } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { pickFiles } from '../../components/pick-files';
-import { useUploads } from '../../stores/uploads';
+import { uploadLimit, useUploads } from '../../stores/uploads';
+import { api } from '../../api';
+import { formatBytes } from '../../components/format';
+import { useT } from '../../i18n';
 import { UploadList } from './UploadList';
 import { FileTable } from './FileTable';
 import { Screen } from '../../components/Screen';
@@ -14,6 +17,19 @@ const SEARCH_DEBOUNCE_MS = 250;
 export default function FilesScreen() {
   const { files, filesError, loadFiles, upload, loaded, filter, setFilter, hasMore, loadMore, loadingMore } = useUploads();
   const [name, setName] = useState(filter.q);
+  const [limit, setLimit] = useState<number | null>(uploadLimit.get());
+  const t = useT();
+
+  // The limit is said before a file is chosen, and checked before one is sent.
+  useEffect(() => {
+    api.app().then(
+      (a) => {
+        uploadLimit.set(a.max_upload_bytes);
+        setLimit(a.max_upload_bytes);
+      },
+      () => undefined,
+    );
+  }, []);
 
   useEffect(() => {
     void loadFiles();
@@ -28,44 +44,44 @@ export default function FilesScreen() {
   const filtered = !!filter.status || !!filter.q.trim();
 
   return (
-    <Screen id="files" title="Files">
+    <Screen id="files" title={t('files.title')}>
       <div className="card drop-hint" data-testid="drop-hint">
         <div className="row">
           <div className="grow">
-            <strong>Drop files anywhere in the window</strong> to upload them, several at once. They are processed (text extracted and indexed) so agents can
-            use them.
+            <strong>{t('files.dropTitle')}</strong> {t('files.dropBody')}
+            {limit !== null ? <span data-testid="upload-limit"> {t('files.limit', { size: formatBytes(limit) })}</span> : null}
           </div>
           <button type="button" className="btn btn-primary" onClick={() => void pickFiles().then((f) => (f.length ? upload(f) : undefined))}>
-            Choose files…
+            {t('files.choose')}
           </button>
         </div>
       </div>
       <UploadList />
       <div className="row" style={{ margin: '16px 0 8px' }}>
         <label className="sr-only" htmlFor="file-filter">
-          Search files by name
+          {t('files.searchLabel')}
         </label>
-        <input id="file-filter" type="search" className="grow" placeholder="Search by name (press /)" maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+        <input id="file-filter" type="search" className="grow" placeholder={t('files.searchPlaceholder')} maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
         <label className="field inline">
-          <span>Status</span>
+          <span>{t('files.statusFilter')}</span>
           <select data-testid="file-status-filter" value={filter.status} onChange={(e) => void setFilter({ status: e.target.value as FileStatus | '' })}>
-            <option value="">Any</option>
+            <option value="">{t('files.any')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s.replace('_', ' ')}
+                {t(`files.status.${s}`)}
               </option>
             ))}
           </select>
         </label>
       </div>
-      <ErrorNote error={filesError} what="Files" />
-      {loaded && !filesError && !files.length ? <p className="muted">{filtered ? 'No files match.' : 'No files yet.'}</p> : null}
+      <ErrorNote error={filesError} what={t('files.title')} />
+      {loaded && !filesError && !files.length ? <p className="muted">{filtered ? t('files.noMatch') : t('files.none')}</p> : null}
       {files.length ? <FileTable files={files} /> : null}
       {hasMore ? (
         <div className="row" style={{ marginTop: 8 }}>
-          <span className="muted small">{files.length} shown</span>
+          <span className="muted small">{t('files.shown', { count: files.length })}</span>
           <button type="button" className="btn btn-small" disabled={loadingMore} onClick={() => void loadMore()}>
-            {loadingMore ? 'Loading…' : 'Load more'}
+            {loadingMore ? t('files.loadingMore') : t('files.loadMore')}
           </button>
         </div>
       ) : null}

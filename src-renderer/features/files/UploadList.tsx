@@ -2,6 +2,7 @@ import { formatBytes } from '../../components/format';
 import { useUploads, type Upload } from '../../stores/uploads';
 import { StatusBadge } from './StatusBadge';
 import './uploads.css';
+import { useT } from '../../i18n';
 
 /**
  * Uploads of this session: bytes sent (or, where the transport hands them over in one message,
@@ -10,15 +11,16 @@ import './uploads.css';
  */
 export function UploadList() {
   const { uploads, uploaded, files, clearFinished, retry, dismiss } = useUploads();
+  const t = useT();
   if (!uploads.length) return null;
   return (
-    <div className="card" style={{ marginTop: 12 }} aria-label="Uploads">
+    <div className="card" style={{ marginTop: 12 }} aria-label={t('files.uploads.heading')}>
       <div className="row">
         <h2 className="section-title grow" style={{ margin: 0 }}>
-          Uploads
+          {t('files.uploads.heading')}
         </h2>
         <button type="button" className="btn btn-small btn-ghost" onClick={clearFinished}>
-          Clear finished
+          {t('files.uploads.clear')}
         </button>
       </div>
       <table className="table" style={{ border: 0 }}>
@@ -30,12 +32,12 @@ export function UploadList() {
               <tr key={u.key} data-testid="upload-row" data-name={u.name} data-status={failed ? 'failed' : (file?.status ?? u.phase)}>
                 <td>{u.name}</td>
                 <td className="muted small">{formatBytes(u.size)}</td>
-                <td style={{ width: '30%' }}>{failed ? <span className="upload-error small" role="status">{u.error ?? 'The upload failed.'}</span> : <UploadBar u={u} />}</td>
+                <td style={{ width: '30%' }}>{failed ? <span className="upload-error small" role="status">{u.error ?? t('files.uploads.failedDefault')}</span> : <UploadBar u={u} />}</td>
                 <td>
                   {failed ? (
-                    <span className="badge badge-error">Upload failed</span>
+                    <span className="badge badge-error">{t('files.uploads.failed')}</span>
                   ) : u.phase === 'uploading' ? (
-                    <span className="badge">{u.indeterminate ? 'Sending…' : `Uploading ${pct(u)} %`}</span>
+                    <span className="badge">{u.indeterminate ? t('files.uploads.sending') : t('files.uploads.uploading', { pct: pct(u) })}</span>
                   ) : (
                     <StatusBadge status={file?.status ?? 'waiting'} title={file?.error ?? undefined} />
                   )}
@@ -44,12 +46,12 @@ export function UploadList() {
                   {failed ? (
                     <span className="row" style={{ gap: 6, flexWrap: 'nowrap' }}>
                       {u.retriable ? (
-                        <button type="button" className="btn btn-small" onClick={() => void retry(u.key)} aria-label={`Retry ${u.name}`}>
-                          Retry
+                        <button type="button" className="btn btn-small" onClick={() => void retry(u.key)} aria-label={t('files.uploads.retryOf', { name: u.name })}>
+                          {t('files.uploads.retry')}
                         </button>
                       ) : null}
-                      <button type="button" className="btn btn-small btn-ghost" onClick={() => dismiss(u.key)} aria-label={`Remove ${u.name} from the list`}>
-                        Remove
+                      <button type="button" className="btn btn-small btn-ghost" onClick={() => dismiss(u.key)} aria-label={t('files.uploads.removeOf', { name: u.name })}>
+                        {t('files.uploads.remove')}
                       </button>
                     </span>
                   ) : null}
@@ -67,6 +69,7 @@ const pct = (u: Upload) => (u.size ? Math.min(100, Math.floor((u.sent / u.size) 
 
 /** Bytes sent so far; an unknown share (the desktop bridge) shows only that it runs, then full once sent. */
 function UploadBar({ u }: { u: Upload }) {
+  const t = useT();
   const done = u.phase === 'uploaded';
   const unknown = u.indeterminate && !done;
   const value = done ? 100 : pct(u);
@@ -74,7 +77,7 @@ function UploadBar({ u }: { u: Upload }) {
     <div
       className={`progress${unknown ? ' progress-indeterminate' : ''}`}
       role="progressbar"
-      aria-label={`Upload of ${u.name}`}
+      aria-label={t('files.uploads.progressOf', { name: u.name })}
       aria-valuenow={unknown ? undefined : value}
       aria-valuemin={0}
       aria-valuemax={100}
