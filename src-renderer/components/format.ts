@@ -38,6 +38,14 @@ export function formatBytes(n: number): string {
   return `${formatNumber(v, { maximumFractionDigits: v < 10 ? 1 : 0, minimumFractionDigits: v < 10 ? 1 : 0 })} ${units[i]}`;
 }
 
+/** 491400032 → "491 MB", 2019377696 → "2.0 GB" (decimal units, as model hubs show sizes). */
+export function formatSize(n: number): string {
+  if (n >= 1e9) return `${formatNumber(n / 1e9, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} GB`;
+  if (n >= 1e6) return `${formatNumber(Math.round(n / 1e6))} MB`;
+  if (n >= 1e3) return `${formatNumber(Math.round(n / 1e3))} KB`;
+  return `${formatNumber(n)} B`;
+}
+
 /** Credits: up to four decimals below 1 (0.0123), two above (12.5); trailing zeros dropped. */
 export function formatCredits(c: number | null | undefined): string {
   if (c === null || c === undefined) return NONE;

@@ -4,12 +4,14 @@ import { useAgents } from '../../stores/agents';
 import { useNav } from '../../stores/nav';
 import { curlExamples } from './examples';
 import { Screen } from '../../components/Screen';
+import { Trans, useT } from '../../i18n';
 
 /** Where the API is and how to call it; keys are made in Settings → API keys (shown once there). */
 export default function DeveloperScreen() {
   const [base, setBase] = useState<string>(location.protocol.startsWith('http') ? location.origin : 'http://127.0.0.1:8787');
   const agents = useAgents((s) => s.agents);
   const go = useNav((s) => s.go);
+  const t = useT();
   const agentId = agents.find((a) => a.type === 'chat')?.id ?? agents[0]?.id ?? 1;
 
   useEffect(() => {
@@ -20,44 +22,48 @@ export default function DeveloperScreen() {
 
   const examples = curlExamples(base, agentId);
   return (
-    <Screen id="developer" title="Developer">
+    <Screen id="developer" title={t('app.screens.developer')}>
       <div className="card stack">
         <div className="row">
-          <span className="muted">Base URL</span>
+          <span className="muted">{t('settings.providerForm.baseUrl')}</span>
           <code data-testid="base-url">{base}</code>
           <CopyButton text={base} />
         </div>
         <div className="row">
-          <span className="muted">Key</span>
+          <span className="muted">{t('developer.key')}</span>
           <span>
-            Send <code>Authorization: Bearer $AGENT_DESK_KEY</code>. Create a key in{' '}
-            <a
-              href="#/settings/keys"
-              onClick={(e) => {
-                e.preventDefault();
-                go('settings', 'keys');
+            <Trans
+              i18nKey="developer.keyHelp"
+              components={{
+                code: <code />,
+                link: (
+                  <a
+                    href="#/settings/keys"
+                    onClick={(e) => {
+                      e.preventDefault();
+                      go('settings', 'keys');
+                    }}
+                  />
+                ),
               }}
-            >
-              Settings → API keys
-            </a>{' '}
-            and export it as <code>AGENT_DESK_KEY</code>.
+            />
           </span>
         </div>
         <div className="row">
-          <span className="muted">Reference</span>
+          <span className="muted">{t('developer.reference')}</span>
           <a href={`${base}/api/docs`} target="_blank" rel="noreferrer">
-            API documentation (/api/docs)
+            {t('developer.docs')}
           </a>
           <a href={`${base}/api/openapi.json`} target="_blank" rel="noreferrer">
-            OpenAPI document
+            {t('developer.openapi')}
           </a>
         </div>
       </div>
       {examples.map((ex) => (
-        <section key={ex.title} className="stack" style={{ marginTop: 16 }}>
+        <section key={ex.id} className="stack" style={{ marginTop: 16 }}>
           <div className="row">
             <h2 className="section-title grow" style={{ margin: 0 }}>
-              {ex.title}
+              {t(`developer.examples.${ex.id}`)}
             </h2>
             <CopyButton text={ex.code} />
           </div>

@@ -1,15 +1,17 @@
 import type { LocalServer, ModelSetupBody } from '../../../src-main/platform/contract/models';
 import { api } from '../../api';
 import { useLoad } from '../../components/use-load';
+import { useT } from '../../i18n';
 
 /** Ollama and LM Studio found on their usual ports of this computer: one click to use. */
 export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name: string, body: ModelSetupBody): void }) {
   const found = useLoad(() => api.models.localServers(), []);
+  const t = useT();
   const list: LocalServer[] = found.data ?? [];
   return (
     <article className="card stack setup-card" aria-labelledby="setup-local">
-      <h3 id="setup-local">On this computer</h3>
-      {found.loading && !found.data ? <p className="muted small">Looking for Ollama and LM Studio…</p> : null}
+      <h3 id="setup-local">{t('setup.local.title')}</h3>
+      {found.loading && !found.data ? <p className="muted small">{t('setup.local.looking')}</p> : null}
       <ul className="setup-servers">
         {list.map((s) => (
           <li key={s.kind} className="row">
@@ -17,7 +19,7 @@ export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name:
             <span className="grow">
               <strong>{s.name}</strong>{' '}
               <span className="muted small">
-                {s.found ? `running · ${s.models.length} model${s.models.length === 1 ? '' : 's'}` : `not running on ${s.url.replace(/^https?:\/\//, '').replace(/\/v1$/, '')}`}
+                {s.found ? t('setup.local.running', { count: s.models.length }) : t('setup.local.notRunning', { where: s.url.replace(/^https?:\/\//, '').replace(/\/v1$/, '') })}
               </span>
             </span>
             {s.found ? (
@@ -27,7 +29,7 @@ export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name:
                 disabled={busy !== null}
                 onClick={() => onUse(s.name, { kind: s.kind, base_url: s.url })}
               >
-                {busy === s.name ? 'Connecting…' : `Use ${s.name}`}
+                {busy === s.name ? t('setup.connecting') : t('setup.local.use', { name: s.name })}
               </button>
             ) : null}
           </li>
@@ -35,9 +37,9 @@ export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name:
       </ul>
       <div className="row">
         <button type="button" className="btn btn-small" onClick={() => void found.reload()} disabled={found.loading}>
-          Look again
+          {t('setup.local.again')}
         </button>
-        <span className="muted small">Start Ollama or LM Studio&apos;s server, then look again.</span>
+        <span className="muted small">{t('setup.local.hint')}</span>
       </div>
     </article>
   );

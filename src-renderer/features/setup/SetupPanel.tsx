@@ -8,6 +8,7 @@ import { LocalServers } from './LocalServers';
 import { ConnectForms } from './ConnectForms';
 import { ModelDownloads } from './ModelDownloads';
 import './setup.css';
+import { t, useT } from '../../i18n';
 
 /**
  * First run: no provider serves a model yet, so Chat offers the ways to get one instead of a
@@ -15,6 +16,7 @@ import './setup.css';
  */
 export function SetupPanel() {
   const check = useSetup((s) => s.check);
+  const tr = useT();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,10 +26,10 @@ export function SetupPanel() {
     try {
       const r = await api.models.setup(body);
       if (!r.ok || !r.models.length) {
-        setError(r.ok ? `${what} answered but serves no model yet. Load or pull a model there, then try again.` : providerSentence(r.error ?? 'No answer within 8 s.'));
+        setError(r.ok ? t('setup.noModelYet', { what }) : providerSentence(r.error ?? 'No answer within 8 s.'));
         return false;
       }
-      toast(`Connected to ${what}: ${r.models.length} model${r.models.length === 1 ? '' : 's'}. Default: ${r.default.model ?? r.models[0].id}.`);
+      toast(t('setup.connected', { what, count: r.models.length, model: r.default.model ?? r.models[0].id }));
       await check();
       return true;
     } catch (err) {
@@ -41,8 +43,8 @@ export function SetupPanel() {
   return (
     <section className="setup" aria-labelledby="setup-title" data-testid="setup-panel">
       <header className="setup-head">
-        <h2 id="setup-title">Connect a model to start chatting</h2>
-        <p className="muted">Agent Desk runs your agents on a language model. Pick one way below; you can add more later in Settings → Providers.</p>
+        <h2 id="setup-title">{tr('setup.title')}</h2>
+        <p className="muted">{tr('setup.intro')}</p>
       </header>
       {error ? (
         <p className="note note-error" role="alert">

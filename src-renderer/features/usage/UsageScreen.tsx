@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { api } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { formatCredits } from '../../components/format';
+import { formatCredits, formatNumber } from '../../components/format';
+import { useT } from '../../i18n';
 import { Screen } from '../../components/Screen';
 import { TableHead } from '../../components/TableHead';
 import { useLoad } from '../../components/use-load';
@@ -10,7 +11,6 @@ import { UsageBars } from './UsageBars';
 import { RANGES, dayLabel, daysOf, formatCount, loadAll, rangeOf, summarise, type Figures, type Group } from './usage-data';
 import './usage.css';
 
-const COLUMNS = ['Runs', 'Input tokens', 'Output tokens', 'Credits'];
 
 function FigureCells({ f }: { f: Figures }) {
   return (
@@ -24,6 +24,7 @@ function FigureCells({ f }: { f: Figures }) {
 }
 
 function GroupTable({ id, title, first, groups }: { id: string; title: string; first: string; groups: Group[] }) {
+  const t = useT();
   return (
     <section className="usage-table" aria-labelledby={`${id}-heading`}>
       <h2 className="section-title" id={`${id}-heading`}>
@@ -31,7 +32,7 @@ function GroupTable({ id, title, first, groups }: { id: string; title: string; f
       </h2>
       <div className="table-scroll">
         <table className="table" data-testid={`${id}-table`}>
-          <TableHead columns={[first, ...COLUMNS]} />
+          <TableHead columns={[first, ...columns(t)]} />
           <tbody>
             {groups.map((g) => (
               <tr key={g.key}>
@@ -48,7 +49,11 @@ function GroupTable({ id, title, first, groups }: { id: string; title: string; f
   );
 }
 
+/** The figures' columns, after the first (day, agent or model). */
+const columns = (t: ReturnType<typeof useT>) => [t('usage.runs'), t('usage.tokensIn'), t('usage.tokensOut'), t('usage.credits')];
+
 export default function UsageScreen() {
+  const t = useT();
   const sub = useNav((s) => s.sub);
   const go = useNav((s) => s.go);
   const range = rangeOf(sub);
@@ -60,44 +65,42 @@ export default function UsageScreen() {
   const sums = useMemo(() => (report.data ? summarise(report.data.rows, dates) : null), [report.data, dates]);
   const totals = report.data?.totals;
   const empty = !!totals && totals.executions === 0;
+  const phrase = t(`usage.ranges.${range.id}.phrase`);
 
   return (
-    <Screen id="usage" title="Usage">
-      <p className="muted">
-        What your agents used, day by day: runs, tokens and credits, counted from every run stored on this computer, whether it came from Chat, the API or a schedule. Credits are Agent
-        Desk’s own measure of use, worked out from tokens; nothing is charged.
-      </p>
+    <Screen id="usage" title={t('app.screens.usage')}>
+      <p className="muted">{t('usage.intro')}</p>
       <div className="usage-toolbar">
-        <div className="segmented" role="group" aria-label="Period">
+        <div className="segmented" role="group" aria-label={t('usage.period')}>
           {RANGES.map((r) => (
             <button key={r.id} type="button" className="seg" aria-pressed={r.id === range.id} onClick={() => go('usage', r.id)}>
-              {r.label}
+              {t(`usage.ranges.${r.id}.label`)}
             </button>
           ))}
         </div>
         {report.loading ? (
           <span className="muted small" role="status">
-            Loading usage…
+            {t('usage.loading')}
           </span>
         ) : null}
       </div>
-      <ErrorNote error={report.error} what="Usage" />
+      <ErrorNote error={report.error} what={t('app.screens.usage')} />
       {totals && !empty ? (
         <dl className="usage-stats" data-testid="usage-stats">
           <div className="card">
-            <dt>Credits</dt>
+            <dt>{t('usage.credits')}</dt>
             <dd data-testid="usage-credits">{formatCredits(totals.credits)}</dd>
           </div>
           <div className="card">
-            <dt>Runs</dt>
+            <dt>{t('usage.runs')}</dt>
             <dd data-testid="usage-runs">{formatCount(totals.executions)}</dd>
           </div>
           <div className="card">
-            <dt>Input tokens</dt>
+            <dt>{t('usage.tokensIn')}</dt>
             <dd>{formatCount(totals.tokens_in)}</dd>
           </div>
           <div className="card">
-            <dt>Output tokens</dt>
+            <dt>{t('usage.tokensOut')}</dt>
             <dd>{formatCount(totals.tokens_out)}</dd>
           </div>
         </dl>
@@ -105,42 +108,42 @@ export default function UsageScreen() {
       {empty ? (
         <div className="card usage-empty" data-testid="usage-empty">
           <p>
-            <strong>No usage {range.phrase}.</strong>
+            <strong>{t('usage.none', { phrase })}</strong>
           </p>
-          <p className="muted">When an agent answers, in Chat, through the API or on a schedule, the tokens and credits it used show up here, per day, per agent and per model.</p>
+          <p className="muted">{t('usage.noneHelp')}</p>
         </div>
       ) : null}
       {sums && !empty ? (
         <>
-          {report.data && !report.data.complete ? <p className="note note-warn">This period holds more rows than the screen reads at once; the charts and tables show the first 5,000.</p> : null}
+          {report.data && !report.data.complete ? <p className="note note-warn">{t('usage.incomplete', { count: formatNumber(5000) })}</p> : null}
           <div className="usage-charts">
             <UsageBars
               id="usage-credits"
-              title="Credits per day"
-              summary={`Credits per day ${range.phrase}: ${formatCredits(totals!.credits)} in all, most on ${dayLabel(peak(sums.days, (d) => d.credits))}. The numbers are in the table “Numbers per day”.`}
+              title={t('usage.creditsPerDay')}
+              summary={t('usage.creditsSummary', { phrase, credits: formatCredits(totals!.credits), day: dayLabel(peak(sums.days, (d) => d.credits)) })}
               days={dates}
-              series={[{ name: 'Credits', className: 'series-1' }]}
+              series={[{ name: t('usage.credits'), className: 'series-1' }]}
               values={sums.days.map((d) => [d.credits])}
               format={formatCredits}
             />
             <UsageBars
               id="usage-tokens"
-              title="Tokens per day"
-              summary={`Tokens per day ${range.phrase}: ${formatCount(totals!.tokens_in)} input and ${formatCount(totals!.tokens_out)} output tokens in all. The numbers are in the table “Numbers per day”.`}
+              title={t('usage.tokensPerDay')}
+              summary={t('usage.tokensSummary', { phrase, input: formatCount(totals!.tokens_in), output: formatCount(totals!.tokens_out) })}
               days={dates}
               series={[
-                { name: 'Input', className: 'series-1' },
-                { name: 'Output', className: 'series-2' },
+                { name: t('usage.input'), className: 'series-1' },
+                { name: t('usage.output'), className: 'series-2' },
               ]}
               values={sums.days.map((d) => [d.tokens_in, d.tokens_out])}
               format={formatCount}
             />
           </div>
           <details className="usage-days">
-            <summary>Numbers per day</summary>
+            <summary>{t('usage.numbersPerDay')}</summary>
             <div className="table-scroll">
               <table className="table" data-testid="usage-days-table">
-                <TableHead columns={['Day', ...COLUMNS]} />
+                <TableHead columns={[t('usage.day'), ...columns(t)]} />
                 <tbody>
                   {[...sums.days].reverse().map((d) => (
                     <tr key={d.date}>
@@ -152,19 +155,25 @@ export default function UsageScreen() {
               </table>
             </div>
           </details>
-          <GroupTable id="usage-agents" title="By agent" first="Agent" groups={sums.agents} />
-          <GroupTable id="usage-models" title="By model" first="Model" groups={sums.models} />
+          <GroupTable id="usage-agents" title={t('usage.byAgent')} first={t('usage.agent')} groups={sums.agents} />
+          <GroupTable id="usage-models" title={t('usage.byModel')} first={t('usage.model')} groups={sums.models} />
         </>
       ) : null}
       {credits.data && credits.data.files > 0 ? (
         <p data-testid="usage-files">
-          Reading files {range.phrase}: {formatCount(credits.data.files)} processed. Credits with files included: {formatCredits(credits.data.total_credits)}.
+          {t('usage.files', { phrase, count: credits.data.files, files: formatCount(credits.data.files), credits: formatCredits(credits.data.total_credits) })}
         </p>
       ) : null}
       {f ? (
         <p className="muted small" data-testid="usage-formula">
-          How credits are counted: an answer costs {f.executionBase} plus {f.per1kInputTokens} per 1,000 input tokens and {f.per1kOutputTokens} per 1,000 output tokens; reading a file
-          costs {f.fileBase} plus {f.perMiB} per MiB.
+          {t('usage.formula', {
+            base: formatNumber(f.executionBase),
+            input: formatNumber(f.per1kInputTokens),
+            output: formatNumber(f.per1kOutputTokens),
+            thousand: formatNumber(1000),
+            fileBase: formatNumber(f.fileBase),
+            perMiB: formatNumber(f.perMiB),
+          })}
         </p>
       ) : null}
     </Screen>

@@ -1,9 +1,12 @@
 import type { WorkspaceUsage, WorkspaceUsageRow } from '../../../src-main/platform/contract/usage';
+import { currentLocale, t } from '../../i18n';
+import { formatNumber } from '../../components/format';
 
+/** The periods; each one's button and phrase ("in the last 7 days") are usage.ranges.<id>. */
 export const RANGES = [
-  { id: '1d', label: 'Today', days: 1, phrase: 'today' },
-  { id: '7d', label: '7 days', days: 7, phrase: 'in the last 7 days' },
-  { id: '30d', label: '30 days', days: 30, phrase: 'in the last 30 days' },
+  { id: '1d', days: 1 },
+  { id: '7d', days: 7 },
+  { id: '30d', days: 30 },
 ] as const;
 export type RangeId = (typeof RANGES)[number]['id'];
 
@@ -52,8 +55,8 @@ export async function loadAll(page: (n: number) => Promise<WorkspaceUsage>): Pro
   return { rows, totals, complete: false };
 }
 
-export const agentLabel = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => r.agent_title ?? `Deleted agent (#${r.agent_id})`;
-export const modelLabel = (m: string | null) => m ?? 'No model reached';
+export const agentLabel = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => r.agent_title ?? t('usage.deletedAgent', { id: r.agent_id });
+export const modelLabel = (m: string | null) => m ?? t('usage.noModel');
 
 /** Per day (every day of the range, zeros included), per agent and per model, most credits first. */
 export function summarise(rows: WorkspaceUsageRow[], dates: string[]): { days: Day[]; agents: Group[]; models: Group[] } {
@@ -71,18 +74,16 @@ export function summarise(rows: WorkspaceUsageRow[], dates: string[]): { days: D
     add(m, r);
     models.set(mk, m);
   }
-  const order = (a: Group, b: Group) => b.credits - a.credits || b.executions - a.executions || a.label.localeCompare(b.label);
+  const order = (a: Group, b: Group) => b.credits - a.credits || b.executions - a.executions || a.label.localeCompare(b.label, currentLocale());
   return { days: [...days.values()], agents: [...agents.values()].sort(order), models: [...models.values()].sort(order) };
 }
 
-export const formatCount = (n: number) => n.toLocaleString('en-US');
+export const formatCount = (n: number) => formatNumber(n);
 
-/** Short numbers for axis labels: 0.0125, 950, 1.25k, 3.4M. */
+/** Short numbers for axis labels: 0.0125, 950, 1.25K, 3.4M ("1,25 mil" in Portuguese). */
 export function compact(n: number): string {
-  if (n >= 1e6) return `${+(n / 1e6).toPrecision(3)}M`;
-  if (n >= 1e3) return `${+(n / 1e3).toPrecision(3)}k`;
-  return String(+n.toPrecision(3));
+  return formatNumber(n, { notation: 'compact', maximumSignificantDigits: 3 });
 }
 
-/** `2026-03-10` → `Mar 10` (the day as the platform counts it, in UTC). */
-export const dayLabel = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+/** `2026-03-10` → `Mar 10` / `10 de mar.` (the day as the platform counts it, in UTC). */
+export const dayLabel = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString(currentLocale(), { month: 'short', day: 'numeric', timeZone: 'UTC' });

@@ -1,3 +1,36 @@
 import type { Catalog } from '../catalog';
 
-export const usage: Catalog['usage'] = {};
+export const usage: Catalog['usage'] = {
+  intro: 'O que seus agentes usaram, dia a dia: execuções, tokens e créditos, contados de todas as execuções guardadas neste computador, tenham vindo das Conversas, da API ou de um agendamento. Créditos são a medida de uso do próprio Agent Desk, calculada a partir dos tokens; nada é cobrado.',
+  period: 'Período',
+  ranges: {
+    '1d': { label: 'Hoje', phrase: 'hoje' },
+    '7d': { label: '7 dias', phrase: 'nos últimos 7 dias' },
+    '30d': { label: '30 dias', phrase: 'nos últimos 30 dias' },
+  },
+  loading: 'Carregando o uso…',
+  credits: 'Créditos',
+  runs: 'Execuções',
+  tokensIn: 'Tokens de entrada',
+  tokensOut: 'Tokens de saída',
+  input: 'Entrada',
+  output: 'Saída',
+  day: 'Dia',
+  agent: 'Agente',
+  model: 'Modelo',
+  byAgent: 'Por agente',
+  byModel: 'Por modelo',
+  none: 'Nenhum uso {{phrase}}.',
+  noneHelp: 'Quando um agente responde, nas Conversas, pela API ou num agendamento, os tokens e créditos que ele usou aparecem aqui, por dia, por agente e por modelo.',
+  incomplete: 'Este período tem mais linhas do que a tela lê de uma vez; os gráficos e as tabelas mostram as primeiras {{count}}.',
+  creditsPerDay: 'Créditos por dia',
+  creditsSummary: 'Créditos por dia {{phrase}}: {{credits}} no total, a maior parte em {{day}}. Os números estão na tabela “Números por dia”.',
+  tokensPerDay: 'Tokens por dia',
+  tokensSummary: 'Tokens por dia {{phrase}}: {{input}} tokens de entrada e {{output}} de saída no total. Os números estão na tabela “Números por dia”.',
+  numbersPerDay: 'Números por dia',
+  files_one: 'Leitura de arquivos {{phrase}}: {{files}} processado. Créditos incluindo os arquivos: {{credits}}.',
+  files_other: 'Leitura de arquivos {{phrase}}: {{files}} processados. Créditos incluindo os arquivos: {{credits}}.',
+  formula: 'Como os créditos são contados: uma resposta custa {{base}} mais {{input}} a cada {{thousand}} tokens de entrada e {{output}} a cada {{thousand}} tokens de saída; ler um arquivo custa {{fileBase}} mais {{perMiB}} por MiB.',
+  deletedAgent: 'Agente excluído (nº {{id}})',
+  noModel: 'Nenhum modelo alcançado',
+};

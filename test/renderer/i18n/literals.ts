@@ -44,7 +44,7 @@ export interface Finding {
 export function hasWords(s: string, where = ''): boolean {
   const v = s.replace(/\s+/g, ' ').trim();
   if (!/\p{L}{2,}/u.test(v) || NAMES.has(v)) return false;
-  const word = (w: string) => /^\p{L}[\p{L}'’-]*[.!?…:,]?$/u.test(w) && !(where === 'placeholder=' && /^[a-z]+$/.test(w));
+  const word = (w: string) => /^\p{L}[\p{L}'’-]*[.!?…:,]?$/u.test(w) && !(where === 'placeholder=' && /^[a-z][a-z0-9_-]*…?$/.test(w));
   // Lines without spaces (arguments one per line): words only if a line is a word.
   if (!s.includes(' ')) return s.split(/\s+/).some((w) => w && word(w));
   return !/^[a-z][\w+.-]*:\/\//i.test(v) && !/^[{[]/.test(v);
