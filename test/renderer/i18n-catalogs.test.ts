@@ -23,6 +23,8 @@ const PT = flatten(ptBR as Tree);
 const marks = (s: string) => [...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|<\/?(\w+)\s*\/?>/g)].map((m) => m[1] ?? `<${m[2]}>`).sort();
 /** Texts that are rightly the same in both languages: names, codes, symbols. */
 const SAME_OK = /^(OK|OCR|Webhooks?|MCP|API|URL|JSON|English|Português \(Brasil\)|Agent Desk|–|…|\{\{[\w.]+\}\}.*)$/;
+/** A list of one-word names: "llama.cpp, vLLM, LocalAI…". */
+const NAME_LIST = /^[\w.-]+(, [\w.-]+)+…?$/;
 /** Names in Title Case, maybe with a name in parentheses: "Brave Search", "CUDA (NVIDIA)". */
 const TITLE_NAME = /^[A-Z][\w.-]*( [A-Z][\w.-]*)*( \([A-Z][\w.-]*( [A-Z][\w.-]*)*\))?$/;
 
@@ -40,7 +42,7 @@ describe('the catalogs', () => {
   });
 
   it('translate rather than copy the English', () => {
-    const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v) && !NAMES.has(v) && !TITLE_NAME.test(v));
+    const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v) && !NAMES.has(v) && !TITLE_NAME.test(v) && !NAME_LIST.test(v));
     expect(copied.map(([k, v]) => `${k}: ${v}`)).toEqual([]);
   });
 });
