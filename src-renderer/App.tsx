@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { Sidebar } from './components/Sidebar';
 import { Toasts } from './components/Toasts';
@@ -11,17 +11,18 @@ import { useAuth } from './stores/auth';
 import { useAgents } from './stores/agents';
 import { useShortcuts } from './components/use-shortcuts';
 import { ShortcutsSheet } from './components/ShortcutsSheet';
+import { lazyScreen } from './components/lazy-screen';
 import { useT } from './i18n';
 
 // Chat is the first screen, so it ships in the main bundle; the others load when opened.
-const AgentsScreen = lazy(() => import('./features/agents/AgentsScreen'));
-const FilesScreen = lazy(() => import('./features/files/FilesScreen'));
-const MemoriesScreen = lazy(() => import('./features/memories/MemoriesScreen'));
-const WebhooksScreen = lazy(() => import('./features/webhooks/WebhooksScreen'));
-const SchedulesScreen = lazy(() => import('./features/schedules/SchedulesScreen'));
-const UsageScreen = lazy(() => import('./features/usage/UsageScreen'));
-const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
-const DeveloperScreen = lazy(() => import('./features/developer/DeveloperScreen'));
+const AgentsScreen = lazyScreen(() => import('./features/agents/AgentsScreen'));
+const FilesScreen = lazyScreen(() => import('./features/files/FilesScreen'));
+const MemoriesScreen = lazyScreen(() => import('./features/memories/MemoriesScreen'));
+const WebhooksScreen = lazyScreen(() => import('./features/webhooks/WebhooksScreen'));
+const SchedulesScreen = lazyScreen(() => import('./features/schedules/SchedulesScreen'));
+const UsageScreen = lazyScreen(() => import('./features/usage/UsageScreen'));
+const SettingsScreen = lazyScreen(() => import('./features/settings/SettingsScreen'));
+const DeveloperScreen = lazyScreen(() => import('./features/developer/DeveloperScreen'));
 
 function Screen() {
   const screen = useNav((s) => s.screen);

@@ -53,4 +53,8 @@ export const chat = {
     endedEarly: 'The stream ended before the answer was complete.',
     notStopped: 'The answer could not be stopped: the platform did not answer. Reload to see where it is.',
   },
+  connection: {
+    engine: "Agent Desk's engine stopped and is restarting…",
+    lost: 'Agent Desk is not answering. Your work here is kept; this clears itself once it is back.',
+  },
 };

@@ -54,4 +54,8 @@ export const chat: Catalog['chat'] = {
     endedEarly: 'A transmissão terminou antes de a resposta ficar completa.',
     notStopped: 'Não foi possível parar a resposta: a plataforma não respondeu. Recarregue para ver em que ponto ela está.',
   },
+  connection: {
+    engine: 'O motor do Agent Desk parou e está reiniciando…',
+    lost: 'O Agent Desk não está respondendo. O que você fez aqui está guardado; este aviso some quando ele voltar.',
+  },
 };
