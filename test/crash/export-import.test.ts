@@ -17,6 +17,20 @@ const src = makePlatform({ env: {} });
 const dirs: string[] = [src.dir];
 let archive: Buffer;
 
+/**
+ * The source's view as an import gives it back: every memory in one new collection named after
+ * the archive (never the default one), every webhook inactive (CONTRACT.md "Secrets, side effects,
+ * files on disk"); everything else the same.
+ */
+function asImported(view: ReturnType<typeof userView>, collection: string, existing: string[] = []) {
+  return {
+    ...view,
+    memories: view.memories.map((m) => `${collection}: ${m.slice(m.indexOf(': ') + 2)}`).sort(),
+    collections: [...existing, collection].sort(),
+    webhooks: view.webhooks.map((w) => w.replace(/ active /, ' inactive ')),
+  };
+}
+
 function fresh() {
   const p = makePlatform({ env: {} });
   dirs.push(p.dir);
@@ -58,7 +72,9 @@ describe('export and import', () => {
       expect(r.status, r.text).toBe(200);
       expect(r.json.imported.files).toBe(2);
       expect(r.json.imported.memories).toBe(4);
-      expect(userView(dst)).toEqual(userView(src));
+      expect(r.json.imported.memory_collections).toBe(1);
+      const got = userView(dst);
+      expect({ ...got, memories: [...got.memories].sort() }).toEqual(asImported(userView(src), 'Imported export'));
       // File bytes: identical, stored by their new ids.
       for (const f of dst.db.prepare('SELECT id, sha256 FROM files').all() as { id: number; sha256: string }[]) {
         const bytes = fs.readFileSync(path.join(dst.dir, 'files', String(f.id)));
@@ -105,7 +121,10 @@ describe('export and import', () => {
     const reopened = createPlatform({ dataDir: src.dir, envApiKey: 'k', env: {} });
     const restored = createPlatform({ dataDir: target, envApiKey: 'k', env: {} });
     try {
-      expect(userView(restored)).toEqual(userView(reopened));
+      const got = userView(restored);
+      // The CLI's import into a new data dir: its own default collection is there too.
+      expect({ ...got, memories: [...got.memories].sort() }).toEqual(asImported(userView(reopened), 'Imported ws', got.collections.filter((c) => c !== 'Imported ws')));
+      expect(got.collections).not.toContain('Recettes — été ☀');
     } finally {
       await reopened.close();
       await restored.close();

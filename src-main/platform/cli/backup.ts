@@ -69,7 +69,7 @@ function importCommand(dataDir: string, archive: string | undefined, workspace: 
     const ctx = { db, config, log, events: new PlatformEvents() };
     new UsersService(ctx).ensureDefaults();
     const fresh = !holdsAgents(db);
-    const r = importArchive(db, config.dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, path.resolve(archive));
+    const r = importArchive(db, config.dataDir, { userId: DEFAULT_USER_ID, workspaceId: workspaceOf(workspace) }, path.resolve(archive), { name: path.basename(archive) });
     // A restore into a new data dir already holds the catalog's agents: do not seed them twice.
     if (fresh) new SettingsService(ctx).set('seed.agents', true);
     const summary = Object.entries(r.imported)

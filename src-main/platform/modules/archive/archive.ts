@@ -21,10 +21,10 @@ export class ArchiveService {
     return archiveUploadSpec(path.join(this.ctx.config.dataDir, 'files', 'tmp'), this.ctx.config.maxUploadBytes);
   }
 
-  /** Imports a received archive file, and always removes it. */
-  async importFile(tmp: string, scope: ExportScope): Promise<ImportResult> {
+  /** Imports a received archive file (`name`: the file name it was sent with), and always removes it. */
+  async importFile(tmp: string, scope: ExportScope, name?: string): Promise<ImportResult> {
     try {
-      return await importArchiveInWorker(this.ctx.db, this.ctx.config.dataDir, scope, tmp);
+      return await importArchiveInWorker(this.ctx.db, this.ctx.config.dataDir, scope, tmp, { name });
     } catch (err) {
       if (err instanceof BadArchiveError) throw ValidationError.field('archive', err.message);
       throw err;

@@ -4,16 +4,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { connect } from '../../db/connection.js';
-import { importArchive, type ImportAnswer } from './import.js';
+import { importArchive, type ImportAnswer, type ImportOptions } from './import.js';
 import { BadArchiveError } from './tar.js';
 import type { ExportScope } from './store.js';
 
-const { dbPath, dataDir, scope, archive } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string };
+const { dbPath, dataDir, scope, archive, opts } = workerData as { dbPath: string; dataDir: string; scope: ExportScope; archive: string; opts?: ImportOptions };
 
 function run(): ImportAnswer {
   const db = connect(dbPath);
   try {
-    return { ok: true, result: importArchive(db, dataDir, scope, archive) };
+    return { ok: true, result: importArchive(db, dataDir, scope, archive, opts) };
   } catch (err) {
     return { ok: false, bad: err instanceof BadArchiveError, message: err instanceof Error ? err.message : String(err) };
   } finally {

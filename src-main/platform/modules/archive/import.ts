@@ -7,10 +7,15 @@ import { BadArchiveError, copyEntryTo, indexTar, readEntry, type TarIndexEntry }
 import { EXPORT_FORMAT, EXPORT_VERSION, TABLE_NAMES } from './service.js';
 import { hasTable, ImportStore, type ExportScope, type ExportTables, type Row } from './store.js';
 import { nowMicros } from '../../kernel/time.js';
-import { parseTable } from './rows.js';
+import { parseRow } from './rows.js';
+import { streamRows, type RowLimits } from './json-rows.js';
 import { resolveReferences } from './refs.js';
 import { workerEntry } from '../../kernel/worker-entry.js';
-import { DEFAULT_COLLECTION } from '../memories/collections.js';
+
+/** `name`: the archive's file name, for the collection its memories land in (else the date). */
+export interface ImportOptions {
+  name?: string;
+}
 
 /** Rows imported, per table. */
 export type ImportCounts = Record<keyof ExportTables, number>;
@@ -21,27 +26,13 @@ export interface ImportResult {
 }
 
 const MAX_ENTRIES = 500_000;
-const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/** Per table (CONTRACT.md "Secrets, side effects, files on disk"): rows, JSON bytes, and one row's bytes. */
+export const TABLE_LIMITS: RowLimits = { maxRows: 1_000_000, maxBytes: 256 * 1024 * 1024, maxRowBytes: 64 * 1024 * 1024 };
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+const WORKER_HEAP_MB = 2048;
 const ENTRY_NAME = /^(?:(manifest|agents|memory_collections|memories|webhooks|files|file_passages|agent_files)\.json|files\/([1-9]\d{0,15}))$/;
 
 const bad = (message: string) => new BadArchiveError(message);
-
-function parseRows(name: string, buf: Buffer): Row[] {
-  let v: unknown;
-  try {
-    v = JSON.parse(buf.toString('utf8'));
-  } catch {
-    throw bad(`The archive is damaged (${name} is not JSON).`);
-  }
-  if (!Array.isArray(v)) throw bad(`The archive is damaged (${name} is not a list).`);
-  for (const row of v) {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw bad(`The archive is damaged (${name} holds a value that is not a row).`);
-    for (const [k, x] of Object.entries(row)) {
-      if (x !== null && !['string', 'number', 'boolean'].includes(typeof x)) throw bad(`The archive is damaged (${name}: column ${k} is not a plain value).`);
-    }
-  }
-  return v as Row[];
-}
 
 /** Why a manifest's version is refused, naming what it holds (a version written as text is not version 1). */
 function versionRefusal(v: unknown): string {
@@ -64,6 +55,7 @@ function readArchive(fd: number, size: number): { tables: ExportTables; notes: s
   }
   const manifestEntry = byName.get('manifest.json');
   if (!manifestEntry) throw bad('This is not an Agent Desk export (no manifest.json).');
+  if (manifestEntry.size > MAX_MANIFEST_BYTES) throw bad('The archive is damaged (manifest.json is larger than 1 MB).');
   let manifest: { format?: unknown; version?: unknown } | null;
   try {
     manifest = JSON.parse(readEntry(fd, manifestEntry).toString('utf8')) as { format?: unknown; version?: unknown } | null;
@@ -72,19 +64,19 @@ function readArchive(fd: number, size: number): { tables: ExportTables; notes: s
   }
   if (manifest?.format !== EXPORT_FORMAT) throw bad('This is not an Agent Desk export (unknown format).');
   if (manifest?.version !== EXPORT_VERSION) throw bad(versionRefusal(manifest?.version));
-  const raw = {} as ExportTables;
-  for (const t of TABLE_NAMES) {
-    const e = byName.get(`${t}.json`);
-    if (e && e.size > MAX_JSON_BYTES) throw bad(`The archive's ${t}.json is too large to import.`);
-    raw[t] = e ? parseRows(`${t}.json`, readEntry(fd, e)) : [];
-  }
-  // Every row as the API would accept it, table by table: the first bad one is named. Only what
-  // the schemas return goes on (a column they do not list is refused, never copied).
+  // Each table streamed row by row and each row parsed by the API's own schema as it arrives
+  // (rows.ts): the first bad row stops the read, and only what the schemas return is kept (a
+  // column they do not list is refused, never copied).
   const parsed = {} as ExportTables;
   for (const t of TABLE_NAMES) {
-    const r = parseTable(t, raw[t]);
-    if ('error' in r) throw bad(r.error);
-    parsed[t] = r.rows;
+    const e = byName.get(`${t}.json`);
+    const rows: Row[] = (parsed[t] = []);
+    if (!e) continue;
+    streamRows(fd, e, t, TABLE_LIMITS, (row, i) => {
+      const r = parseRow(t, i, row);
+      if ('error' in r) throw bad(r.error);
+      rows.push(r.row);
+    });
   }
   const ids = (rows: Row[]) => new Set(rows.map((r) => Number(r.id)));
   for (const t of ['agents', 'memory_collections', 'memories', 'webhooks', 'files'] as const) {
@@ -108,7 +100,7 @@ function readArchive(fd: number, size: number): { tables: ExportTables; notes: s
  * unreferenced bytes, never a row without its bytes). A damaged or hostile archive is refused
  * with a reason (BadArchiveError) and changes nothing.
  */
-export function importArchive(db: DB, dataDir: string, scope: ExportScope, archive: string): ImportResult {
+export function importArchive(db: DB, dataDir: string, scope: ExportScope, archive: string, opts: ImportOptions = {}): ImportResult {
   const fd = fs.openSync(archive, 'r');
   const tmpDir = path.join(dataDir, 'files', 'tmp');
   const temps = new Map<number, string>();
@@ -123,20 +115,31 @@ export function importArchive(db: DB, dataDir: string, scope: ExportScope, archi
       const sha = copyEntryTo(fd, fileEntries.get(Number(f.id))!, tmp);
       if (typeof f.sha256 === 'string' && f.sha256 !== sha) throw bad(`The archive is damaged (file ${Number(f.id)} does not match its checksum).`);
     }
-    let imported: ImportCounts;
+    let written: Written;
     try {
-      imported = db.transaction(() => writeRows(db, dataDir, scope, tables, temps, renamed)).immediate();
+      written = db.transaction(() => writeRows(db, dataDir, scope, tables, temps, renamed, opts)).immediate();
     } catch (err) {
       for (const f of renamed) fs.rmSync(f, { force: true });
       if (err instanceof Error && err.name === 'SqliteError') throw bad(`The archive holds data this Agent Desk cannot store (${err.message}).`);
       throw err;
     }
     syncDir(path.join(dataDir, 'files'));
-    return { imported, notes };
+    return { imported: written.count, notes: [...notes, ...importNotes(written)] };
   } finally {
     fs.closeSync(fd);
     for (const t of temps.values()) fs.rmSync(t, { force: true });
   }
+}
+
+/** What the import changed on the way in, one sentence each. */
+function importNotes({ count: imported, collection }: Written): string[] {
+  const notes: string[] = [];
+  const n = imported.webhooks;
+  if (n) notes.push(`${n === 1 ? 'The webhook arrived' : `The ${n} webhooks arrived`} inactive: turn ${n === 1 ? 'it' : 'each'} on in Webhooks once you trust where ${n === 1 ? 'it sends' : 'they send'} your runs.`);
+  if (imported.memories) {
+    notes.push(`${imported.memories === 1 ? 'The memory' : `The ${imported.memories} memories`} went into a new collection, "${collection}", not into your default collection.`);
+  }
+  return notes;
 }
 
 function syncDir(dir: string): void {
@@ -155,22 +158,25 @@ function syncDir(dir: string): void {
 /** A Standard Webhooks secret, as the webhooks module makes them, for a webhook that came without one. */
 const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
 
-function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[]): ImportCounts {
+/** `Imported <archive name or date>`, made unique among the user's collections (`… (2)`). */
+function newCollectionName(store: ImportStore, userId: number, archiveName: string | undefined): string {
+  const base = `Imported ${archiveName?.trim() ? archiveName.trim().replace(/\.tar$/i, '') : new Date().toISOString().slice(0, 16).replace('T', ' ')}`.slice(0, 240);
+  let name = base;
+  for (let n = 2; store.collectionId(userId, name) !== undefined; n++) name = `${base} (${n})`;
+  return name;
+}
+
+/** What the write transaction did: its counts, and the collection the memories went into. */
+interface Written {
+  count: ImportCounts;
+  collection: string | null;
+}
+
+function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables, temps: Map<number, string>, renamed: string[], opts: ImportOptions): Written {
   const now = nowMicros();
   const store = new ImportStore(db);
   const count = {} as ImportCounts;
   for (const n of TABLE_NAMES) count[n] = 0;
-
-  // Collections merge by name (the default one, or any the user already has).
-  const collectionId = new Map<number, number>();
-  for (const c of t.memory_collections) {
-    const existing = store.collectionId(scope.userId, String(c.name));
-    if (existing !== undefined) collectionId.set(Number(c.id), existing);
-    else {
-      collectionId.set(Number(c.id), store.insert('memory_collections', c, { user_id: scope.userId }));
-      count.memory_collections++;
-    }
-  }
 
   const agentId = new Map<number, number>();
   for (const a of t.agents) {
@@ -182,25 +188,24 @@ function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables,
     count.agents++;
   }
 
-  // Memories whose collection stayed behind (refs.ts) go into the user's default collection.
-  let defaultCollection: number | undefined;
-  const fallback = () => {
-    defaultCollection ??= store.collectionId(scope.userId, DEFAULT_COLLECTION);
-    if (defaultCollection === undefined) {
-      defaultCollection = store.insert('memory_collections', {}, { user_id: scope.userId, name: DEFAULT_COLLECTION, created_at: now, updated_at: now });
-      count.memory_collections++;
+  // Every memory lands in one new collection named after the archive, never in the default one
+  // or another the user has: what an archive brings stays apart from what the user wrote.
+  let collectionName: string | null = null;
+  if (t.memories.length) {
+    collectionName = newCollectionName(store, scope.userId, opts.name);
+    const collection = store.insert('memory_collections', {}, { user_id: scope.userId, name: collectionName, created_at: now, updated_at: now });
+    count.memory_collections++;
+    for (const m of t.memories) {
+      store.insert('memories', m, { user_id: scope.userId, collection_id: collection });
+      count.memories++;
     }
-    return defaultCollection;
-  };
-  for (const m of t.memories) {
-    const collection = m.collection_id === null ? fallback() : collectionId.get(Number(m.collection_id))!;
-    store.insert('memories', m, { user_id: scope.userId, collection_id: collection });
-    count.memories++;
   }
 
+  // Webhooks arrive inactive: an archive's webhook sends the importer's runs (input, output) to
+  // an address that came with the archive, so the person turns each on once they trust it.
   for (const w of t.webhooks) {
     const secret = typeof w.secret === 'string' ? w.secret : newSecret();
-    store.insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, secret, deleted_at: null });
+    store.insert('webhooks', w, { user_id: scope.userId, agent_id: agentId.get(Number(w.agent_id))!, secret, status: 'inactive', deleted_at: null });
     count.webhooks++;
   }
 
@@ -223,7 +228,7 @@ function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables,
     store.insert('agent_files', l, { agent_id: agentId.get(Number(l.agent_id))!, file_id: fileId.get(Number(l.file_id))!, created_at: l.created_at ?? now });
     count.agent_files++;
   }
-  return count;
+  return { count, collection: collectionName };
 }
 
 /** What the import worker answers. */
@@ -235,10 +240,11 @@ export type ImportAnswer = { ok: true; result: ImportResult } | { ok: false; bad
  * one transaction: all or nothing). Built, the worker is archive-import.js next to the main
  * bundle (electron.vite.config.ts input `archive-import`).
  */
-export async function importArchiveInWorker(db: DB, dataDir: string, scope: ExportScope, archive: string): Promise<ImportResult> {
+export async function importArchiveInWorker(db: DB, dataDir: string, scope: ExportScope, archive: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const entry = await workerEntry(import.meta.url, './import-worker.ts', './archive-import.js');
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, { workerData: { dbPath: db.name, dataDir, scope, archive }, stdout: false, stderr: false });
+    // A ceiling under the streamed reads (json-rows.ts), so no archive can take the process's memory.
+    const worker = new Worker(entry, { workerData: { dbPath: db.name, dataDir, scope, archive, opts }, stdout: false, stderr: false, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -246,7 +252,9 @@ export async function importArchiveInWorker(db: DB, dataDir: string, scope: Expo
       fn();
     };
     worker.once('message', (m: ImportAnswer) => settle(() => (m.ok ? resolve(m.result) : reject(m.bad ? new BadArchiveError(m.message) : new Error(m.message)))));
-    worker.once('error', (err) => settle(() => reject(err)));
+    worker.once('error', (err) =>
+      settle(() => reject((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? bad(`The archive is too large to import at once (its rows need more than ${WORKER_HEAP_MB} MB).`) : err)),
+    );
     worker.once('exit', (code) => settle(() => reject(new Error(`The import stopped unexpectedly (exit code ${code}).`))));
   });
 }

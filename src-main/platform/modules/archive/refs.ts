@@ -8,8 +8,7 @@ import type { ExportTables, Row } from './store.js';
  * - an agent's MCP servers are never in an archive: an imported agent has no `tool_servers`;
  * - a webhook of an agent, or a link or passage of a file, that the archive does not hold is
  *   left out;
- * - a memory of a collection that the archive does not hold goes into the default collection
- *   (`collection_id` null here; the writer resolves it).
+ * - memories all go into one new collection (import.ts), whatever collection they name.
  *
  * Each drop is told in one sentence of the import's answer. The tables are parsed rows
  * (rows.ts); the result is new arrays, the input is not changed.
@@ -19,7 +18,6 @@ export function resolveReferences(t: ExportTables): { tables: ExportTables; note
   const ids = (rows: Row[]) => new Set(rows.map((r) => Number(r.id)));
   const agentIds = ids(t.agents);
   const fileIds = ids(t.files);
-  const collectionIds = ids(t.memory_collections);
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
   const agents = t.agents.map((a) => {
@@ -31,10 +29,6 @@ export function resolveReferences(t: ExportTables): { tables: ExportTables; note
     }
     return { ...a, tool_servers: '[]' };
   });
-
-  const orphanMemories = t.memories.filter((m) => !collectionIds.has(Number(m.collection_id))).length;
-  const memories = t.memories.map((m) => (collectionIds.has(Number(m.collection_id)) ? m : { ...m, collection_id: null }));
-  if (orphanMemories) notes.push(`${plural(orphanMemories, 'memory', 'memories')} named a collection that is not in the archive; ${orphanMemories === 1 ? 'it' : 'they'} went into your default collection.`);
 
   const keep = <T extends Row>(rows: T[], ok: (r: T) => boolean, what: [string, string], named: string): T[] => {
     const kept = rows.filter(ok);
@@ -57,5 +51,5 @@ export function resolveReferences(t: ExportTables): { tables: ExportTables; note
       `${plural(secretless, 'webhook', 'webhooks')} came without ${secretless === 1 ? 'its signing secret' : 'their signing secrets'} (exports leave secrets out); ${secretless === 1 ? 'it has a new one, so update its receiver' : 'each has a new one, so update their receivers'}.`,
     );
   }
-  return { tables: { ...t, agents, memories, webhooks, file_passages, agent_files }, notes };
+  return { tables: { ...t, agents, webhooks, file_passages, agent_files }, notes };
 }

@@ -31,7 +31,7 @@ export function exportRoutes({ users, archive }: { users: UsersService; archive:
     importWorkspace: async ({ userId }, c) => {
       const workspaceId = requestWorkspace(users, c);
       const part = await receiveFilePart(uploadRequest(c), archive.uploadSpec());
-      const { imported, notes } = await archive.importFile(part.tmpPath, { userId, workspaceId });
+      const { imported, notes } = await archive.importFile(part.tmpPath, { userId, workspaceId }, part.filename);
       return { message: 'Import completed', notes, imported };
     },
   });

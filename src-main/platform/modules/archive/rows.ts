@@ -124,26 +124,29 @@ function where(table: keyof ExportTables, i: number, row: Row): string {
 }
 
 /**
- * Every row of a table parsed by its schema: the rows as the schema returns them (only listed
- * columns), or the first invalid row as one sentence naming the table, the row and the column.
+ * One row parsed by its table's schema: the row as the schema returns it (only listed columns),
+ * or one sentence naming the table, the row (`i`, from 0) and the column at fault.
  */
+export function parseRow(table: keyof ExportTables, i: number, row: Row): { row: Row } | { error: string } {
+  const r = ROW_SCHEMAS[table].safeParse(row);
+  if (r.success) return { row: r.data as Row };
+  const issue = r.error.issues[0];
+  if (issue.code === 'unrecognized_keys') {
+    const column = issue.keys[0].slice(0, 60);
+    return { error: `The archive holds invalid data: ${where(table, i, row)}, column "${column}" is not one Agent Desk knows.` };
+  }
+  const column = issue.path.length ? String(issue.path[0]) : null;
+  const shown = column && row[column] === undefined ? 'is missing' : issue.message;
+  return { error: `The archive holds invalid data: ${where(table, i, row)}, ${column ? `${column}: ` : ''}${shown.replace(/\.$/, '')}.` };
+}
+
+/** Every row of a table parsed by its schema (parseRow), or the first invalid row's sentence. */
 export function parseTable(table: keyof ExportTables, rows: Row[]): { rows: Row[] } | { error: string } {
-  const schema = ROW_SCHEMAS[table];
   const out: Row[] = [];
   for (let i = 0; i < rows.length; i++) {
-    const r = schema.safeParse(rows[i]);
-    if (r.success) {
-      out.push(r.data as Row);
-      continue;
-    }
-    const issue = r.error.issues[0];
-    if (issue.code === 'unrecognized_keys') {
-      const column = issue.keys[0].slice(0, 60);
-      return { error: `The archive holds invalid data: ${where(table, i, rows[i])}, column "${column}" is not one Agent Desk knows.` };
-    }
-    const column = issue.path.length ? String(issue.path[0]) : null;
-    const shown = column && rows[i][column] === undefined ? 'is missing' : issue.message;
-    return { error: `The archive holds invalid data: ${where(table, i, rows[i])}, ${column ? `${column}: ` : ''}${shown.replace(/\.$/, '')}.` };
+    const r = parseRow(table, i, rows[i]);
+    if ('error' in r) return r;
+    out.push(r.row);
   }
   return { rows: out };
 }
