@@ -282,7 +282,9 @@ describe('Agent Desk in a browser', () => {
     await page.getByRole('tab', { name: 'Templates' }).click();
     const card = page.locator('[data-testid="template-cards"] article').first();
     const title = ((await card.locator('h3').textContent()) ?? '').trim();
-    await card.getByRole('button', { name: 'Create agent' }).click();
+    // The template fills the new-agent form; nothing is saved until Create agent.
+    await card.getByRole('button', { name: `Use the template ${title}` }).click();
+    await page.getByRole('button', { name: 'Create agent' }).click();
     const editor = page.getByRole('form', { name: `Edit ${title}` });
     await editor.waitFor({ timeout: limit(10_000) });
     await editor.getByLabel('Instructions (system prompt)').fill('Answer in one sentence.');
