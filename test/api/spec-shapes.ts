@@ -180,9 +180,10 @@ export const EXECUTION_KEYS = ['id', 'status', 'input', 'output', 'error', 'cred
 /**
  * Additions to an execution (never replacing a spec'd field): `model` (the model that answered),
  * `context` (what the model was given besides the conversation, CONTRACT.md "Retrieval"), `steps`
- * (CONTRACT.md "Tools and schedules"). A new one must be added here on purpose.
+ * (CONTRACT.md "Tools and schedules"), `timing` (a finished answer's time to first text and tokens per
+ * second). A new one must be added here on purpose.
  */
-export const EXECUTION_EXT_KEYS = ['model', 'context', 'steps'];
+export const EXECUTION_EXT_KEYS = ['model', 'context', 'steps', 'timing'];
 /** Stored statuses (CONTRACT.md "Execution"); `awaiting_approval` is visible on GET only ("Recorded from the implementation"). */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled', 'awaiting_approval'];
 

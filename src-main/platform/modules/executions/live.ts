@@ -12,6 +12,8 @@ export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'fai
 export class LiveExecution {
   status: ExecutionStatus = 'starting';
   output = '';
+  /** when the first text arrived (microseconds), for the answer's speed */
+  firstTokenAt: number | null = null;
   error: { message: string; code: string } | null = null;
   credits: number;
   updatedAt: number;

@@ -1,5 +1,5 @@
 import { connect, type DB } from '../../db/connection.js';
-import type { Execution, ExecutionContext, ExecutionStatus } from '../../contract/executions.js';
+import type { Execution, ExecutionContext, ExecutionStatus, ExecutionTiming } from '../../contract/executions.js';
 import { isoMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
 import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
@@ -29,6 +29,8 @@ export interface ExecutionRow {
   output_file_id: number | null;
   input_tokens: number;
   output_tokens: number;
+  /** ext: when the first text arrived (microseconds; null before it, and for older executions) */
+  first_token_at?: number | null;
   created_at: number;
   updated_at: number;
   finished_at: number | null;
@@ -51,7 +53,16 @@ export function toExecution(r: ExecutionRow): Execution {
     model: r.model,
     context: { memories: Array.isArray(ctx.memories) ? ctx.memories : [], passages: Array.isArray(ctx.passages) ? ctx.passages : [] },
     ...(steps.length ? { steps } : {}),
+    ...timingOf(r),
   };
+}
+
+/** ext `timing`: a finished answer's time to its first text and its speed, when its first text's time was recorded. */
+function timingOf(r: ExecutionRow): { timing?: ExecutionTiming } {
+  if (r.finished_at === null || r.first_token_at === null || r.first_token_at === undefined) return {};
+  const writing = (r.finished_at - r.first_token_at) / 1e6;
+  const perSecond = r.output_tokens > 0 && writing > 0 ? Math.round((r.output_tokens / writing) * 10) / 10 : null;
+  return { timing: { first_token_ms: Math.max(0, Math.round((r.first_token_at - r.created_at) / 1000)), tokens_per_second: perSecond } };
 }
 
 export interface FinalRecord {
@@ -68,6 +79,8 @@ export interface FinalRecord {
   context?: ExecutionContext | null;
   /** ext: the run's tool steps (null: unchanged) */
   steps?: ToolStep[] | null;
+  /** when the first text arrived (microseconds), if it did */
+  firstTokenAt?: number | null;
   now: number;
 }
 
@@ -131,7 +144,8 @@ export class ExecutionsStore {
     this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
     this.finishStmt = db.prepare(
       `UPDATE executions SET status = @status, output = @output, error_message = @errorMessage, error_code = @errorCode, credits = @credits, context = coalesce(@context, context),
-       input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now, finished_at = @now
+       input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), first_token_at = coalesce(@firstTokenAt, first_token_at),
+       updated_at = @now, finished_at = @now
        WHERE id = @id`,
     );
     this.liveStmt = db.prepare<[], ExecutionRow>(`SELECT * FROM executions WHERE status IN ('starting','running')`);
@@ -172,7 +186,7 @@ export class ExecutionsStore {
   }
 
   finish(f: FinalRecord): void {
-    this.finishStmt.run({ ...f, context: f.context ? JSON.stringify(f.context) : null, steps: f.steps?.length ? JSON.stringify(f.steps) : null });
+    this.finishStmt.run({ ...f, firstTokenAt: f.firstTokenAt ?? null, context: f.context ? JSON.stringify(f.context) : null, steps: f.steps?.length ? JSON.stringify(f.steps) : null });
   }
 
   /**
