@@ -116,6 +116,19 @@ export function createClient(t: Transport) {
       get: (id: number) => op(SS.getSession, { params: { id: String(id) } }),
       delete: (id: number) => op(SS.deleteSession, { params: { id: String(id) } }),
       rename: (id: number, title: string) => op(SS.renameSession, { params: { id: String(id) }, body: { title } }),
+      /** ext: any of title, pinned, archived, the session's own instructions and options. */
+      update: (id: number, body: CallInput<typeof SS.renameSession>['body']) => op(SS.renameSession, { params: { id: String(id) }, body }),
+      /** ext: the session as a file (Markdown or JSON): its text and the name the platform gives it. */
+      exportFile: async (id: number, format: 'md' | 'json'): Promise<{ text: string; filename: string; type: string }> => {
+        const res = await t.request({ method: 'GET', path: urlOf(SS.exportSession, { params: { id: String(id) }, query: { format } }) });
+        if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text);
+        const cd = res.headers['content-disposition'] ?? '';
+        const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(cd)?.[1];
+        const plain = /filename="([^"]*)"/i.exec(cd)?.[1];
+        return { text: res.text, filename: utf8 ? decodeURIComponent(utf8) : (plain ?? `conversation.${format}`), type: res.headers['content-type'] ?? 'text/plain' };
+      },
+      /** ext: one turn asked of 2–4 models at once, each answer its own execution (follow each with executions.attach). */
+      compare: (agentId: number, body: ExecuteBody & { models: string[] }) => op(SS.compareModels, { params: { id: String(agentId) }, body }),
     },
     files: {
       /** One page; `status` and `q` are the server's ext filters (empty means any). */

@@ -6,6 +6,7 @@ import { AgentPicker } from './AgentPicker';
 import { SessionList } from './SessionList';
 import { TurnView } from './TurnView';
 import { Composer } from './Composer';
+import { ChatInstructions } from './ChatInstructions';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RemoteBanner } from './RemoteBanner';
 import { useRemote } from '../settings/remote-store';
@@ -181,6 +182,7 @@ export function ChatScreen() {
         </div>
         {!firstRun && agent?.source !== 'remote' ? <ProviderNotice problems={problems} /> : null}
         {agentGone ? <GoneAgentNotice agents={agents} /> : null}
+        <ChatInstructions agent={agent} />
         <Composer agent={agent} />
       </div>
     </section>
