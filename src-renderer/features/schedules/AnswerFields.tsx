@@ -3,6 +3,7 @@ import { shownQuestions, type Answers } from '../chat/answers';
 import { QuestionInput } from '../chat/QuestionInput';
 import { ModelSelect } from '../../components/ModelSelect';
 import { FieldError } from '../../components/FieldError';
+import { useT } from '../../i18n';
 
 /** A question's name as a label people read: "Model", "Max words". */
 const label = (name: string) => {
@@ -16,6 +17,7 @@ const label = (name: string) => {
  * sentence under a question's control, by question name.
  */
 export function AnswerFields({ questions, answers, onChange, idPrefix, errors = {} }: { questions: Question[]; answers: Answers; onChange(a: Answers): void; idPrefix: string; errors?: Record<string, string> }) {
+  const t = useT();
   const shown = shownQuestions(questions);
   if (!shown.length) return null;
   const set = (name: string, v: unknown) => onChange({ ...answers, [name]: v });
@@ -34,7 +36,7 @@ export function AnswerFields({ questions, answers, onChange, idPrefix, errors = 
           <div key={q.name} className={q.type === 'boolean' ? 'field inline' : 'field'}>
             <label htmlFor={id} title={q.description}>
               {label(q.name)}
-              {q.required ? <span aria-label="required"> *</span> : null}
+              {q.required ? <span aria-label={t('schedules.form.required')}> *</span> : null}
             </label>
             {control}
             <FieldError id={`${id}-error`} text={errors[q.name]} />

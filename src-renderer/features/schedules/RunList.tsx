@@ -6,11 +6,13 @@ import { useNav } from '../../stores/nav';
 import { formatAt } from './describe';
 import { TableHead } from '../../components/TableHead';
 import { TONE_BADGE, runOutcome } from './run-outcome';
+import { useT } from '../../i18n';
 
 /** The schedule's past runs, newest first: each run's execution (open it in Chat) or why it could not start. */
 export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refreshKey: string }) {
   const runs = useLoad(() => api.schedules.runs(scheduleId), [scheduleId, refreshKey]);
   const go = useNav((s) => s.go);
+  const tr = useT();
   // A run still starting or running is looked at again shortly, so its status does not stay stale.
   const unsettled = !!runs.data?.data.some((r) => !runOutcome(r).settled);
   const { reload } = runs;
@@ -19,14 +21,14 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
     const t = setTimeout(() => void reload(), 2000);
     return () => clearTimeout(t);
   }, [unsettled, runs.loading, runs.data, reload]);
-  if (runs.error) return <ErrorNote error={runs.error} what="Runs" />;
-  if (!runs.data) return <p className="small muted" aria-busy="true">Loading runs…</p>;
-  if (!runs.data.data.length) return <p className="small muted">No runs yet. The first one starts at the next run time shown above.</p>;
+  if (runs.error) return <ErrorNote error={runs.error} what={tr('schedules.runs.what')} />;
+  if (!runs.data) return <p className="small muted" aria-busy="true">{tr('schedules.runs.loading')}</p>;
+  if (!runs.data.data.length) return <p className="small muted">{tr('schedules.runs.none')}</p>;
   return (
     <div className="table-scroll">
       <table className="table schedule-runs" data-testid="schedule-runs">
-        <caption className="sr-only">Past runs</caption>
-        <TableHead columns={['Started', 'Status', 'Result']} />
+        <caption className="sr-only">{tr('schedules.runs.caption')}</caption>
+        <TableHead columns={[tr('schedules.runs.started'), tr('schedules.runs.status'), tr('schedules.runs.result')]} />
         <tbody>
           {runs.data.data.map((r) => {
             const ex = r.execution;
@@ -52,11 +54,11 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
                         go('chat', String(ex.root_id));
                       }}
                     >
-                      Open conversation #{ex.id} in Chat
+                      {tr('schedules.runs.open')}
                     </a>
                   ) : null}
                   {ex && outcome.reason ? <span className="run-error"> {outcome.reason}</span> : null}
-                  {r.error || ex ? null : r.execution_id ? <span className="muted">{outcome.reason}</span> : <span className="muted">Queued to start.</span>}
+                  {r.error || ex ? null : r.execution_id ? <span className="muted">{outcome.reason}</span> : <span className="muted">{tr('schedules.runs.queued')}</span>}
                 </td>
               </tr>
             );

@@ -9,12 +9,14 @@ import { describeTiming, formatAt } from './describe';
 import { TONE_BADGE, runOutcome } from './run-outcome';
 import { RunList } from './RunList';
 import { ScheduleForm } from './ScheduleForm';
+import { t, useT } from '../../i18n';
 
 /** How often a card looks at a run still starting or running. */
 const RUNNING_POLL_MS = 2000;
 
 /** One schedule: its timing in words, next and last run, and its actions (pause/resume, edit, delete, runs). */
 export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Schedule; agents: Agent[]; onChanged(): Promise<void> }) {
+  const tr = useT();
   const [showRuns, setShowRuns] = useState(false);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -32,7 +34,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
     return () => clearTimeout(t);
   }, [outcome?.settled, latest.loading, latest.data, reload]);
   const agent = agents.find((a) => a.id === s.agent_id);
-  const title = s.name || agent?.title || `Agent #${s.agent_id}`;
+  const title = s.name || agent?.title || tr('schedules.card.agentGone');
   const headingId = `schedule-${s.id}-title`;
 
   const act = async (fn: () => Promise<unknown>, done: string) => {
@@ -56,7 +58,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
         onCancel={() => setEditing(false)}
         onSaved={() => {
           setEditing(false);
-          toast('Schedule saved.');
+          toast(t('schedules.card.saved'));
           void onChanged();
         }}
       />
@@ -70,7 +72,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
           {title}
         </h3>
         <span className={s.enabled ? 'badge badge-ok' : 'badge'} data-testid="schedule-state">
-          {s.enabled ? 'Active' : 'Paused'}
+          {s.enabled ? tr('schedules.card.active') : tr('schedules.card.paused')}
         </span>
       </div>
       <p className="schedule-when-text" data-testid="schedule-timing">
@@ -79,11 +81,11 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
       </p>
       <dl className="schedule-facts small">
         <div>
-          <dt>Next run</dt>
-          <dd data-testid="schedule-next">{s.enabled ? formatAt(s.next_run_at) : 'Paused'}</dd>
+          <dt>{tr('schedules.card.next')}</dt>
+          <dd data-testid="schedule-next">{s.enabled ? formatAt(s.next_run_at) : tr('schedules.card.paused')}</dd>
         </div>
         <div>
-          <dt>Last run</dt>
+          <dt>{tr('schedules.card.last')}</dt>
           <dd data-testid="schedule-last" data-state={outcome ? (outcome.settled ? outcome.tone : 'busy') : s.last_run_at ? 'busy' : 'never'}>
             {outcome ? (
               <>
@@ -96,17 +98,17 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
             ) : s.last_run_at ? (
               formatAt(s.last_run_at)
             ) : (
-              'Never'
+              tr('schedules.card.never')
             )}
           </dd>
         </div>
       </dl>
       <div className="row small">
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.schedules.update(s.id, { enabled: !s.enabled }), s.enabled ? 'Schedule paused.' : 'Schedule resumed.')}>
-          {s.enabled ? 'Pause' : 'Resume'}
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.schedules.update(s.id, { enabled: !s.enabled }), s.enabled ? t('schedules.card.pausedToast') : t('schedules.card.resumedToast'))}>
+          {s.enabled ? tr('schedules.card.pause') : tr('schedules.card.resume')}
         </button>
         <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>
-          Edit
+          {tr('common.edit')}
         </button>
         <button
           type="button"
@@ -117,28 +119,26 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
             setRunsKey((k) => k + 1);
           }}
         >
-          {showRuns ? 'Hide runs' : 'Past runs'}
+          {showRuns ? tr('schedules.card.hideRuns') : tr('schedules.card.pastRuns')}
         </button>
         <span className="grow" />
         <button type="button" className="btn btn-small" onClick={() => setConfirming(true)}>
-          Delete
+          {tr('common.delete')}
         </button>
       </div>
       {showRuns ? <RunList scheduleId={s.id} refreshKey={`${runsKey}:${s.last_run_at ?? ''}`} /> : null}
       <ConfirmDialog
         open={confirming}
-        title="Delete this schedule?"
-        confirmLabel="Delete schedule"
+        title={tr('schedules.card.deleteTitle')}
+        confirmLabel={tr('schedules.card.deleteConfirm')}
         danger
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
-          void act(() => api.schedules.delete(s.id), 'Schedule deleted.');
+          void act(() => api.schedules.delete(s.id), t('schedules.card.deleted'));
         }}
       >
-        <p>
-          “{title}” stops running. Its past runs stay in Chat as conversations.
-        </p>
+        <p>{tr('schedules.card.deleteBody', { title })}</p>
       </ConfirmDialog>
     </article>
   );

@@ -7,6 +7,8 @@ import { FieldError, FormError, describedBy } from '../../components/FieldError'
 import { defaultAnswers, missingAnswers, type Answers } from '../chat/answers';
 import { AnswerFields } from './AnswerFields';
 import { browserZone, cronProblem, describeTiming, formatAt, previewNextRun, timeZones } from './describe';
+import { formatList } from '../../components/format';
+import { Trans, useT } from '../../i18n';
 
 type Mode = 'every' | 'cron';
 
@@ -26,6 +28,7 @@ function firstUserMessage(s: Schedule | null): string {
 /** Creates a schedule, or edits one (`schedule` given): the agent, the timing, and what every run sends. */
 export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: Agent[]; schedule: Schedule | null; onSaved(s: Schedule): void; onCancel?(): void }) {
   const uid = useId();
+  const t = useT();
   const [agentId, setAgentId] = useState<number | null>(schedule?.agent_id ?? agents[0]?.id ?? null);
   const [name, setName] = useState(schedule?.name ?? '');
   const [mode, setMode] = useState<Mode>(schedule?.cron ? 'cron' : 'every');
@@ -58,20 +61,20 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
   const next = previewNextRun(timing);
   const missing = agent ? missingAnswers(agent.questions, answers) : [];
   const problem = !agent
-    ? 'Pick an agent.'
+    ? t('schedules.form.pickAgent')
     : mode === 'every' && everyBad
-      ? 'Every how many minutes? A whole number from 1.'
+      ? t('schedules.form.everyHowMany')
       : cronBad
         ? cronBad
         : isChat && !message.trim()
-          ? 'Type the message each run sends.'
+          ? t('schedules.form.typeMessage')
           : missing.length
             ? missing.includes('model')
-              ? 'Pick a model: add a provider in Settings if none is offered.'
-              : `Answer: ${missing.map((m) => m.replace(/_/g, ' ')).join(', ')}.`
+              ? t('schedules.form.pickModel')
+              : t('schedules.form.answer', { names: formatList(missing.map((m) => m.replace(/_/g, ' '))) })
             : null;
   const answerNames = Object.fromEntries((agent?.questions ?? []).map((q) => [`answer:${q.name}`, q.name.replace(/_/g, ' ')]));
-  const worded = wordErrors(error, { field: formField, fields: { agent: 'agent', name: 'name', cron: 'cron expression', every: 'minutes between runs', zone: 'time zone', message: 'message', ...answerNames } });
+  const worded = wordErrors(error, { field: formField, fields: { ...(t('schedules.form.inSentence', { returnObjects: true }) as Record<string, string>), ...answerNames } });
   const answerErrors = Object.fromEntries(Object.entries(worded.fields).filter(([k]) => k.startsWith('answer:')).map(([k, v]) => [k.slice('answer:'.length), v]));
 
   const timingProblem = mode === 'every' ? everyBad : !!cronBad;
@@ -101,18 +104,18 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
   return (
     <form
       className="card stack schedule-form"
-      aria-label={schedule ? 'Edit schedule' : 'New schedule'}
+      aria-label={schedule ? t('schedules.form.editTitle') : t('schedules.form.newTitle')}
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
       <h2 className="section-title" style={{ marginTop: 0 }}>
-        {schedule ? 'Edit schedule' : 'New schedule'}
+        {schedule ? t('schedules.form.editTitle') : t('schedules.form.newTitle')}
       </h2>
       <div className="schedule-grid">
         <div className="field">
-          <label htmlFor={f('agent')}>Agent</label>
+          <label htmlFor={f('agent')}>{t('usage.agent')}</label>
           <select id={f('agent')} value={agentId ?? ''} disabled={!!schedule} onChange={(e) => setAgentId(Number(e.target.value))} {...describedBy(worded, 'agent', f('agent-error'))} data-testid="schedule-agent">
             {agents.map((a) => (
               <option key={a.id} value={a.id}>
@@ -123,33 +126,33 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
           <FieldError id={f('agent-error')} text={worded.fields.agent} />
         </div>
         <div className="field">
-          <label htmlFor={f('name')}>Name (optional)</label>
-          <input id={f('name')} value={name} maxLength={200} placeholder="Morning news digest" onChange={(e) => setName(e.target.value)} {...describedBy(worded, 'name', f('name-error'))} />
+          <label htmlFor={f('name')}>{t('schedules.form.name')}</label>
+          <input id={f('name')} value={name} maxLength={200} placeholder={t('schedules.form.nameExample')} onChange={(e) => setName(e.target.value)} {...describedBy(worded, 'name', f('name-error'))} />
           <FieldError id={f('name-error')} text={worded.fields.name} />
         </div>
       </div>
       <fieldset className="schedule-when">
-        <legend>When</legend>
+        <legend>{t('schedules.form.when')}</legend>
         <div className="row">
           <label className="field inline">
             <input type="radio" name={f('mode')} checked={mode === 'every'} onChange={() => setMode('every')} />
-            <span>Every N minutes</span>
+            <span>{t('schedules.form.everyN')}</span>
           </label>
           <label className="field inline">
             <input type="radio" name={f('mode')} checked={mode === 'cron'} onChange={() => setMode('cron')} />
-            <span>Cron expression</span>
+            <span>{t('schedules.form.cronMode')}</span>
           </label>
         </div>
         <div className="schedule-grid">
           {mode === 'every' ? (
             <div className="field">
-              <label htmlFor={f('every')}>Minutes between runs</label>
+              <label htmlFor={f('every')}>{t('schedules.form.minutes')}</label>
               <input id={f('every')} type="number" min={1} max={527040} step={1} value={every} onChange={(e) => setEvery(e.target.value)} aria-invalid={everyBad || !!worded.fields.every || undefined} aria-describedby={everyBad || worded.fields.every ? f('every-error') : undefined} data-testid="schedule-every" />
-              <FieldError id={f('every-error')} text={everyBad ? 'Type a whole number of minutes, from 1.' : worded.fields.every} />
+              <FieldError id={f('every-error')} text={everyBad ? t('schedules.form.wholeMinutes') : worded.fields.every} />
             </div>
           ) : (
             <div className="field">
-              <label htmlFor={f('cron')}>Cron (minute hour day month weekday)</label>
+              <label htmlFor={f('cron')}>{t('schedules.form.cron')}</label>
               <input
                 id={f('cron')}
                 value={cron}
@@ -161,12 +164,12 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
               />
               <FieldError id={f('cron-error')} text={cronBad ?? worded.fields.cron} />
               <p id={f('cron-help')} className="small muted field-help">
-                e.g. <code>30 9 * * 1-5</code> weekdays at 09:30, <code>0 */2 * * *</code> every two hours
+                <Trans i18nKey="schedules.form.cronHelp" components={{ code: <code /> }} />
               </p>
             </div>
           )}
           <div className="field">
-            <label htmlFor={f('zone')}>Time zone</label>
+            <label htmlFor={f('zone')}>{t('schedules.form.zone')}</label>
             <select id={f('zone')} value={zone} onChange={(e) => setZone(e.target.value)} {...describedBy(worded, 'zone', f('zone-error'))} data-testid="schedule-zone">
               {zones.map((z) => (
                 <option key={z} value={z}>
@@ -179,22 +182,22 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
         </div>
         <p className="small schedule-preview" role="status" data-testid="schedule-preview">
           {timingProblem ? (
-            <span className="muted">No next run until the timing is fixed.</span>
+            <span className="muted">{t('schedules.form.noNext')}</span>
           ) : (
             <>
               <strong>{describeTiming(timing)}</strong>
-              {next ? <span> · next run {formatAt(next)}</span> : null}
+              {next ? <span> · {t('schedules.form.nextRun', { when: formatAt(next) })}</span> : null}
             </>
           )}
         </p>
       </fieldset>
       {agent ? (
         <fieldset className="schedule-send">
-          <legend>{isChat ? 'What each run sends' : 'The answers each run sends'}</legend>
+          <legend>{isChat ? t('schedules.form.sends') : t('schedules.form.answersSent')}</legend>
           {isChat ? (
             <div className="field">
-              <label htmlFor={f('message')}>Message</label>
-              <textarea id={f('message')} rows={3} value={message} placeholder="Summarise today's news about…" onChange={(e) => setMessage(e.target.value)} {...describedBy(worded, 'message', f('message-error'))} data-testid="schedule-message" />
+              <label htmlFor={f('message')}>{t('schedules.form.message')}</label>
+              <textarea id={f('message')} rows={3} value={message} placeholder={t('schedules.form.messageExample')} onChange={(e) => setMessage(e.target.value)} {...describedBy(worded, 'message', f('message-error'))} data-testid="schedule-message" />
               <FieldError id={f('message-error')} text={worded.fields.message} />
             </div>
           ) : null}
@@ -206,11 +209,11 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
         {problem && !timingProblem ? <span className="small muted grow">{problem}</span> : <span className="grow" />}
         {onCancel ? (
           <button type="button" className="btn" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         ) : null}
         <button type="submit" className="btn btn-primary" disabled={!!problem || saving}>
-          {schedule ? 'Save changes' : 'Create schedule'}
+          {schedule ? t('settings.providerForm.saveChanges') : t('schedules.form.create')}
         </button>
       </div>
     </form>

@@ -9,8 +9,10 @@ import { ScheduleForm } from './ScheduleForm';
 import { nextRefreshIn } from './describe';
 import './schedules.css';
 import { Screen } from '../../components/Screen';
+import { t, useT } from '../../i18n';
 
 export default function SchedulesScreen() {
+  const tr = useT();
   const agents = useAgents((s) => s.agents);
   const agentsLoaded = useAgents((s) => s.loaded);
   const list = useLoad(() => api.schedules.list(), []);
@@ -24,42 +26,36 @@ export default function SchedulesScreen() {
   }, [data, error, reload]);
 
   return (
-    <Screen id="schedules" title="Schedules">
-      <p className="muted">
-        A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Every run is an execution: it shows up in Chat as a conversation and fires the agent’s webhooks.
-        A run missed while Agent Desk was closed runs once at the next start.
-      </p>
+    <Screen id="schedules" title={tr('app.screens.schedules')}>
+      <p className="muted">{tr('schedules.intro')}</p>
       <div className="schedules-layout">
         <div className="stack">
           {agentsLoaded && !agents.length ? (
-            <p className="note note-muted">Create an agent first (Agents screen); a schedule runs one of your agents.</p>
+            <p className="note note-muted">{tr('schedules.noAgents')}</p>
           ) : agents.length ? (
             <ScheduleForm
               key={formKey}
               agents={agents}
               schedule={null}
               onSaved={() => {
-                toast('Schedule created.');
+                toast(t('schedules.created'));
                 setFormKey((k) => k + 1);
                 void list.reload();
               }}
             />
           ) : null}
         </div>
-        <div className="stack schedules-list" aria-label="Your schedules" role="region">
+        <div className="stack schedules-list" aria-label={tr('schedules.yours')} role="region">
           <h2 className="section-title" style={{ marginTop: 0 }}>
-            Your schedules{list.data ? ` (${list.data.total})` : ''}
+            {list.data ? tr('schedules.yoursCount', { count: list.data.total }) : tr('schedules.yours')}
           </h2>
-          <ErrorNote error={list.error} what="Schedules" />
+          <ErrorNote error={list.error} what={tr('app.screens.schedules')} />
           {list.data && !schedules.length ? (
             <div className="card schedules-empty" data-testid="schedules-empty">
               <p>
-                <strong>No schedules yet.</strong>
+                <strong>{tr('schedules.none')}</strong>
               </p>
-              <p className="muted">
-                Use one to have an agent send you a morning digest on weekdays, check something every 15 minutes, or summarise a folder every Friday. Create it with the form; each run’s
-                conversation will be listed here.
-              </p>
+              <p className="muted">{tr('schedules.noneHelp')}</p>
             </div>
           ) : null}
           {schedules.map((s) => (

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { cronSentence } from '../../api/field-errors';
+import { currentLocale, t } from '../../i18n';
 
 export interface Timing {
   cron: string | null;
@@ -7,45 +8,44 @@ export interface Timing {
   timezone: string;
 }
 
-const DAYS = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
 const num = /^\d{1,2}$/;
 const pad = (n: string) => n.padStart(2, '0');
 
 function everyMinutes(n: number): string {
-  if (n === 1) return 'Every minute';
-  if (n % 1440 === 0) return n === 1440 ? 'Every day' : `Every ${n / 1440} days`;
-  if (n % 60 === 0) return n === 60 ? 'Every hour' : `Every ${n / 60} hours`;
-  return `Every ${n} minutes`;
+  if (n % 1440 === 0) return t('schedules.timing.everyDays', { count: n / 1440 });
+  if (n % 60 === 0) return t('schedules.timing.everyHours', { count: n / 60 });
+  return t('schedules.timing.everyMinutes', { count: n });
 }
 
 /** The common shapes of a cron expression in words; anything else is shown as the expression itself. */
 function cronWords(expr: string): string {
   const f = expr.trim().split(/\s+/);
-  if (f.length !== 5) return `Cron "${expr}"`;
+  const raw = t('schedules.timing.cron', { expr });
+  if (f.length !== 5) return raw;
   const [min, hour, dom, mon, dow] = f;
   const step = /^\*\/(\d+)$/.exec(min);
   if (step && hour === '*' && dom === '*' && mon === '*' && dow === '*') return everyMinutes(Number(step[1]));
-  if (num.test(min) && hour === '*' && dom === '*' && mon === '*' && dow === '*') return `Every hour at :${pad(min)}`;
-  if (!num.test(min) || !num.test(hour) || mon !== '*') return `Cron "${expr}"`;
+  if (num.test(min) && hour === '*' && dom === '*' && mon === '*' && dow === '*') return t('schedules.timing.hourlyAt', { minute: pad(min) });
+  if (!num.test(min) || !num.test(hour) || mon !== '*') return raw;
   const at = `${pad(hour)}:${pad(min)}`;
-  if (dom === '*' && dow === '*') return `Every day at ${at}`;
-  if (dom === '*' && dow === '1-5') return `Weekdays at ${at}`;
-  if (dom === '*' && (dow === '0,6' || dow === '6,0')) return `Weekends at ${at}`;
-  if (dom === '*' && /^[0-7]$/.test(dow)) return `${DAYS[Number(dow) % 7]} at ${at}`;
-  if (num.test(dom) && dow === '*') return `Day ${Number(dom)} of every month at ${at}`;
-  return `Cron "${expr}"`;
+  if (dom === '*' && dow === '*') return t('schedules.timing.dailyAt', { at });
+  if (dom === '*' && dow === '1-5') return t('schedules.timing.weekdaysAt', { at });
+  if (dom === '*' && (dow === '0,6' || dow === '6,0')) return t('schedules.timing.weekendsAt', { at });
+  if (dom === '*' && /^[0-7]$/.test(dow)) return t('schedules.timing.weeklyAt', { day: (t('schedules.timing.days', { returnObjects: true }) as Record<number, string>)[Number(dow) % 7], at });
+  if (num.test(dom) && dow === '*') return t('schedules.timing.monthlyAt', { day: Number(dom), at });
+  return raw;
 }
 
 /** "Weekdays at 09:30, Europe/Paris" or "Every 15 minutes". */
-export function describeTiming(t: Timing): string {
-  if (t.every_minutes) return everyMinutes(t.every_minutes);
-  if (t.cron) return `${cronWords(t.cron)}, ${t.timezone}`;
-  return 'No timing';
+export function describeTiming(timing: Timing): string {
+  if (timing.every_minutes) return everyMinutes(timing.every_minutes);
+  if (timing.cron) return `${cronWords(timing.cron)}, ${timing.timezone}`;
+  return t('schedules.timing.none');
 }
 
 /** Whether the cron expression parses (the same parser the platform runs); the reason in plain words when it does not. */
 export function cronProblem(expr: string, timezone: string): string | null {
-  if (!expr.trim()) return 'Type a cron expression, e.g. 30 9 * * 1-5.';
+  if (!expr.trim()) return t('schedules.timing.typeCron');
   try {
     return new Cron(expr.trim(), { paused: true, timezone }).nextRun() ? null : cronSentence('never runs');
   } catch (err) {
@@ -77,8 +77,8 @@ export function formatAt(iso: string | Date | null, zone?: string): string {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   if (Number.isNaN(d.getTime())) return String(iso);
   const opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  if (zone && zone !== browserZone()) return `${d.toLocaleString(undefined, { ...opts, timeZone: zone })} (${zone})`;
-  return d.toLocaleString(undefined, opts);
+  if (zone && zone !== browserZone()) return `${d.toLocaleString(currentLocale(), { ...opts, timeZone: zone })} (${zone})`;
+  return d.toLocaleString(currentLocale(), opts);
 }
 
 /** How often the open screen reads the schedules again, for runs and changes made elsewhere. */

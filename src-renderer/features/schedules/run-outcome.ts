@@ -1,5 +1,6 @@
 import type { ScheduleRun } from '../../../src-main/platform/contract/schedules';
 import { fieldSentence, generalSentence } from '../../api/field-errors';
+import { t } from '../../i18n';
 
 export type Tone = 'ok' | 'error' | 'neutral' | 'busy';
 
@@ -16,28 +17,30 @@ export interface RunOutcome {
   settled: boolean;
 }
 
-/** Execution statuses as stored (`canceled`), and the live `awaiting_approval`. */
-const WORDS: Record<string, { word: string; tone: Tone; settled: boolean }> = {
-  starting: { word: 'Starting', tone: 'busy', settled: false },
-  running: { word: 'Running', tone: 'busy', settled: false },
-  awaiting_approval: { word: 'Waiting for you', tone: 'busy', settled: false },
-  succeeded: { word: 'Succeeded', tone: 'ok', settled: true },
-  completed: { word: 'Succeeded', tone: 'ok', settled: true },
-  failed: { word: 'Failed', tone: 'error', settled: true },
-  canceled: { word: 'Stopped', tone: 'neutral', settled: true },
+/** Execution statuses as stored (`canceled`), and the live `awaiting_approval`; each one's word is schedules.outcome.<word>. */
+const WORDS: Record<string, { word: 'starting' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'stopped'; tone: Tone; settled: boolean }> = {
+  starting: { word: 'starting', tone: 'busy', settled: false },
+  running: { word: 'running', tone: 'busy', settled: false },
+  awaiting_approval: { word: 'waiting', tone: 'busy', settled: false },
+  succeeded: { word: 'succeeded', tone: 'ok', settled: true },
+  completed: { word: 'succeeded', tone: 'ok', settled: true },
+  failed: { word: 'failed', tone: 'error', settled: true },
+  canceled: { word: 'stopped', tone: 'neutral', settled: true },
 };
 
 export function runOutcome(r: ScheduleRun): RunOutcome {
   const ex = r.execution;
   const at = ex?.created_at ?? r.due_at;
-  if (r.error) return { word: 'Could not start', tone: 'error', reason: runErrorSentence(r.error), at, settled: true };
+  if (r.error) return { word: t('schedules.outcome.couldNotStart'), tone: 'error', reason: runErrorSentence(r.error), at, settled: true };
   if (!ex) {
     return r.execution_id
-      ? { word: 'Removed', tone: 'neutral', reason: 'Its conversation was deleted.', at, settled: true }
-      : { word: 'Starting', tone: 'busy', reason: null, at, settled: false };
+      ? { word: t('schedules.outcome.removed'), tone: 'neutral', reason: t('schedules.outcome.deleted'), at, settled: true }
+      : { word: t('schedules.outcome.starting'), tone: 'busy', reason: null, at, settled: false };
   }
-  const w = WORDS[ex.status] ?? { word: ex.status, tone: 'neutral' as Tone, settled: true };
-  return { ...w, reason: ex.status === 'failed' ? (ex.error?.message ?? null) : null, at };
+  const w = WORDS[ex.status];
+  const reason = ex.status === 'failed' && ex.error?.message ? generalSentence(new Error(ex.error.message)) : null;
+  if (!w) return { word: ex.status, tone: 'neutral', reason, at, settled: true };
+  return { word: t(`schedules.outcome.${w.word}`), tone: w.tone, settled: w.settled, reason, at };
 }
 
 export const TONE_BADGE: Record<Tone, string> = { ok: 'badge badge-ok', error: 'badge badge-error', neutral: 'badge', busy: 'badge badge-busy' };
@@ -45,6 +48,6 @@ export const TONE_BADGE: Record<Tone, string> = { ok: 'badge badge-ok', error: '
 /** Why a run could not start (the platform's validation wording, joined) in plain words. */
 export function runErrorSentence(raw: string): string {
   if (/selected model is invalid/i.test(raw)) return fieldSentence('model', 'The selected model is invalid.');
-  if (/messages? (field )?(must|is required)|last message must be from the user/i.test(raw)) return 'This schedule has no message to send. Edit it and type the message each run sends.';
+  if (/messages? (field )?(must|is required)|last message must be from the user/i.test(raw)) return t('schedules.outcome.noMessage');
   return generalSentence(new Error(raw));
 }
