@@ -1,5 +1,5 @@
 import { api, ApiError, isAbort, type ExecutionEvent } from '../api';
-import { executionOutcome } from '../../src-main/platform/contract/executions';
+import { isFinished } from '../../src-main/platform/contract/executions';
 
 /**
  * The answers the open conversation is reading, by turn key. Opening another conversation (or a
@@ -31,7 +31,7 @@ export function dropAll(): void {
 }
 
 export function isTerminal(e: ExecutionEvent | null): boolean {
-  return !!e && executionOutcome(e.status) !== 'running';
+  return !!e && isFinished(e.status);
 }
 
 /** Pauses between attempts to re-attach a stream that broke (the platform restarting, say). */

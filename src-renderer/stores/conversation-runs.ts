@@ -4,8 +4,9 @@ import { ApiError } from '../api/errors';
 import type { Turn } from '../features/chat/tree';
 import { useAgentChoice } from './agent-choice';
 import { follow, isTerminal, track, untrack } from './chat-streams';
+import { isFinished } from '../../src-main/platform/contract/executions';
 import { eventPatch } from './conversation-turns';
-import { newChatDeveloper, useSessions } from './sessions';
+import { useSessions } from './sessions';
 import { useAgents } from './agents';
 import { t } from '../i18n';
 
@@ -38,7 +39,6 @@ export function answerRuns(c: OpenConversation) {
     // The first event names the session (a new root starts one): show it in the list at once.
     if (t.responseId === null && c.rootId() === null) {
       c.named(e.root_id ?? e.id);
-      void useSessions.getState().settleNew(e.root_id ?? e.id);
       void useSessions.getState().loadSessions();
     }
   };
@@ -64,7 +64,7 @@ export function answerRuns(c: OpenConversation) {
     try {
       const stored = await api.executions.get(id);
       if (c.conv() !== conv) return;
-      if (stored.status !== 'running' && stored.status !== 'starting' && stored.status !== 'awaiting_approval') c.patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at });
+      if (isFinished(stored.status)) c.patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at });
     } catch {}
   };
 
@@ -94,7 +94,7 @@ export function answerRuns(c: OpenConversation) {
       // A chat gets the text as its message; another agent as the answer to its main question.
       const body: ExecuteBody = {
         answers: { ...answers, ...(mainQuestion ? { [mainQuestion]: turn.user } : {}), ...(rootId ? { root_id: rootId } : {}) },
-        ...(mainQuestion ? {} : { messages: [...newChatDeveloper(rootId), { role: 'user' as const, content: turn.user }] }),
+        ...(mainQuestion ? {} : { messages: [{ role: 'user' as const, content: turn.user }] }),
         ...(fileIds.length ? { file_ids: fileIds } : {}),
         ...where,
       };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ToolStep } from '../../../src-main/platform/contract/tools';
+import { isFinished } from '../../../src-main/platform/contract/executions';
 import { api } from '../../api';
 import { ToolStepCard } from './ToolStepCard';
 import './tool-steps.css';
@@ -22,8 +23,7 @@ export function ToolSteps({ responseId, live }: { responseId: number | null; liv
         const e = await api.executions.get(responseId);
         if (gone) return;
         setSteps(e.steps ?? []);
-        const running = e.status === 'starting' || e.status === 'running' || e.status === 'awaiting_approval';
-        if (running) timer = setTimeout(() => void load(), POLL_MS);
+        if (!isFinished(e.status)) timer = setTimeout(() => void load(), POLL_MS);
       } catch {
         if (!gone && live) timer = setTimeout(() => void load(), POLL_MS * 3);
       }

@@ -1,8 +1,6 @@
-import { streamStatus, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
+import { isFinished, streamStatus, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { ToolStep } from '../../contract/tools.js';
-
-export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'failed', 'canceled']);
 
 /**
  * The in-memory state of a running execution. Its whole output so far is kept, so a subscriber
@@ -12,8 +10,6 @@ export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['succeeded', 'fai
 export class LiveExecution {
   status: ExecutionStatus = 'starting';
   output = '';
-  /** when the first text arrived (microseconds), for the answer's speed */
-  firstTokenAt: number | null = null;
   error: { message: string; code: string } | null = null;
   credits: number;
   updatedAt: number;
@@ -47,7 +43,7 @@ export class LiveExecution {
   }
 
   get terminal(): boolean {
-    return TERMINAL.has(this.status);
+    return isFinished(this.status);
   }
 
   /** Wakes every subscriber waiting for news. */

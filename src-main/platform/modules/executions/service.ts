@@ -43,7 +43,7 @@ import type { ExecutionFinished } from '../../kernel/events.js';
 import { parseId } from '../../kernel/context.js';
 import { ConflictError, NotFoundError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import type { Agent } from '../../contract/agents.js';
-import { streamStatus, WAIT_MS, type ExecuteRequest, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
+import { isFinished, streamStatus, WAIT_MS, type ExecuteRequest, type Execution, type ExecutionContext, type ExecutionEvent, type ExecutionStatus } from '../../contract/executions.js';
 import type { AgentsService } from '../agents/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import type { ProvidersService } from '../providers/service.js';
@@ -56,7 +56,7 @@ import { asModelsError, withModel } from './sessions-compare.js';
 import type { Page } from '../../kernel/context.js';
 import type { ExecutionListQuery } from '../../contract/executions.js';
 import { ExecutionList } from './list-store.js';
-import { LiveExecution, TERMINAL } from './live.js';
+import { LiveExecution } from './live.js';
 import { continueTranscript, imagePrompt, normalizeRequest, promptFromAnswers } from './validate.js';
 import { runExecution, type Overrides } from '../../engine/runner.js';
 import type { ToolboxSource } from '../../engine/tool-loop.js';
@@ -353,7 +353,6 @@ export class ExecutionsService {
             this.scheduleFlush(live);
           },
           text: (delta) => {
-            if (live.firstTokenAt === null && delta) live.firstTokenAt = nowMicros();
             live.output += delta;
             live.notify();
             this.scheduleFlush(live);
@@ -400,7 +399,7 @@ export class ExecutionsService {
         await this.store.finishSoon(
           {
             id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
-            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, steps: live.steps, firstTokenAt: live.firstTokenAt, now: nowMicros(),
+            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, steps: live.steps, now: nowMicros(),
           },
           terminal ? () => this.emitFinished(live.id, live.userId, live.agentId, terminal) : undefined,
         );
@@ -592,7 +591,7 @@ export class ExecutionsService {
         sent = row.output.length;
         first = false;
       }
-      if (TERMINAL.has(row.status)) {
+      if (isFinished(row.status)) {
         yield { id: sent, data: { ...event, status: streamStatus(row.status), error: e.error, credits: e.credits } };
         return;
       }

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import { RemoteAgentPage, RemoteEvent } from './rows.js';
+import { isFinished } from '../../contract/executions.js';
 
 /** A failure talking to the remote platform, worded for people and never holding the key. */
 export class RemoteError extends Error {
@@ -130,7 +131,7 @@ export class RemoteClient {
         if (bad) throw new RemoteError(bad, 'remote_error');
         while (queue.length) {
           const ev = queue.shift()!;
-          if (ev.status === 'completed' || ev.status === 'succeeded' || ev.status === 'failed' || ev.status === 'canceled') terminal = true;
+          if (isFinished(ev.status)) terminal = true;
           yield ev;
         }
       }

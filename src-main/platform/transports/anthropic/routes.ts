@@ -8,12 +8,13 @@ import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
 import { anthropicOperations, type AnthropicCountRequest, type AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
+import { isFinished } from '../../contract/executions.js';
 import { serveOperations } from '../http/operations.js';
 import { countTokensSync } from '../../engine/tokens.js';
 import { IMAGE_TOKENS } from '../../engine/context.js';
 import type { ProviderModelSource } from '../openai/models.js';
 import { executionFailure } from '../openai/chat.js';
-import { checkConversation, gatewayTarget, isFinal, startGateway, type ClientCall, type GatewayRun, type StopReason } from '../openai/gateway.js';
+import { checkConversation, gatewayTarget, startGateway, type ClientCall, type GatewayRun, type StopReason } from '../openai/gateway.js';
 import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from '../openai/respond.js';
 import { EXECUTION_HEADER } from '../openai/shapes.js';
 import { sseEvent, sseResponse } from '../openai/sse-body.js';
@@ -86,7 +87,7 @@ async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Respo
         const r = await next();
         if (r.done) return;
         const e = r.value;
-        if (!isFinal(e)) {
+        if (!isFinished(e.status)) {
           if (e.output) {
             openText();
             send(ev('content_block_delta', { index, delta: { type: 'text_delta', text: e.output } }));

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Agent } from '../../contract/agents.js';
-import { parseExecuteBody } from '../../contract/executions.js';
+import { isFinished, parseExecuteBody } from '../../contract/executions.js';
 import { parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { answersWithMessage } from '../openai/chat.js';
@@ -50,7 +50,7 @@ export function registerRunAgent(server: McpServer, ctx: ToolContext): void {
         const done = await executions.waitFor(userId, execution.id, RUN_WAIT_MS);
         const info = { execution_id: done.id, agent: agent.slug, status: done.status, credits: done.credits };
         if (done.status === 'succeeded') return textResult(done.output, { ...info, output: done.output });
-        if (done.status === 'starting' || done.status === 'running') {
+        if (!isFinished(done.status)) {
           return textResult(`The agent is still working (execution ${done.id}). Read it later with get_agent_response.`, { ...info, output: done.output });
         }
         const why = done.error?.message ?? `The execution ended ${done.status}.`;

@@ -70,8 +70,6 @@ export interface GatewayRun {
   finish(final: ExecutionEvent): { inputTokens: number; outputTokens: number; calls: ClientCall[]; reason: StopReason };
 }
 
-export const isFinal = (e: ExecutionEvent) => e.status !== 'running' && e.status !== 'starting' && e.status !== 'awaiting_approval';
-
 /** Call ids name the execution and its step, so a later request (or `previous_response_id`) finds the call again. */
 export const callId = (executionId: number, stepId: number) => `call_${executionId}_${stepId}`;
 

@@ -1,10 +1,10 @@
-import type { ExecutionEvent } from '../../contract/executions.js';
+import { isFinished, type ExecutionEvent } from '../../contract/executions.js';
 import type { Logger } from '../../kernel/log.js';
 import { executionFailure, type ChatRun } from './chat.js';
 import { OpenAIError, openAIErrorBody } from './errors.js';
 import { sseResponse } from './sse-body.js';
 import { chunk, completion, EXECUTION_HEADER, sseData, SSE_DONE, toolCallDeltas, usageChunk, usageOf, type CompletionMeta } from './shapes.js';
-import { isFinal, type GatewayRun } from './gateway.js';
+import type { GatewayRun } from './gateway.js';
 
 const metaOf = (run: GatewayRun): CompletionMeta => ({ executionId: run.executionId, created: run.created, model: run.echo });
 
@@ -26,10 +26,10 @@ export async function holdHeaders(run: GatewayRun, ms: number, fail: (e: Executi
     if (r === null) break;
     pending = null;
     held.push(r);
-    if (r.done || isFinal(r.value) || r.value.output) break;
+    if (r.done || isFinished(r.value.status) || r.value.output) break;
   }
   const first = held[held.length - 1];
-  if (first && !first.done && isFinal(first.value) && first.value.status !== 'completed') throw fail(first.value);
+  if (first && !first.done && isFinished(first.value.status) && first.value.status !== 'completed') throw fail(first.value);
   return { held, pending };
 }
 
@@ -52,7 +52,7 @@ export async function collect(run: GatewayRun): Promise<{ output: string; last: 
   for (;;) {
     const { value, done } = await run.events.next();
     if (done) return { output, last: undefined };
-    if (isFinal(value)) return { output, last: value };
+    if (isFinished(value.status)) return { output, last: value };
     output += value.output;
   }
 }
@@ -95,7 +95,7 @@ export async function streamResponse(chat: ChatRun, log: Logger): Promise<Respon
         const r = await next();
         if (gone() || r.done) return;
         const ev = r.value;
-        if (!isFinal(ev)) {
+        if (!isFinished(ev.status)) {
           if (ev.output) send(sseData(chunk(meta, { content: ev.output }, null, withUsage)));
           continue;
         }

@@ -7,14 +7,14 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
 import type { Principal } from '../../kernel/context.js';
-import type { ExecutionEvent } from '../../contract/executions.js';
+import { isFinished, type ExecutionEvent } from '../../contract/executions.js';
 import { responsesOperations, type ResponseObject, type ResponsesRequest } from '../../contract/openai-responses.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { OpenAIError, unsupported } from './errors.js';
 import type { ProviderModelSource } from './models.js';
 import { readResponsesInput, readResponsesTools } from './responses-input.js';
 import { readToolChoice } from './tools.js';
-import { clientCalls, gatewayTarget, isFinal, startGateway, type ClientCall, type GatewayRun } from './gateway.js';
+import { clientCalls, gatewayTarget, startGateway, type ClientCall, type GatewayRun } from './gateway.js';
 import { executionFailure } from './chat.js';
 import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from './respond.js';
 import { EXECUTION_HEADER } from './shapes.js';
@@ -186,7 +186,7 @@ async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps): 
         const r = await next();
         if (r.done) return;
         const ev = r.value;
-        if (!isFinal(ev)) {
+        if (!isFinished(ev.status)) {
           if (ev.output) {
             open();
             text += ev.output;
