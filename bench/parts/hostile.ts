@@ -24,6 +24,7 @@ import { startServer, type ServerProcess } from '../../test/api/server-process.j
 import { lzwBomb, pdfWithContent } from '../../test/hostile/support/lzw.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../../test/fixtures/bombs.js';
 import { startFakeOpenAI, type FakeOpenAIOptions } from '../../test/fixtures/fake-openai.js';
+import { hostileImports } from './hostile-import.js';
 
 const KEY = 'bench-key-hostile-0123456789';
 const MB = 1024 * 1024;
@@ -203,6 +204,10 @@ const bench: BenchPart = {
   async run(): Promise<Figures> {
     if (!fs.existsSync('/proc/self/status')) throw new Error('This bench reads resident memory from /proc (Linux only).');
     const f: Figures = {};
+    if (process.env.AGENT_DESK_BENCH_HOSTILE === 'import') {
+      await hostileImports(f);
+      return f;
+    }
     await hostileProviders(f);
     if (process.env.AGENT_DESK_BENCH_HOSTILE === 'providers') return f;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-hostile-'));
@@ -248,6 +253,7 @@ const bench: BenchPart = {
       await server.exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+    await hostileImports(f);
     return f;
   },
 };
