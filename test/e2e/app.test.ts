@@ -203,7 +203,7 @@ describe('Agent Desk in a browser', () => {
   it('adds a webhook, sends a test and sees the delivery in the log', async () => {
     await openScreen(page, 'Webhooks', 'Webhooks');
     await page.fill('[data-testid="webhook-url"]', receiver.url);
-    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect.poll(async () => (await page.getByTestId('webhook-secret').textContent()) ?? '').toMatch(/^whsec_/);
     const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
     await hook.getByRole('button', { name: 'Send test' }).click();
@@ -215,10 +215,10 @@ describe('Agent Desk in a browser', () => {
     await hook.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
     await expect.poll(async () => ((await page.getByTestId('webhook-secret').textContent()) ?? '').trim()).not.toBe(first);
-    await hook.getByRole('button', { name: 'Deactivate' }).click();
-    await hook.getByText('inactive', { exact: true }).waitFor({ timeout: limit(10_000) });
-    await hook.getByRole('button', { name: 'Activate' }).click();
-    await hook.getByText('active', { exact: true }).waitFor({ timeout: limit(10_000) });
+    await hook.getByRole('button', { name: 'Pause' }).click();
+    await hook.getByText('Paused', { exact: true }).waitFor({ timeout: limit(10_000) });
+    await hook.getByRole('button', { name: 'Resume' }).click();
+    await hook.getByText('Active', { exact: true }).waitFor({ timeout: limit(10_000) });
   }, limit(40_000));
 
   it('creates an API key that works, then revokes it', async () => {

@@ -53,7 +53,7 @@ describe('webhooks and memories', () => {
     const { page } = env;
     await openScreen(page, 'Webhooks', 'Webhooks');
     await page.fill('[data-testid="webhook-url"]', receiver.url);
-    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
     const hook = page.locator('[data-testid="webhook"]', { hasText: receiver.url });
     await hook.waitFor({ timeout: limit(10_000) });
     await page.getByRole('button', { name: 'Done' }).click();
@@ -69,7 +69,7 @@ describe('webhooks and memories', () => {
 
     // The delivery opens to what was sent and what came back.
     const row = hook.getByTestId('delivery').first();
-    await row.getByRole('button', { name: /^Details of webhook\.test/ }).click();
+    await row.getByRole('button', { name: /^Details of Test at / }).click();
     const detail = hook.getByTestId('delivery-detail');
     await detail.waitFor({ timeout: limit(10_000) });
     const sent = receiver.received[0];
@@ -80,7 +80,7 @@ describe('webhooks and memories', () => {
     expect(payload).toEqual(JSON.parse(sent.body));
     expect(payload.type).toBe('webhook.test');
     const attempt = detail.getByTestId('delivery-attempt').first();
-    expect(await attempt.innerText()).toMatch(/500 Internal Server Error[\s\S]*attempt 1 · .* · \d+ ms/);
+    expect(await attempt.innerText()).toMatch(/500 Internal Server Error[\s\S]*try 1 · .* · \d+ ms/);
     expect(await attempt.getByTestId('delivery-response').innerText()).toBe('{"error":"database down"}');
     await detail.scrollIntoViewIfNeeded();
     expect(await seriousViolationsInBothThemes(page)).toEqual({});
@@ -93,7 +93,7 @@ describe('webhooks and memories', () => {
     expect(receiver.received[1].headers['webhook-id']).toBe(sent.headers['webhook-id']);
     await hook.locator('[data-testid="delivery"][data-status="succeeded"]').waitFor({ timeout: limit(15_000) });
     await expect.poll(() => hook.getByTestId('delivery-attempt').count(), { timeout: limit(10_000) }).toBe(2);
-    expect(await hook.getByTestId('delivery-attempt').first().innerText()).toMatch(/200 OK[\s\S]*attempt 2/);
+    expect(await hook.getByTestId('delivery-attempt').first().innerText()).toMatch(/200 OK[\s\S]*try 2/);
     expect(await hook.getByTestId('delivery-response').first().innerText()).toBe('thanks');
 
     // A success says so, naming the answer.
