@@ -64,7 +64,7 @@ export function answerRuns(c: OpenConversation) {
     try {
       const stored = await api.executions.get(id);
       if (c.conv() !== conv) return;
-      if (isFinished(stored.status)) c.patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at });
+      if (isFinished(stored.status)) c.patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at, timing: stored.timing ?? null });
     } catch {}
   };
 

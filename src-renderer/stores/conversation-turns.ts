@@ -51,6 +51,7 @@ export function treeOfSession(s: SessionDetail, main: string | null): Turn[] {
       // Stopped by the person is not an error (UX.md).
       error: status === 'canceled' ? null : e.error,
       credits: e.credits,
+      timing: e.timing ?? null,
       model: e.model ?? null,
       at: e.created_at,
       lastTextAt: null,

@@ -71,7 +71,7 @@ describe('Agent Desk in a browser', () => {
     const renders: string[] = await page.evaluate(() => (window as any).__renders);
     const intermediate = renders.filter((r) => r !== final && final.startsWith(r.slice(0, 10)));
     expect(intermediate.length, `intermediate renders: ${JSON.stringify(renders)}`).toBeGreaterThan(1);
-    await expect.poll(() => turn.locator('[data-testid="turn-credits"]').count()).toBe(1);
+    await expect.poll(() => turn.locator('[data-testid="turn-speed"]').count()).toBe(1);
     await turn.getByRole('button', { name: 'Sources used' }).click();
     await turn.getByTestId('sources').waitFor({ timeout: limit(10_000) });
     await turn.getByRole('button', { name: 'Hide sources' }).click();

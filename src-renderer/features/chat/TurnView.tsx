@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Markdown } from '../../components/Markdown';
 import { CopyButton } from '../../components/CopyButton';
-import { formatCredits, formatTime } from '../../components/format';
+import { formatCredits, formatNumber, formatTime } from '../../components/format';
+import { t as tr, useT } from '../../i18n';
 import { selectBusy, useConversation, type Turn } from '../../stores/conversation';
 import { useNav } from '../../stores/nav';
 import { SourcesPanel } from './SourcesPanel';
@@ -18,6 +19,7 @@ import { useNow } from './use-now';
 import './turn-status.css';
 
 export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
+  const t = useT();
   const { regenerate, editing, setEditing } = useConversation();
   const busy = useConversation(selectBusy);
   const go = useNav((s) => s.go);
@@ -28,7 +30,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
     <article className="turn" data-status={turn.status} data-response-id={turn.responseId ?? undefined} data-testid="turn">
       <div className="msg msg-user" data-testid="user-message">
         <div className="msg-role">
-          You
+          {t('chat.turn.you')}
           <AltSwitcher turn={turn} />
         </div>
         {editing === turn.key ? (
@@ -37,10 +39,10 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
           <>
             <div className="msg-text">{turn.user}</div>
             <div className="msg-tools">
-              <CopyButton text={turn.user} label="Copy" name="Copy this message" />
+              <CopyButton text={turn.user} label={t('chat.turn.copy')} name={t('chat.turn.copyMessage')} />
               {!busy ? (
-                <button type="button" className="btn btn-small btn-ghost" onClick={() => setEditing(turn.key)} aria-label="Edit this message and resend">
-                  Edit
+                <button type="button" className="btn btn-small btn-ghost" onClick={() => setEditing(turn.key)} aria-label={t('chat.turn.editLabel')}>
+                  {t('chat.turn.edit')}
                 </button>
               ) : null}
             </div>
@@ -57,14 +59,14 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         ) : null}
       </div>
       <div className="msg msg-agent" data-testid="answer">
-        <div className="msg-role">Agent</div>
+        <div className="msg-role">{t('chat.turn.agent')}</div>
         <ToolSteps responseId={turn.responseId} live={live} />
         {turn.output ? (
           <CitationProvider value={cites.citations}>
             <Markdown text={turn.output} streaming={live} />
           </CitationProvider>
         ) : live ? (
-          <div className="typing" aria-label="Thinking">
+          <div className="typing" aria-label={t('chat.turn.thinking')}>
             …
           </div>
         ) : null}
@@ -72,7 +74,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
         {cites.viewer}
         {turn.status === 'canceled' && !turn.output ? (
           <p className="muted small" data-testid="turn-stopped">
-            Stopped before any text came.
+            {t('chat.turn.stoppedEmpty')}
           </p>
         ) : null}
         {turn.error && turn.status !== 'canceled' ? (
@@ -88,7 +90,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
                     go('settings', 'providers');
                   }}
                 >
-                  Open Settings → Providers
+                  {t('chat.turn.openProviders')}
                 </a>
               </>
             ) : null}
@@ -108,16 +110,22 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
               {formatTime(turn.at)}
             </time>
           ) : null}
-          {turn.credits !== null ? <span data-testid="turn-credits">{formatCredits(turn.credits)} credits</span> : null}
-          {!live && turn.output ? <CopyButton text={turn.output} label="Copy answer" /> : null}
+          {turn.timing && !live ? (
+            <span data-testid="turn-speed" title={turn.credits !== null ? t('chat.turn.credits', { credits: formatCredits(turn.credits) }) : undefined}>
+              {speedText(turn.timing)}
+            </span>
+          ) : turn.credits !== null ? (
+            <span data-testid="turn-credits">{t('chat.turn.credits', { credits: formatCredits(turn.credits) })}</span>
+          ) : null}
+          {!live && turn.output ? <CopyButton text={turn.output} label={t('chat.turn.copyAnswer')} /> : null}
           {turn.responseId !== null && !live ? (
             <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
-              {sources ? 'Hide sources' : 'Sources used'}
+              {sources ? t('chat.turn.hideSources') : t('chat.turn.sources')}
             </button>
           ) : null}
           {!live && !busy ? (
             <button type="button" className="btn btn-small btn-ghost" onClick={() => void regenerate(turn.key)}>
-              Regenerate
+              {t('chat.turn.regenerate')}
             </button>
           ) : null}
         </footer>
@@ -139,17 +147,24 @@ function TurnStatus({ turn }: { turn: Turn }) {
   );
 }
 
-function statusText(t: Turn): string {
-  switch (t.status) {
+function statusText(turn: Turn): string {
+  switch (turn.status) {
     case 'pending':
-      return 'Sending…';
+      return tr('chat.turn.sending');
     case 'running':
-      return t.waiting ? 'Waiting for you' : 'Writing…';
+      return turn.waiting ? tr('chat.turn.waitingForYou') : tr('chat.turn.writing');
     case 'succeeded':
-      return 'Done';
+      return tr('chat.turn.done');
     case 'canceled':
-      return 'Stopped';
+      return tr('chat.turn.stopped');
     default:
-      return 'Failed';
+      return tr('chat.turn.failed');
   }
+}
+
+/** "38 tokens/s · first text after 0.4 s", as LM Studio shows an answer's speed. */
+export function speedText(timing: NonNullable<Turn['timing']>): string {
+  const first = tr('chat.turn.firstText', { seconds: formatNumber(timing.first_token_ms / 1000, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) });
+  if (timing.tokens_per_second === null) return first;
+  return `${tr('chat.turn.speed', { rate: formatNumber(timing.tokens_per_second, { maximumFractionDigits: 1 }) })} · ${first}`;
 }

@@ -3,6 +3,8 @@
  * (a ticking hook in the app, a fixed number in tests).
  */
 
+import { t } from '../../i18n';
+
 /** A pause in the text shorter than this is ordinary: "Writing…" stays. */
 export const STALL_AFTER_S = 5;
 
@@ -13,9 +15,9 @@ const seconds = (fromIso: string | null | undefined, now: number): number | null
 
 /** "1 min 5 s", "42 s". */
 export function duration(s: number): string {
-  if (s < 60) return `${s} s`;
+  if (s < 60) return t('chat.turn.seconds', { s });
   const m = Math.floor(s / 60);
-  return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return s % 60 ? t('chat.turn.minutesSeconds', { m, s: s % 60 }) : t('chat.turn.minutes', { m });
 }
 
 /** Seconds since the last text, once that is a stall (null before). */
@@ -30,8 +32,8 @@ export function stalledSeconds(lastTextAt: string | null | undefined, now: numbe
  */
 export function runningText(lastTextAt: string | null | undefined, hasText: boolean, now: number): string {
   const s = stalledSeconds(lastTextAt, now);
-  if (s === null) return hasText ? 'Writing…' : 'Waiting for the model…';
-  return hasText ? `No new text for ${duration(s)}` : `Waiting for the model: ${duration(s)}`;
+  if (s === null) return hasText ? t('chat.turn.writing') : t('chat.turn.waitingModel');
+  return hasText ? t('chat.turn.stalled', { time: duration(s) }) : t('chat.turn.waitingModelFor', { time: duration(s) });
 }
 
 /** Time left until `untilIso` as m:ss ("1:54", "0:07"); "0:00" once past. */

@@ -15,6 +15,8 @@ export interface Turn {
   status: 'pending' | 'running' | 'succeeded' | 'failed' | 'canceled';
   error: { message: string; code?: string } | null;
   credits: number | null;
+  /** a finished answer's speed (ext `timing`), when the platform recorded it */
+  timing?: { first_token_ms: number; tokens_per_second: number | null } | null;
   /** the model that answered, once known */
   model: string | null;
   /** when it was asked (ISO) */
