@@ -4,6 +4,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
 import { useConfirm } from '../../components/confirm';
 import { collectionChoices, type CollectionChoice, type CollectionFilter, type ListedCollection } from './collections';
+import { t, useT } from '../../i18n';
 
 interface Props {
   collections: ListedCollection[];
@@ -15,9 +16,9 @@ interface Props {
 
 const filterOf = (c: CollectionChoice): CollectionFilter => (c.id === null ? { kind: 'default' } : { kind: 'one', id: c.id });
 const isSelected = (f: CollectionFilter, c: CollectionChoice) => (f.kind === 'default' && c.isDefault) || (f.kind === 'one' && f.id === c.id);
-const memoriesIn = (n: number) => (n === 1 ? 'Its one memory moves' : n ? `Its ${n.toLocaleString()} memories move` : 'It has no memories; nothing else changes');
 
 export function CollectionsPanel({ collections, error, selected, onSelect, onChanged }: Props) {
+  const tr = useT();
   const [name, setName] = useState('');
   const [renaming, setRenaming] = useState<{ id: number; name: string } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -44,23 +45,23 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
     } catch {
       count = null;
     }
-    const body = count === null ? 'Its memories move to Default.' : `${memoriesIn(count)}${count ? ' to Default' : ''}.`;
-    if (!(await confirm({ title: `Delete “${label}”?`, body, confirmLabel: 'Delete collection', danger: true }))) return;
-    if (await act(() => api.collections.delete(c.id), `Collection “${label}” deleted.`)) {
+    const body = count === null ? t('memories.collections.moveUnknown') : t('memories.collections.move', { count });
+    if (!(await confirm({ title: t('memories.collections.deleteTitle', { name: label }), body, confirmLabel: t('memories.collections.deleteConfirm'), danger: true }))) return;
+    if (await act(() => api.collections.delete(c.id), t('memories.collections.deleted', { name: label }))) {
       if (selected.kind === 'one' && selected.id === c.id) onSelect({ kind: 'all' });
     }
   };
 
   return (
-    <aside aria-label="Collections" className="card">
+    <aside aria-label={tr('memories.collections.title')} className="card">
       <h2 className="section-title" style={{ marginTop: 0 }}>
-        Collections
+        {tr('memories.collections.title')}
       </h2>
-      <ErrorNote error={error} what="Collections" />
+      <ErrorNote error={error} what={tr('memories.collections.title')} />
       <ul className="list-plain" data-testid="collections">
         <li className={selected.kind === 'all' ? 'list-item active' : 'list-item'}>
           <button type="button" className="pick" onClick={() => onSelect({ kind: 'all' })} aria-current={selected.kind === 'all' ? 'true' : undefined}>
-            All memories
+            {tr('memories.collections.all')}
           </button>
         </li>
         {collectionChoices(collections).map((c) =>
@@ -70,12 +71,12 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
                 className="row grow"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void act(() => api.collections.rename(renaming.id, renaming.name), 'Collection renamed.').then((ok) => ok && setRenaming(null));
+                  void act(() => api.collections.rename(renaming.id, renaming.name), t('memories.collections.renamed')).then((ok) => ok && setRenaming(null));
                 }}
               >
-                <input aria-label={`New name for ${c.label}`} className="grow" value={renaming.name} autoFocus onChange={(e) => setRenaming({ id: renaming.id, name: e.target.value })} onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)} />
+                <input aria-label={tr('memories.collections.newNameFor', { name: c.label })} className="grow" value={renaming.name} autoFocus onChange={(e) => setRenaming({ id: renaming.id, name: e.target.value })} onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)} />
                 <button type="submit" className="btn btn-small">
-                  Save
+                  {tr('common.save')}
                 </button>
               </form>
             </li>
@@ -86,15 +87,15 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
               </button>
               {c.isDefault ? (
                 // The platform refuses to rename or delete it: offer neither.
-                <span className="muted small" title="New memories go here unless you choose another collection">
-                  default
+                <span className="muted small" title={tr('memories.collections.defaultTitle')}>
+                  {tr('settings.providerCard.default')}
                 </span>
               ) : c.listed ? (
                 <>
-                  <button type="button" className="btn-icon" title="Rename" aria-label={`Rename ${c.label}`} onClick={() => setRenaming({ id: c.listed!.id, name: c.listed!.name })}>
+                  <button type="button" className="btn-icon" title={tr('memories.collections.rename')} aria-label={tr('memories.collections.renameName', { name: c.label })} onClick={() => setRenaming({ id: c.listed!.id, name: c.listed!.name })}>
                     ✎
                   </button>
-                  <button type="button" className="btn-icon" title="Delete" aria-label={`Delete ${c.label}`} onClick={() => void remove(c.listed!, c.label)}>
+                  <button type="button" className="btn-icon" title={tr('common.delete')} aria-label={tr('memories.collections.deleteName', { name: c.label })} onClick={() => void remove(c.listed!, c.label)}>
                     ×
                   </button>
                 </>
@@ -110,15 +111,15 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
         onSubmit={(e) => {
           e.preventDefault();
           if (!name.trim()) return;
-          void act(() => api.collections.create(name.trim()), 'Collection created.').then((ok) => ok && setName(''));
+          void act(() => api.collections.create(name.trim()), t('memories.collections.created')).then((ok) => ok && setName(''));
         }}
       >
         <label className="sr-only" htmlFor="new-collection">
-          New collection name
+          {tr('memories.collections.newName')}
         </label>
-        <input id="new-collection" className="grow" placeholder="New collection" value={name} onChange={(e) => setName(e.target.value)} />
+        <input id="new-collection" className="grow" placeholder={tr('memories.collections.newPlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
         <button type="submit" className="btn btn-small" disabled={!name.trim()}>
-          Add
+          {tr('settings.ocr.addButton')}
         </button>
       </form>
     </aside>

@@ -1,4 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useT } from '../../i18n';
 
 /**
  * Text that may be long (a memory of 2,000 characters): shown to a few lines with "Show more",
@@ -6,6 +7,7 @@ import { useId, useLayoutEffect, useRef, useState } from 'react';
  * a short text at any width has none.
  */
 export function LongText({ text, className }: { text: string; className?: string }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const [cut, setCut] = useState(false);
   const ref = useRef<HTMLParagraphElement>(null);
@@ -26,7 +28,7 @@ export function LongText({ text, className }: { text: string; className?: string
       </p>
       {cut || open ? (
         <button type="button" className="btn-link small" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-          {open ? 'Show less' : 'Show more'}
+          {open ? t('memories.showLess') : t('memories.showMore')}
         </button>
       ) : null}
     </>

@@ -7,10 +7,12 @@ import { MemoryEditor } from './MemoryEditor';
 import { MemoryItem } from './MemoryItem';
 import { collectionChoices, loadAllCollections, type CollectionFilter } from './collections';
 import { Screen } from '../../components/Screen';
+import { useT } from '../../i18n';
 
 const PER_PAGE = 10;
 
 export default function MemoriesScreen() {
+  const t = useT();
   const [filter, setFilter] = useState<CollectionFilter>({ kind: 'all' });
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -30,7 +32,7 @@ export default function MemoriesScreen() {
   };
 
   return (
-    <Screen id="memories" title="Memories">
+    <Screen id="memories" title={t('app.screens.memories')}>
       <div className="split">
         <CollectionsPanel
           collections={cols}
@@ -46,38 +48,38 @@ export default function MemoriesScreen() {
           <MemoryEditor collections={cols} defaultCollection={collectionId} onSaved={() => void (page === 1 ? reloadAll() : (setPage(1), collections.reload()))} />
           <div className="row">
             <label className="sr-only" htmlFor="memory-search">
-              Search memories
+              {t('memories.search')}
             </label>
             <input
               id="memory-search"
               type="search"
               className="grow"
-              placeholder="Search memories (press /)"
+              placeholder={t('memories.searchPlaceholder')}
               value={q}
               onChange={(e) => {
                 setQ(e.target.value);
                 setPage(1);
               }}
             />
-            {meta ? <span className="muted small">{meta.total} total</span> : null}
+            {meta ? <span className="muted small">{t('memories.total', { count: meta.total })}</span> : null}
           </div>
-          <ErrorNote error={memories.error} what="Memories" />
-          {memories.data && !memories.data.memories.length ? <p className="muted">{q ? 'No memory matches this search.' : 'No memories here yet.'}</p> : null}
+          <ErrorNote error={memories.error} what={t('app.screens.memories')} />
+          {memories.data && !memories.data.memories.length ? <p className="muted">{q ? t('memories.noMatch') : t('memories.none')}</p> : null}
           <ul className="list-plain stack" data-testid="memory-list">
             {memories.data?.memories.map((m) => (
               <MemoryItem key={m.id} memory={m} collections={cols} onChanged={reloadAll} />
             ))}
           </ul>
           {meta && meta.last_page > 1 ? (
-            <nav className="pager" aria-label="Memory pages">
+            <nav className="pager" aria-label={t('memories.pages')}>
               <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
+                {t('memories.previous')}
               </button>
               <span className="muted small">
-                Page {meta.current_page} of {meta.last_page}
+                {t('memories.page', { page: meta.current_page, last: meta.last_page })}
               </span>
               <button type="button" className="btn btn-small" disabled={page >= meta.last_page} onClick={() => setPage(page + 1)}>
-                Next
+                {t('memories.next')}
               </button>
             </nav>
           ) : null}

@@ -7,8 +7,10 @@ import { toast } from '../../stores/toasts';
 import { CharCounter } from './CharCounter';
 import { CollectionSelect } from './CollectionSelect';
 import type { ListedCollection } from './collections';
+import { t, useT } from '../../i18n';
 
 export function MemoryEditor({ collections, defaultCollection, onSaved }: { collections: ListedCollection[]; defaultCollection: number | null; onSaved(): void }) {
+  const tr = useT();
   const [text, setText] = useState('');
   // undefined: the collection shown in the list (or Default); null: Default, chosen here.
   const [collection, setCollection] = useState<number | null | undefined>(undefined);
@@ -17,7 +19,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
   const target = collection === undefined ? defaultCollection : collection;
   const over = text.length > MEMORY_MAX;
   // A refusal in a sentence under the text (field-errors.ts); a collection's under the form.
-  const worded = wordErrors(error, { fields: { memory: 'memory' } });
+  const worded = wordErrors(error, { fields: { memory: tr('memories.inSentence') } });
 
   const save = async () => {
     if (!text.trim() || over) return;
@@ -26,7 +28,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
       await api.memories.create(text, target);
       setText('');
       setError(null);
-      toast('Memory saved.');
+      toast(t('memories.saved'));
       onSaved();
     } catch (err) {
       setError(err);
@@ -44,11 +46,11 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
       }}
     >
       <label className="field">
-        <span>New memory</span>
+        <span>{tr('memories.new')}</span>
         <textarea
           rows={3}
           value={text}
-          placeholder="Something the agents should remember about you…"
+          placeholder={tr('memories.newPlaceholder')}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -62,11 +64,11 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
         <FieldError id="new-memory-error" text={worded.fields.memory} />
       </label>
       <div className="row">
-        <CollectionSelect collections={collections} value={target} onChange={setCollection} label="Collection" />
+        <CollectionSelect collections={collections} value={target} onChange={setCollection} label={tr('memories.collection')} />
         <span className="grow" />
         <CharCounter length={text.length} />
         <button type="submit" className="btn btn-primary" disabled={saving || !text.trim() || over}>
-          Save memory
+          {tr('memories.save')}
         </button>
       </div>
       <FormError worded={worded} error={error} />

@@ -9,10 +9,13 @@ import { CollectionSelect } from './CollectionSelect';
 import { collectionChoices, type ListedCollection } from './collections';
 import { LongText } from './LongText';
 import { useConfirm } from '../../components/confirm';
+import { formatNumber } from '../../components/format';
+import { t, useT } from '../../i18n';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n).trimEnd()}…` : s);
 
 export function MemoryItem({ memory, collections, onChanged }: { memory: Memory; collections: ListedCollection[]; onChanged(): Promise<void> }) {
+  const tr = useT();
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const collection = collectionChoices(collections).find((c) => c.id === memory.collection_id);
@@ -29,14 +32,14 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
       setError(err);
     }
   };
-  const save = () => editing !== null && editing.trim() && editing.length <= MEMORY_MAX && void act(() => api.memories.update(memory.id, editing, memory.collection_id), 'Memory updated.');
+  const save = () => editing !== null && editing.trim() && editing.length <= MEMORY_MAX && void act(() => api.memories.update(memory.id, editing, memory.collection_id), t('memories.updated'));
 
   return (
     <li className="card" data-testid="memory" data-memory-id={memory.id}>
       {editing !== null ? (
         <div className="stack">
           <label className="sr-only" htmlFor={`m-${memory.id}`}>
-            Edit memory
+            {tr('memories.editLabel')}
           </label>
           <textarea
             id={`m-${memory.id}`}
@@ -55,10 +58,10 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
           <div className="row end">
             <CharCounter length={editing.length} />
             <button type="button" className="btn btn-small" onClick={() => setEditing(null)}>
-              Cancel
+              {tr('common.cancel')}
             </button>
             <button type="button" className="btn btn-small btn-primary" disabled={!editing.trim() || editing.length > MEMORY_MAX} onClick={save}>
-              Save
+              {tr('common.save')}
             </button>
           </div>
         </div>
@@ -66,24 +69,24 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
         <>
           <LongText className="memory-text" text={memory.memory} />
           <div className="row">
-            <span className="badge">{collection ? collection.label : `Collection ${memory.collection_id}`}</span>
-            <span className="muted small">{memory.memory.length.toLocaleString()} characters</span>
+            <span className="badge">{collection ? collection.label : tr('memories.collectionGone')}</span>
+            <span className="muted small">{tr('memories.characters', { count: memory.memory.length, n: formatNumber(memory.memory.length) })}</span>
             <span className="grow" />
             <CollectionSelect
               collections={collections}
               value={memory.collection_id}
-              label="Move to"
-              onChange={(id) => id !== memory.collection_id && void act(() => api.memories.update(memory.id, memory.memory, id), `Memory moved to ${collectionChoices(collections).find((c) => c.id === id)?.label ?? 'Default'}.`)}
+              label={tr('memories.moveTo')}
+              onChange={(id) => id !== memory.collection_id && void act(() => api.memories.update(memory.id, memory.memory, id), t('memories.moved', { to: collectionChoices(collections).find((c) => c.id === id)?.label ?? t('memories.default') }))}
             />
             <button type="button" className="btn btn-small" onClick={() => setEditing(memory.memory)}>
-              Edit
+              {tr('common.edit')}
             </button>
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => void confirm({ title: 'Delete this memory?', body: `“${clip(memory.memory.replace(/\s+/g, ' '), 120)}” is deleted; agents no longer see it.`, confirmLabel: 'Delete memory', danger: true }).then((ok) => (ok ? act(() => api.memories.delete(memory.id), 'Memory deleted.') : undefined))}
+              onClick={() => void confirm({ title: t('memories.deleteTitle'), body: t('memories.deleteBody', { text: clip(memory.memory.replace(/\s+/g, ' '), 120) }), confirmLabel: t('memories.deleteConfirm'), danger: true }).then((ok) => (ok ? act(() => api.memories.delete(memory.id), t('memories.deleted')) : undefined))}
             >
-              Delete
+              {tr('common.delete')}
             </button>
           </div>
         </>

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CollectionListed } from '../../../src-main/platform/contract/memories';
 import { api } from '../../api';
+import { t } from '../../i18n';
 
 export type ListedCollection = z.infer<typeof CollectionListed>;
 
@@ -39,7 +40,7 @@ export interface CollectionChoice {
 export function collectionChoices(collections: ListedCollection[]): CollectionChoice[] {
   const def = collections.find(isDefaultCollection) ?? null;
   return [
-    { id: def?.id ?? null, label: 'Default', isDefault: true, listed: def },
+    { id: def?.id ?? null, label: t('memories.default'), isDefault: true, listed: def },
     ...collections.filter((c) => !isDefaultCollection(c)).map((c) => ({ id: c.id, label: collectionLabel(c), isDefault: false, listed: c })),
   ];
 }
