@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ComponentProps } from 'react';
+import { createPortal } from 'react-dom';
 import { Streamdown, defaultComponents, defaultRehypePlugins, type LinkSafetyModalProps } from 'streamdown';
 import { createCodePlugin } from '@streamdown/code';
 import 'streamdown/styles.css';
@@ -13,13 +14,16 @@ const plugins = { code: createCodePlugin({ themes: ['github-light', 'github-dark
 /** Links leave the app only after the user confirms where they go (system browser in the desktop app, a new tab in a browser). */
 function LinkConfirm({ isOpen, onClose, onConfirm, url }: LinkSafetyModalProps) {
   const t = useT();
-  return (
+  // Streamdown renders the modal where the link is, inside a <p>: a <dialog> may not sit there,
+  // so it goes to the end of the page (it opens in the top layer anyway).
+  return createPortal(
     <ConfirmDialog open={isOpen} title={t('components.link.title')} confirmLabel={t('components.link.open')} onCancel={onClose} onConfirm={() => (onConfirm(), onClose())}>
       <p>{t('components.link.outside')}</p>
       <p className="dialog-url" data-testid="link-url">
         {url}
       </p>
-    </ConfirmDialog>
+    </ConfirmDialog>,
+    document.body,
   );
 }
 
