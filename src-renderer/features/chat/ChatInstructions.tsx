@@ -74,7 +74,7 @@ export function ChatInstructions({ agent }: { agent: Agent | null }) {
       <button type="button" className="btn btn-small" aria-label={t('sessions.instructions.editLabel')} onClick={() => setEditing(true)} data-testid="chat-instructions-edit">
         {t('sessions.instructions.edit')}
       </button>
-      <button type="button" className="btn btn-small" aria-label={t('sessions.compare.openLabel')} title={t('sessions.compare.openLabel')} onClick={() => setComparing(true)} data-testid="compare-open">
+      <button type="button" className="btn btn-small" title={t('sessions.compare.openLabel')} onClick={() => setComparing(true)} data-testid="compare-open">
         {t('sessions.compare.open')}
       </button>
       {editing ? <InstructionsDialog agent={agent} rootId={rootId} settings={settings ?? { instructions: null, options: {} }} onClose={() => setEditing(false)} /> : null}

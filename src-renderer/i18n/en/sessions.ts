@@ -99,7 +99,7 @@ export const sessions = {
     stop: 'Stop',
     stopLabel: 'Stop {{model}}',
     use: 'Continue with this answer',
-    useLabel: 'Continue the conversation with the answer of {{model}}',
+    useLabel: 'Continue with this answer ({{model}})',
     speed: '≈ {{rate}} tokens/s',
     firstWords: 'first words after {{seconds}} s',
     again: 'Ask something else',

@@ -100,7 +100,7 @@ export const sessions: Catalog['sessions'] = {
     stop: 'Parar',
     stopLabel: 'Parar {{model}}',
     use: 'Continuar com esta resposta',
-    useLabel: 'Continuar a conversa com a resposta de {{model}}',
+    useLabel: 'Continuar com esta resposta ({{model}})',
     speed: '≈ {{rate}} tokens por segundo',
     firstWords: 'primeiras palavras em {{seconds}} s',
     again: 'Perguntar outra coisa',
