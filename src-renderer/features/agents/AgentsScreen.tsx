@@ -141,6 +141,7 @@ export default function AgentsScreen() {
           className="btn btn-primary"
           onClick={() => {
             setEditing(null);
+            setTab('agents');
             setCreating({});
           }}
           data-testid="new-agent"
