@@ -102,8 +102,10 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
     budget -= t;
     kept.unshift(turns[i]);
   }
-  // A conversation sent to a model starts with a user turn (a tool result never leads without its call).
-  while (kept.length && kept[0].role !== 'user') kept.shift();
+  // A conversation cut to fit starts again at a user turn (a tool result never leads without its
+  // call). One that fits whole is sent as the client wrote it, even with no user turn at all (a
+  // tool call and its result alone, as OpenAI's API accepts).
+  if (kept.length < turns.length) while (kept.length && kept[0].role !== 'user') kept.shift();
   if (!kept.length && turns.length) {
     throw new ProviderError(`The conversation's last turns do not fit the context window of ${input.model} (${input.contextWindow} tokens). Shorten them or pick a model with a larger window.`, 'context_too_long');
   }
