@@ -45,10 +45,17 @@ export interface Operation {
   /** The 404 the document lists, naming what was not found. */
   notFound?: string;
   /**
-   * The error dialect of the path when not the `/api` envelope (the error mapper picks it by path,
-   * for clients of those tools): `errors` then documents every error, without the envelope's 401 and 422.
+   * The error dialect when not the `/api` envelope, for clients of those tools: the error mapper
+   * reads it from the operation the request matched (a 401 from the middleware included). `errors`
+   * then documents every error, without the envelope's 401 and 422.
    */
   dialect?: 'openai' | 'anthropic';
+  /**
+   * The operation answers only requests that carry this header; another operation on the same
+   * method and path answers the rest, and the document shows both in that one's entry (Anthropic's
+   * clients list `/v1/models` with `anthropic-version`, OpenAI's without).
+   */
+  onlyWithHeader?: string;
   /** Other documented answers: status -> [description, body schema]. */
   errors?: Readonly<Record<number, readonly [string, z.ZodType]>>;
 }

@@ -16,7 +16,7 @@ export interface ApiKeyInfo {
 
 /** Keys are 256-bit random strings, so one SHA-256 is a sound storage hash (no slow KDF needed). */
 export function hashKey(key: string): string {
-  return crypto.createHash('sha256').update(key, 'utf8').digest('hex');
+  return crypto.hash('sha256', key, 'hex');
 }
 
 function toInfo(r: KeyRow): ApiKeyInfo {
@@ -29,6 +29,9 @@ function toInfo(r: KeyRow): ApiKeyInfo {
     revoked_at: r.revoked_at ? isoMicros(r.revoked_at) : null,
   };
 }
+
+/** The digest a key is stored and looked up by; also what stands for a presented key in memory. */
+export const keyDigest = (key: string): Buffer => crypto.hash('sha256', key, 'buffer');
 
 /** API keys: only a hash is stored; the key itself is shown once, at creation. */
 export class KeysService {
@@ -65,9 +68,9 @@ export class KeysService {
   }
 
   /** The user a presented key belongs to, or null. Hash lookup, then a constant-time compare. */
-  verify(presented: string): number | null {
+  /** The key's user, or null; `digest` is keyDigest(presented) when the caller has it already. */
+  verify(presented: string, digest: Buffer = keyDigest(presented)): number | null {
     if (!presented || presented.length > 512) return null;
-    const digest = Buffer.from(hashKey(presented), 'hex');
     if (this.envHash && crypto.timingSafeEqual(digest, this.envHash)) return DEFAULT_USER_ID;
     const row = this.store.liveByHash(digest.toString('hex'));
     if (!row || !crypto.timingSafeEqual(digest, Buffer.from(row.key_hash, 'hex'))) return null;

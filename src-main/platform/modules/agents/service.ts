@@ -7,7 +7,9 @@ import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
 import { AgentsStore, type AgentRow } from './store.js';
+import { changeStamp, sameStamp, type Stamp } from '../../db/change-stamp.js';
 import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
+import { trimEndOf, trimOf } from '../../kernel/trim.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
@@ -49,11 +51,8 @@ export function slugify(title: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
-  return s || 'agent';
+    .replace(/[^a-z0-9]+/g, '-');
+  return trimEndOf(trimOf(s, '-').slice(0, 80), '-') || 'agent';
 }
 
 /** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
@@ -72,7 +71,12 @@ export class AgentsService {
    * reused while the row's updated_at is unchanged. Every write to an agent sets updated_at to a
    * new nowMicros(), so a changed row never matches; a deleted one is not found by versionOf.
    */
-  private readonly cache = new Map<number, { version: number; agent: Agent }>();
+  private readonly cache = new Map<number, { version: number; agent: Agent; seenBy?: number; stamp?: Stamp }>();
+  /**
+   * While the database is unchanged (its stamp), a cached agent is served again to the user who
+   * last read it without any query: GET /api/agents/{id} then costs about what a bare router does.
+   */
+  private readonly stamp: () => Stamp;
   /** set by the tools module: validates `tool_servers` */
   toolServersCheck: ToolServersCheck | null = null;
   private readonly log: Logger;
@@ -89,6 +93,7 @@ export class AgentsService {
     private readonly templates: TemplatesService,
   ) {
     this.store = new AgentsStore(ctx.db);
+    this.stamp = changeStamp(ctx.db);
     this.log = ctx.log;
   }
 
@@ -112,14 +117,21 @@ export class AgentsService {
   /** The agent (frozen: shared through the cache), or 404 `Agent not found`. */
   get(userId: number, rawId: string | number): Agent {
     const id = parseId(rawId);
+    // Taken before the reads below: a commit after it changes the stamp, so the next get looks again.
+    const stamp = this.stamp();
+    const hit = id ? this.cache.get(id) : undefined;
+    if (hit && hit.seenBy === userId && sameStamp(hit.stamp, stamp)) return hit.agent;
     const version = id ? this.store.version(userId, id) : undefined;
     if (!id || version === undefined) throw new NotFoundError('Agent not found');
-    const hit = this.cache.get(id);
-    if (hit && hit.version === version) return hit.agent;
+    if (hit && hit.version === version) {
+      hit.seenBy = userId;
+      hit.stamp = stamp;
+      return hit.agent;
+    }
     const row = this.row(userId, id);
     const agent = deepFreeze(this.read(row));
     if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(id, { version: row.updated_at, agent });
+    this.cache.set(id, { version: row.updated_at, agent, seenBy: userId, stamp });
     return agent;
   }
 

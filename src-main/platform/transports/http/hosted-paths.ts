@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
+import { requestHeader } from './request-header.js';
 import type { AppEnv } from './env.js';
 
 /** Paths that are never the API's without a prefix: the prefixed ones and the app's login. */
@@ -57,7 +58,7 @@ export function apiSegmentsOf(routes: readonly { path: string }[]): Set<string> 
 export function noPageForApiClients(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (acceptsHtml(c.req.header('accept')) || c.req.path.startsWith('/api/')) return;
+    if (acceptsHtml(requestHeader(c, 'accept')) || c.req.path.startsWith('/api/')) return;
     if (!/^text\/html\b/i.test(c.res.headers.get('content-type') ?? '')) return;
     c.res = new Response(JSON.stringify({ message: 'Not found.' }), { status: 404, headers: { 'content-type': 'application/json' } });
   };

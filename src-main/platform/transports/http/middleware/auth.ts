@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
-import type { KeysService } from '../../../modules/access/keys.js';
+import { keyDigest, type KeysService } from '../../../modules/access/keys.js';
 import type { Principal } from '../../../kernel/context.js';
+import { requestHeader } from '../request-header.js';
 import { PlatformError } from '../../../kernel/errors.js';
 
 export class UnauthenticatedError extends PlatformError {
@@ -34,6 +35,8 @@ export class FailureLimiter {
     return list;
   }
   blockedFor(key: string): number {
+    // The common case, a credential that never failed, costs one lookup.
+    if (!this.hits.has(key)) return 0;
     const now = this.now();
     const list = this.recent(key, now);
     return list.length >= this.limit ? Math.ceil((list[0] + this.windowMs - now) / 1000) : 0;
@@ -47,8 +50,6 @@ export class FailureLimiter {
   }
 }
 
-/** The limiter's key for an Authorization header: a digest, so no presented secret stays in memory. */
-const credentialKey = (header: string) => crypto.createHash('sha256').update(header).digest('base64url');
 
 /** Bearer auth: `Authorization: Bearer <key>`; trusted in-process callers pass a principal in env. */
 export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = []): MiddlewareHandler<AppEnv> {
@@ -60,13 +61,16 @@ export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = [
       return next();
     }
     // Anthropic clients send their key as x-api-key (the /v1 gateways accept it as a bearer key).
-    const apiKey = c.req.path.startsWith('/v1/') ? c.req.header('x-api-key') : undefined;
-    const header = c.req.header('authorization') ?? (apiKey ? `Bearer ${apiKey}` : '');
-    const credential = header ? credentialKey(header) : null;
-    const wait = credential ? limiter.blockedFor(credential) : 0;
+    const apiKey = c.req.path.startsWith('/v1/') ? requestHeader(c, 'x-api-key') : undefined;
+    const header = requestHeader(c, 'authorization') ?? (apiKey ? `Bearer ${apiKey}` : '');
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    // The limiter knows a credential by its digest, so no presented secret stays in memory; a
+    // bearer key's digest is the one its check looks up too (one hash per request).
+    const digest = m ? keyDigest(m[1]) : header ? crypto.hash('sha256', header, 'buffer') : null;
+    const credential = digest ? digest.toString('base64url') : null;
+    const wait = credential ? limiter.blockedFor(credential) : 0;
     // A blocked credential is not even checked; the app's session (a resolver) still gets in.
-    const userId = m && wait === 0 ? keys.verify(m[1]) : null;
+    const userId = m && digest && wait === 0 ? keys.verify(m[1], digest) : null;
     if (userId !== null) {
       c.set('principal', { userId, via: 'key' });
       return next();

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
+import { requestHeader } from '../request-header.js';
 import { ForbiddenError } from '../../../kernel/errors.js';
 
 /** Loopback names that a browser can only reach on this machine. */
@@ -21,7 +22,7 @@ export function hostnameOf(hostHeader: string): string {
 export function hostGuard(allowed: () => string[]): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.env?.trustedPrincipal) return next();
-    const host = c.req.header('host');
+    const host = requestHeader(c, 'host');
     const name = host ? hostnameOf(host) : '';
     // Loopback first: the common case then never reads the allowlist (a settings query per request).
     if (name && isLoopbackHost(name)) return next();

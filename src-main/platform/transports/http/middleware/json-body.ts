@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { PayloadTooLargeError, PlatformError } from '../../../kernel/errors.js';
+import { requestHeader } from '../request-header.js';
 import { checkJsonDepth } from './json-depth.js';
 
 async function readLimited(req: Request, max: number): Promise<string> {
@@ -33,7 +34,7 @@ export function jsonBody(maxBytes: () => number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
-    const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const type = (requestHeader(c, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (type.startsWith('multipart/')) return next();
     const text = await readLimited(c.req.raw, maxBytes());
     let json = text;

@@ -1,0 +1,32 @@
+import type { DB } from './connection.js';
+
+/** Changes whenever the database may have: [this connection's writes, other connections' commits]. */
+export type Stamp = readonly [number, number];
+
+/** How long a read of other connections' commits is reused: another process's write shows within this. */
+export const OTHERS_RECHECK_MS = 1;
+
+/**
+ * A stamp of the database's state, for caches of hot reads: a value cached at one stamp is still
+ * what the tables hold while the stamp is the same. This connection's own writes are counted by
+ * total_changes() (triggers' too; reads no table, a fraction of a µs), so a write is seen by the
+ * very next read. Other connections' commits (worker threads, another process on the same data
+ * dir) are counted by data_version, which takes a read lock on the file: that costs as much as the
+ * read it would save, so it is read again only when OTHERS_RECHECK_MS have passed.
+ */
+export function changeStamp(db: DB, now: () => number = () => performance.now()): () => Stamp {
+  const own = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const others = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let othersAt = -Infinity;
+  let othersValue = 0;
+  return () => {
+    const t = now();
+    if (t - othersAt >= OTHERS_RECHECK_MS) {
+      othersValue = others.get()!;
+      othersAt = t;
+    }
+    return [own.get()!, othersValue];
+  };
+}
+
+export const sameStamp = (a: Stamp | undefined, b: Stamp): boolean => a !== undefined && a[0] === b[0] && a[1] === b[1];
