@@ -37,6 +37,8 @@ export interface PlatformProcessDeps {
   backoffMs?: readonly number[];
   /** How long the platform may take to finish its work on quit before it is killed. */
   stopTimeoutMs?: number;
+  /** How long a question to the platform (its API's URL) waits for the answer (2 s by default). */
+  replyTimeoutMs?: number;
   log?: (message: string, extra?: object) => void;
 }
 
@@ -207,13 +209,22 @@ export class PlatformProcess extends EventEmitter {
     page.postMessage(CHANNELS.port, null, [port2] as never[]);
   }
 
-  /** The localhost API's URL, asked of the platform (null when it is off or the platform is down). */
+  /**
+   * The localhost API's URL, asked of the platform (null when it is off or the platform is down).
+   * A platform too busy to answer in time gets the URL it last gave: a menu or the About box never
+   * waits on it.
+   */
   apiUrl(): Promise<string | null> {
     const child = this.child;
     if (!child || !this.ready) return Promise.resolve(null);
     return new Promise((resolve) => {
       const id = this.nextId++;
+      const timer = setTimeout(() => {
+        this.replies.delete(id);
+        resolve(this.apiUrlCache);
+      }, this.d.replyTimeoutMs ?? 2_000);
       this.replies.set(id, (v) => {
+        clearTimeout(timer);
         if (typeof v === 'string' || v === null) this.apiUrlCache = v;
         resolve(typeof v === 'string' ? v : null);
       });

@@ -22,7 +22,10 @@ export interface Host {
  * through the main process. The main process starts it, restarts it when it dies, hands it ports,
  * opens secrets an older version sealed with the keychain, and launches its reading processes.
  */
-export function runPlatformHost(parent: ParentPort, exit: (code: number) => void = (code) => process.exit(code)): Host {
+/** How long the platform waits for the main process to open legacy secrets (then starts without them). */
+export const ASK_TIMEOUT_MS = 15_000;
+
+export function runPlatformHost(parent: ParentPort, exit: (code: number) => void = (code) => process.exit(code), askTimeoutMs = ASK_TIMEOUT_MS): Host {
   let platform: Platform | null = null;
   let api: ApiServer | null = null;
   let stopping = false;
@@ -31,10 +34,19 @@ export function runPlatformHost(parent: ParentPort, exit: (code: number) => void
   const replies = new Map<number, (value: unknown) => void>();
   let nextId = 1;
   const tell = (m: PlatformToMain) => parent.postMessage(m);
+  // A main process that does not answer (busy, or its keychain hanging) must not hold the start
+  // forever: past the deadline the answer is null, and secrets it would have opened stay closed.
   const ask = (m: { type: 'open-legacy'; sealed: string[] }) =>
     new Promise<unknown>((resolve) => {
       const id = nextId++;
-      replies.set(id, resolve);
+      const timer = setTimeout(() => {
+        replies.delete(id);
+        resolve(null);
+      }, askTimeoutMs);
+      replies.set(id, (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
       tell({ ...m, id });
     });
 
@@ -63,7 +75,8 @@ export function runPlatformHost(parent: ParentPort, exit: (code: number) => void
   async function secretBox(o: StartOptions): Promise<SecretBox> {
     const legacy = findLegacySecrets(o.dataDir);
     if (!o.dataKey && !legacy.length) return plainBox;
-    const opened = legacy.length ? ((await ask({ type: 'open-legacy', sealed: legacy })) as (string | null)[]) : [];
+    const answer = legacy.length ? await ask({ type: 'open-legacy', sealed: legacy }) : [];
+    const opened = Array.isArray(answer) ? (answer as (string | null)[]) : [];
     const map = new Map<string, string>();
     legacy.forEach((s, i) => {
       if (typeof opened[i] === 'string') map.set(s, opened[i]);

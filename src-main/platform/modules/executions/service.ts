@@ -540,13 +540,27 @@ export class ExecutionsService {
     return { inputTokens: row.input_tokens, outputTokens: row.output_tokens };
   }
 
-  async waitFor(userId: number, rawId: string | number, timeoutMs = WAIT_MS): Promise<Execution> {
+  /**
+   * The execution once it ends, or as it is after `timeoutMs`, or when `signal` aborts (the client
+   * left: its timer goes with it; the execution itself runs on).
+   */
+  async waitFor(userId: number, rawId: string | number, timeoutMs = WAIT_MS, signal?: AbortSignal): Promise<Execution> {
     const row = this.rowOf(userId, rawId);
     const live = this.live.get(row.id);
-    if (live) {
-      let t: NodeJS.Timeout | undefined;
-      await Promise.race([live.done, new Promise<void>((r) => (t = setTimeout(r, timeoutMs)))]);
-      clearTimeout(t);
+    if (live && !signal?.aborted) {
+      let stop = () => {};
+      const over = new Promise<void>((r) => {
+        const t = setTimeout(r, timeoutMs);
+        const onAbort = () => r();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        stop = () => {
+          clearTimeout(t);
+          signal?.removeEventListener('abort', onAbort);
+          r();
+        };
+      });
+      await Promise.race([live.done, over]);
+      stop();
     }
     return this.get(userId, row.id);
   }

@@ -209,7 +209,8 @@ export class ExecutionsStore {
   /**
    * Writes a final record together with the others that end in the same turn of the event loop:
    * one fsync'd commit for many (100 streams ending together cost one fsync, not 100).
-   * `after` runs inside that transaction, right after the record is written.
+   * `after` runs inside that transaction, right after the record is written. Rejects when nothing
+   * was written (the database closed before the batch's turn, or the commit failed).
    */
   finishSoon(f: FinalRecord, after?: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -220,7 +221,9 @@ export class ExecutionsStore {
         this.pending = [];
         let error: unknown = null;
         try {
-          if (this.open) this.finishAll(batch);
+          // Closed meanwhile (shutdown): nothing was written, and the callers must hear so.
+          if (!this.open) throw new Error('The database was closed before the end of the execution could be stored.');
+          this.finishAll(batch);
         } catch (err) {
           error = err;
         }

@@ -62,20 +62,25 @@ export class FileProcessing {
     this.jobs.enqueue(PURGE, { fileId });
   }
 
-  /** Resolves once the file is no longer waiting or processing (or deleted), or after `waitMs`. */
-  settled(fileId: number, waitMs: number): Promise<void> {
+  /**
+   * Resolves once the file is no longer waiting or processing (or deleted), after `waitMs`, or
+   * when `signal` aborts (the client left: its timer and listener go with it).
+   */
+  settled(fileId: number, waitMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const check = () => {
         const r = this.rows.byId(fileId);
         return !r || (r.status !== 'in_progress' && r.status !== 'waiting');
       };
-      if (check()) return resolve();
+      if (signal?.aborted || check()) return resolve();
       const done = () => {
         clearTimeout(timer);
         clearInterval(poll);
         this.ctx.events.off('file.settled', onEvent);
+        signal?.removeEventListener('abort', done);
         resolve();
       };
+      signal?.addEventListener('abort', done, { once: true });
       const onEvent = (id: number) => id === fileId && done();
       this.ctx.events.on('file.settled', onEvent);
       // A safety net in case the event is missed (e.g. the file was deleted meanwhile).

@@ -32,7 +32,8 @@ export function fileRoutes({ files, users, agents }: { files: FilesService; user
       const read = joinPassages((offset, limit) => files.passages(userId, file.id, { offset, limit }).passages, query.max_chars);
       return { id: file.id, filename: file.filename, status: file.status, ...read, passages: total };
     },
-    processFile: ({ userId, params }) => files.process(userId, params.fileId),
+    // The wait ends with the client (the processing itself goes on: it is the file's, not the request's).
+    processFile: ({ userId, params }, c) => files.process(userId, params.fileId, undefined, c.req.raw.signal),
     deleteFile: ({ userId, params }) => files.delete(userId, params.fileId),
     listAgentFiles: ({ userId, params }) => files.agentFiles(userId, params.agentId),
     // JSON `file_ids` (read here, for the hosted clients' `file_id`), or a multipart `file` uploaded and linked.

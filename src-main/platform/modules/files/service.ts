@@ -184,11 +184,11 @@ export class FilesService {
    * Process File: a completed file comes back unchanged (nothing charged again); a waiting or
    * failed one is queued; then waits until it settles (up to `waitMs`, then answers the current state).
    */
-  async process(userId: number, rawId: string | number, waitMs = 100_000): Promise<FileObject> {
+  async process(userId: number, rawId: string | number, waitMs = 100_000, signal?: AbortSignal): Promise<FileObject> {
     const row = this.row(userId, rawId);
     if (row.status === 'completed') return toFile(row);
     this.processing.request(row.id);
-    await this.processing.settled(row.id, waitMs);
+    await this.processing.settled(row.id, waitMs, signal);
     const now = this.rows.byId(row.id);
     if (!now) throw new NotFoundError('File not found');
     return toFile(now);

@@ -97,8 +97,17 @@ export class McpConnection {
     const wait = this.nextStartAt - Date.now();
     if (wait > 0) {
       await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, wait);
-        signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => {
+          clearTimeout(t);
+          reject(signal!.reason);
+        };
+        // The listener goes with the wait: a long-lived signal (a run's) must not collect one per call.
+        const t = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, wait);
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
       if (this.client) return this.client;
       if (this.connecting) return this.connecting;

@@ -42,12 +42,13 @@ export function registerRunAgent(server: McpServer, ctx: ToolContext): void {
       },
       annotations: { openWorldHint: true },
     },
-    async (a: { agent: string; message: string; answers?: Record<string, unknown>; model?: string; file_ids?: number[] }) => {
+    async (a: { agent: string; message: string; answers?: Record<string, unknown>; model?: string; file_ids?: number[] }, extra: { signal: AbortSignal }) => {
       try {
         const agent = findAgent(ctx, a.agent);
         const body = { messages: [{ role: 'user', content: a.message }], answers: answersWithMessage(agent, a.answers, a.message), ...(a.file_ids ? { file_ids: a.file_ids } : {}) };
         const { execution } = await executions.start(ctx.principal, agent, parseExecuteBody(body), { steeringOptional: true, overrides: a.model ? { model: a.model } : {} });
-        const done = await executions.waitFor(userId, execution.id, RUN_WAIT_MS);
+        // A client that cancels the call (or goes away) stops the wait; the run itself goes on.
+        const done = await executions.waitFor(userId, execution.id, RUN_WAIT_MS, extra.signal);
         const info = { execution_id: done.id, agent: agent.slug, status: done.status, credits: done.credits };
         if (done.status === 'succeeded') return textResult(done.output, { ...info, output: done.output });
         if (!isFinished(done.status)) {
