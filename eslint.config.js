@@ -2,6 +2,33 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import fs from 'node:fs';
+import regexp from 'eslint-plugin-regexp';
+import { RegExpParser, visitRegExpAST } from '@eslint-community/regexpp';
+
+/** Lazy quantifiers (`*?`, `+?`, `??`, `{n,m}?`) in regex literals and `new RegExp('…')`. */
+const noLazyQuantifier = {
+  meta: { type: 'problem', messages: { lazy: 'A lazy quantifier rescans the rest of the text from every start: write a linear scan or parse the text (ingest/pages for HTML).' } },
+  create(context) {
+    const check = (node, pattern, flags) => {
+      let ast;
+      try {
+        ast = new RegExpParser().parsePattern(pattern, 0, pattern.length, { unicode: flags.includes('u'), unicodeSets: flags.includes('v') });
+      } catch {
+        return;
+      }
+      let lazy = false;
+      visitRegExpAST(ast, { onQuantifierEnter: (q) => (lazy ||= !q.greedy) });
+      if (lazy) context.report({ node, messageId: 'lazy' });
+    };
+    return {
+      Literal: (node) => node.regex && check(node, node.regex.pattern, node.regex.flags),
+      'NewExpression[callee.name="RegExp"], CallExpression[callee.name="RegExp"]': (node) => {
+        const [p, f] = node.arguments;
+        if (p?.type === 'Literal' && typeof p.value === 'string') check(node, p.value, f?.type === 'Literal' && typeof f.value === 'string' ? f.value : '');
+      },
+    };
+  },
+};
 
 /** Whatever git ignores (builds, bench output, data dirs) is generated, never linted. */
 const generated = fs
@@ -57,6 +84,19 @@ export default tseslint.config(
     // Source code says what it holds: no `any` escapes in the app itself (tests may stub freely).
     files: ['src-main/**/*.ts', 'src-preload/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
+    // Untrusted text is parsed in linear time (ARCHITECTURE.md, Principle 10): no regex in the app's
+    // main code may backtrack or rescan super-linearly (nested quantifiers, `x+$`, `<[^>]+>` and the
+    // like), nor use a lazy quantifier (`[\s\S]*?</tag>` rescans the rest from every start). HTML
+    // goes to ingest/pages; trims go through kernel/trim.ts.
+    files: ['src-main/**/*.ts'],
+    plugins: { regexp, linear: { rules: { 'no-lazy-quantifier': noLazyQuantifier } } },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: true, ignorePartial: false }],
+      'linear/no-lazy-quantifier': 'error',
+    },
   },
   // Boundaries between the platform's layers (ARCHITECTURE.md). Each block lists what a layer may
   // not import; `electron` is refused everywhere in the platform, which must run on plain Node.

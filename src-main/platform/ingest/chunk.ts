@@ -4,6 +4,8 @@
  * overlap from the end of the previous one (so a phrase cut at a boundary is still found whole).
  * Streaming: `push` pieces as they are extracted, `end` once; memory stays O(passage size).
  */
+import { trimEndOf } from '../kernel/trim.js';
+
 export interface ChunkOptions {
   target?: number;
   max?: number;
@@ -36,7 +38,11 @@ export function normalizeText(s: string): string {
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ')
-    .replace(/[ \t\u00a0]+\n/g, '\n')
+    .split('\n')
+    // Blank space before a line break, by scan (a regex for it rescans each run of blanks from
+    // every start); the last piece has no break after it (yet: text arrives in pieces) and keeps its own.
+    .map((line, i, lines) => (i < lines.length - 1 ? trimEndOf(line, ' \t\u00a0') : line))
+    .join('\n')
     .replace(/\n{3,}/g, '\n\n');
 }
 

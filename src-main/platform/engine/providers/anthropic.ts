@@ -3,6 +3,7 @@ import { ProviderError } from './types.js';
 import { httpFailure, request, sseBatches, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 export interface AnthropicOptions {
   id?: string;
@@ -76,7 +77,7 @@ export class AnthropicProvider implements ModelProvider {
 
   constructor(private readonly opts: AnthropicOptions) {
     this.id = opts.id ?? 'anthropic';
-    this.base = (opts.baseUrl ?? PROVIDER_URLS.anthropic).replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.base = noTrailingSlash(opts.baseUrl ?? PROVIDER_URLS.anthropic).replace(/\/v1$/, '');
   }
 
   private headers(): Record<string, string> {

@@ -2,6 +2,7 @@ import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ImageSupp
 import { ProviderError } from './types.js';
 import { httpFailure, request, sseBatches, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 export interface OpenAICompatibleOptions {
   id: string;
@@ -56,7 +57,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   constructor(private readonly opts: OpenAICompatibleOptions) {
     this.id = opts.id;
-    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.base = noTrailingSlash(opts.baseUrl);
     this.label = opts.label ?? `the model provider "${opts.id}"`;
   }
 
@@ -150,24 +151,29 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   async generateImage(req: ImageRequest): Promise<ImageResult> {
+    // A server that never answers must not hold the run: image models take a minute or two at most.
+    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(IMAGE_TIMEOUT_MS)]);
     const body: Record<string, unknown> = { model: req.model, prompt: req.prompt, n: 1 };
     if (req.size) body.size = req.size;
     // gpt-image-* always answer base64; dall-e needs asking.
     if (!req.model.startsWith('gpt-image')) body.response_format = 'b64_json';
-    const res = await request(`${this.base}/images/generations`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal: req.signal }, this.label);
+    const res = await request(`${this.base}/images/generations`, { method: 'POST', headers: this.headers(), body: JSON.stringify(body), signal }, this.label);
     if (!res.ok) throw await httpFailure(res, this.label);
     const j = (await res.json()) as { data?: { b64_json?: string; url?: string; revised_prompt?: string }[] };
     const first = j.data?.[0];
     let bytes: Buffer;
     if (first?.b64_json) bytes = Buffer.from(first.b64_json, 'base64');
     else if (first?.url) {
-      const img = await request(first.url, { signal: req.signal }, this.label);
+      const img = await request(first.url, { signal }, this.label);
       if (!img.ok) throw await httpFailure(img, this.label);
       bytes = Buffer.from(await img.arrayBuffer());
     } else throw new ProviderError(`${this.label} returned no image.`, 'provider_error');
     return { bytes, mime: sniffImage(bytes), revisedPrompt: first.revised_prompt };
   }
 }
+
+/** The whole of one image generation: the request, the answer and the image it links to. */
+const IMAGE_TIMEOUT_MS = 5 * 60_000;
 
 export function sniffImage(b: Buffer): string {
   if (b[0] === 0x89 && b[1] === 0x50) return 'image/png';

@@ -48,7 +48,10 @@ function embeddedV4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
  * Anything that does not parse is refused.
  */
 export function isBlockedAddress(address: string): boolean {
-  const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const bare = address.replace(/^\[|\]$/g, '');
+  // The zone of a link-local address (`fe80::1%eth0`) is not part of the address.
+  const zone = bare.indexOf('%');
+  const text = zone < 0 ? bare : bare.slice(0, zone);
   if (!ipaddr.isValid(text)) return true;
   let ip = ipaddr.parse(text);
   if (ip.kind() === 'ipv6') {

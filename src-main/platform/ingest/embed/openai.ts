@@ -1,4 +1,5 @@
 import { type Embedder, EmbedderError, normalize } from './types.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 export interface OpenAIEmbedderOptions {
   /** Base URL ending in /v1 (OpenAI, Ollama's /v1, LM Studio, llama.cpp server...). */
@@ -15,7 +16,7 @@ export class OpenAIEmbedder implements Embedder {
   private size = 0;
 
   constructor(private readonly opts: OpenAIEmbedderOptions) {
-    this.key = `openai:${opts.baseUrl.replace(/\/+$/, '')}:${opts.model}`;
+    this.key = `openai:${noTrailingSlash(opts.baseUrl)}:${opts.model}`;
   }
 
   dims(): number {
@@ -24,7 +25,7 @@ export class OpenAIEmbedder implements Embedder {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (!texts.length) return [];
-    const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/embeddings`;
+    const url = `${noTrailingSlash(this.opts.baseUrl)}/embeddings`;
     const timeout = AbortSignal.timeout(this.opts.timeoutMs ?? 60_000);
     let res: Response;
     try {

@@ -26,7 +26,14 @@ export function drawingText(xml: string): string {
   return lines.join('\n');
 }
 
-const num = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
+/** The number before `.xml` at the end of an entry's name (`slide12.xml` is 12), by scan. */
+function num(name: string): number {
+  if (!name.endsWith('.xml')) return 0;
+  const end = name.length - 4;
+  let i = end;
+  while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--;
+  return i < end ? Number(name.slice(i, end)) : 0;
+}
 
 /** PowerPoint (pptx): the text of each slide, then its speaker notes, in slide order. */
 export const extractPptx: Extractor = async (file, sink) => {

@@ -3,6 +3,8 @@
  * only for audio (Matroska, ASF/WMV): duration and per-stream codec, size and audio format,
  * read from the first bytes of the file (and, for FLV without metadata, its last tag).
  */
+import { trimEndOf } from '../../kernel/trim.js';
+
 export interface VideoInfo {
   container: string;
   duration?: number;
@@ -11,7 +13,7 @@ export interface VideoInfo {
   [k: string]: unknown;
 }
 
-const fourcc = (b: Buffer, at: number) => b.toString('latin1', at, at + 4).replace(/\0+$/, '').trim();
+const fourcc = (b: Buffer, at: number) => trimEndOf(b.toString('latin1', at, at + 4), '\0').trim();
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 // ---------- AVI (RIFF) ----------
@@ -140,7 +142,7 @@ export function parseMatroska(b: Buffer): VideoInfo | null {
           if (track) track.codec = b.toString('latin1', body, stop);
           break;
         case EBML.Language:
-          if (track) track.language = b.toString('latin1', body, stop).replace(/\0+$/, '');
+          if (track) track.language = trimEndOf(b.toString('latin1', body, stop), '\0');
           break;
         case EBML.PixelWidth:
           if (track) track.width = uint(body, stop - body);
@@ -207,7 +209,7 @@ export function parseAsf(b: Buffer): VideoInfo | null {
       } else info.streams.push({ type: 'other' });
     } else if (id.equals(ASF.content) && size >= 34) {
       const titleLen = b.readUInt16LE(body);
-      if (titleLen > 2) info.title = b.toString('utf16le', body + 10, body + 10 + titleLen).replace(/\0+$/, '');
+      if (titleLen > 2) info.title = trimEndOf(b.toString('utf16le', body + 10, body + 10 + titleLen), '\0');
     }
     at += size;
   }

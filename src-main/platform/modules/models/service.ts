@@ -7,6 +7,7 @@ import type { Agent } from '../../contract/agents.js';
 import type { ProviderInput } from '../../contract/settings.js';
 import type { DefaultModel, LocalServer, Model, ModelSource } from '../../contract/models.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 /** The agent whose `model` options join the list when none is named: the seeded chat agent. */
 const CHAT_SLUG = 'chat';
@@ -21,7 +22,7 @@ const isLoopbackUrl = (raw: string): boolean => {
   }
 };
 
-const origin = (raw: string | null) => (raw ? raw.replace(/\/+$/, '').replace(/\/v1$/, '') : '');
+const origin = (raw: string | null) => (raw ? noTrailingSlash(raw).replace(/\/v1$/, '') : '');
 
 /** What the first-run setup adds with one click. */
 export type SetupInput =

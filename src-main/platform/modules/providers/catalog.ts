@@ -1,5 +1,6 @@
 import type { ModelProvider } from '../../engine/providers/types.js';
 import type { ProviderKind } from '../../contract/settings.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 /** One model a provider serves right now. */
 export interface ListedModel {
@@ -41,7 +42,7 @@ const TTL_MS = 30_000;
 
 /** Ollama's own list (`/api/tags`) holds every pulled model, also those its /v1 list leaves out. */
 async function ollamaTags(baseUrl: string, signal: AbortSignal): Promise<string[]> {
-  const origin = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const origin = noTrailingSlash(baseUrl).replace(/\/v1$/, '');
   const res = await fetch(`${origin}/api/tags`, { signal });
   if (!res.ok) throw new Error(`Ollama answered ${res.status} to /api/tags.`);
   const j = (await res.json()) as { models?: { name?: string; model?: string }[] };

@@ -15,6 +15,7 @@ import { contextWindowOf, setupHint } from '../../engine/models.js';
 import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -93,7 +94,7 @@ export class ModelUnavailableError extends ProviderError {
 }
 
 function ollamaV1(url: string): string {
-  const u = url.replace(/\/+$/, '');
+  const u = noTrailingSlash(url);
   return u.endsWith('/v1') ? u : `${u}/v1`;
 }
 
@@ -101,7 +102,7 @@ function ollamaV1(url: string): string {
 function destinationOf(p: { kind: ProviderKind; base_url: string | null }): string | null {
   if (p.kind === 'gguf') return null;
   const url = p.base_url ?? (p.kind === 'ollama' ? ollamaV1(PROVIDER_URLS.ollama) : p.kind === 'anthropic' ? PROVIDER_URLS.anthropic : PROVIDER_URLS.openai);
-  return url.replace(/\/+$/, '');
+  return noTrailingSlash(url);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { RemoteAgentPage, RemoteEvent } from './rows.js';
 import { isFinished } from '../../contract/executions.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 /** A failure talking to the remote platform, worded for people and never holding the key. */
 export class RemoteError extends Error {
@@ -32,7 +33,7 @@ export class RemoteClient {
   }
 
   private url(path: string): string {
-    return `${this.baseUrl.replace(/\/+$/, '')}${path}`;
+    return `${noTrailingSlash(this.baseUrl)}${path}`;
   }
 
   /** fetch with a timeout on the answer's headers; `signal` also aborts (e.g. a cancel). */
@@ -45,7 +46,8 @@ export class RemoteClient {
     try {
       res = await fetch(this.url(path), {
         ...init,
-        signal: ctl.signal,
+        // The caller's signal stays on the answer's body too (its own deadline, a cancel).
+        signal: init.signal ? AbortSignal.any([ctl.signal, init.signal]) : ctl.signal,
         redirect: 'error',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...(init.headers as Record<string, string>), Authorization: `Bearer ${this.key}` },
       });
@@ -74,10 +76,14 @@ export class RemoteClient {
   }
 
   async json<T>(path: string, init: Init = {}): Promise<T> {
-    const res = await this.request(path, init);
+    // A deadline for the whole answer: a remote that sends its headers and then stalls is cut off too.
+    const deadline = AbortSignal.timeout(2 * this.timeoutMs);
+    const res = await this.request(path, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
       return (await res.json()) as T;
-    } catch {
+    } catch (err) {
+      if (init.signal?.aborted) throw err;
+      if (deadline.aborted) throw new RemoteError(`The remote platform did not finish its answer within ${Math.round((2 * this.timeoutMs) / 1000)} s.`, 'remote_timeout', res.status);
       throw new RemoteError('The remote platform answered with something that is not JSON.', 'remote_error', res.status);
     }
   }

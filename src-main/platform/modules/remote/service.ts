@@ -11,6 +11,7 @@ import { slugify } from '../agents/service.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { RemoteAgentsStore, type CachedAgentRow } from './store.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
+import { noTrailingSlash } from '../../kernel/trim.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -53,7 +54,7 @@ export class RemoteService {
     const url = env.AGENT_DESK_REMOTE_URL?.trim();
     const key = env.AGENT_DESK_REMOTE_API_KEY?.trim();
     const cur = this.stored();
-    if (url && !cur.base_url) this.save({ ...cur, base_url: url.replace(/\/+$/, ''), api_key_sealed: key ? this.secrets.seal(key) : cur.api_key_sealed });
+    if (url && !cur.base_url) this.save({ ...cur, base_url: noTrailingSlash(url), api_key_sealed: key ? this.secrets.seal(key) : cur.api_key_sealed });
   }
 
   private stored(): Stored {
@@ -84,7 +85,7 @@ export class RemoteService {
   update(body: { base_url?: string | null; api_key?: string | null }): RemoteSettings {
     const cur = this.stored();
     const next: Stored = { ...cur };
-    if (body.base_url !== undefined) next.base_url = body.base_url ? body.base_url.replace(/\/+$/, '') : null;
+    if (body.base_url !== undefined) next.base_url = body.base_url ? noTrailingSlash(body.base_url) : null;
     if (body.api_key !== undefined) next.api_key_sealed = body.api_key ? this.secrets.seal(body.api_key) : null;
     // A kept key goes only to the URL it was entered for.
     keepSecretOnlyWhereEntered(
