@@ -9,6 +9,7 @@ import type { ToolServerRef } from '../../contract/tools.js';
 import { AgentsStore, type AgentRow } from './store.js';
 import { changeStamp, sameStamp, type Stamp } from '../../db/change-stamp.js';
 import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
+import { trimEndOf, trimOf } from '../../kernel/trim.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
@@ -50,11 +51,8 @@ export function slugify(title: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '');
-  return s || 'agent';
+    .replace(/[^a-z0-9]+/g, '-');
+  return trimEndOf(trimOf(s, '-').slice(0, 80), '-') || 'agent';
 }
 
 /** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
