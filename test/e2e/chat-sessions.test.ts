@@ -152,10 +152,10 @@ describe('conversations people keep', () => {
     await session(old.id).getByRole('button', { name: /^More actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Archive' }).click();
     await session(old.id).waitFor({ state: 'detached', timeout: limit(10_000) });
-    await page.getByRole('button', { name: 'Archived' }).click();
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
     await session(old.id).waitFor({ timeout: limit(10_000) });
     expect(await session(old.id).getByText('Archived', { exact: true }).isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Chats' }).click();
+    await page.getByRole('button', { name: 'Chats', exact: true }).click();
     await session(old.id).waitFor({ state: 'detached', timeout: limit(10_000) });
     await page.getByTestId('session-search').click();
     await page.keyboard.type('PAO DE QUEIJO');
@@ -163,11 +163,11 @@ describe('conversations people keep', () => {
     expect(await page.locator('[data-testid="session"]').count()).toBe(1);
     await page.getByTestId('session-search').fill('');
     // And back.
-    await page.getByRole('button', { name: 'Archived' }).click();
+    await page.getByRole('button', { name: 'Archived', exact: true }).click();
     await session(old.id).getByRole('button', { name: /^More actions for/ }).click();
     await page.getByRole('menuitem', { name: 'Move back to chats' }).click();
     await session(old.id).waitFor({ state: 'detached', timeout: limit(10_000) });
-    await page.getByRole('button', { name: 'Chats' }).click();
+    await page.getByRole('button', { name: 'Chats', exact: true }).click();
     await session(old.id).waitFor({ timeout: limit(10_000) });
   }, limit(120_000));
 

@@ -66,6 +66,11 @@ export function CompareView({ agent, onClose }: { agent: Agent; onClose(): void 
     };
     void api.executions
       .attach(col.id, onEvent, { signal: ctl.signal })
+      .then(async () => {
+        if (ctl.signal.aborted) return;
+        const stored = await api.executions.get(col.id);
+        patch(col.id, (c) => ({ ...c, timing: stored.timing ?? null }));
+      })
       .catch((err) => {
         if (!ctl.signal.aborted) patch(col.id, (c) => ({ ...c, status: 'failed', error: { message: err instanceof Error ? err.message : String(err), code: 'stream' } }));
       })
