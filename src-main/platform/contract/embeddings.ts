@@ -9,8 +9,10 @@ import { OpenAIErrorBody } from './openai.js';
  * refuses them by name (this server embeds text).
  */
 
-/** OpenAI's own limit on the number of inputs of one request. */
+/** OpenAI's own limits (CONTRACT.md): inputs of one request, tokens of one input, tokens of one request. */
 export const MAX_EMBEDDING_INPUTS = 2048;
+export const MAX_EMBEDDING_INPUT_TOKENS = 8192;
+export const MAX_EMBEDDING_REQUEST_TOKENS = 300_000;
 
 export const EmbeddingRequest = z
   .looseObject({
@@ -54,7 +56,7 @@ export const embeddingOperations = operations({
     response: EmbeddingList,
     dialect: 'openai',
     errors: {
-      400: ['Invalid request (`param` names the field); token arrays are `unsupported_value`', OpenAIErrorBody],
+      400: ['Invalid request (`param` names the field); token arrays are `unsupported_value`; more than 2,048 inputs, 8,192 tokens in one input or 300,000 tokens in all are `invalid_value` on `input`', OpenAIErrorBody],
       401: ['Missing or invalid key', OpenAIErrorBody],
       404: ['Not the embedding model (`model_not_found`)', OpenAIErrorBody],
       502: ['The embedder failed or could not be reached', OpenAIErrorBody],

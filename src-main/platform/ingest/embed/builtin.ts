@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { IdleEnd, workerIdleMs, type IdleClock } from '../../kernel/idle-end.js';
-import { type Embedder, EmbedderError, normalize } from './types.js';
+import { type Embedder, EmbedderError, abortReason, normalize } from './types.js';
 
 interface Reply {
   id: number;
@@ -45,14 +45,35 @@ async function load() {
   }
   return model;
 }
+// Texts are embedded a few at a time; between batches the thread takes its messages, so a request
+// whose caller left (a cancel) stops there instead of running to its end.
+const BATCH_TEXTS = 8;
+const BATCH_CHARS = 4000;
+const canceled = new Set();
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 parentPort.on('message', async (msg) => {
+  if (msg.cancel) {
+    canceled.add(msg.cancel);
+    return;
+  }
   try {
     const m = await load();
-    const vectors = await m.embed(msg.texts);
+    const vectors = [];
+    for (let i = 0; i < msg.texts.length; ) {
+      let j = i;
+      let chars = 0;
+      while (j < msg.texts.length && j - i < BATCH_TEXTS && (j === i || chars + msg.texts[j].length <= BATCH_CHARS)) chars += msg.texts[j++].length;
+      await turn();
+      if (canceled.delete(msg.id)) return parentPort.postMessage({ id: msg.id, error: 'canceled' });
+      for (const v of await m.embed(msg.texts.slice(i, j))) vectors.push(v);
+      i = j;
+    }
+    canceled.delete(msg.id);
     const flat = new Float32Array(vectors.length * (vectors[0]?.length ?? 0));
     vectors.forEach((v, i) => flat.set(v, i * v.length));
     parentPort.postMessage({ id: msg.id, dims: vectors[0]?.length ?? 0, flat }, [flat.buffer]);
   } catch (err) {
+    canceled.delete(msg.id);
     parentPort.postMessage({ id: msg.id, error: String(err?.message ?? err) });
   }
 });
@@ -126,9 +147,16 @@ export class BuiltinEmbedder implements Embedder {
     return w;
   }
 
-  embed(texts: string[]): Promise<Float32Array[]> {
+  /**
+   * Vectors of `texts`. A `signal` that aborts ends the request at once: the thread stops after
+   * its current batch, or is ended outright when no other request waits on it (the next request
+   * starts a new one), so work nobody waits for does not go on.
+   */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (!texts.length) return Promise.resolve([]);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     const id = this.next++;
+    let onAbort: (() => void) | null = null;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       const w = this.thread();
@@ -136,7 +164,18 @@ export class BuiltinEmbedder implements Embedder {
       w.ref();
       w.postMessage({ id, texts });
       this.idle.touch();
+      if (signal) {
+        onAbort = () => {
+          if (!this.waiting.delete(id)) return;
+          reject(abortReason(signal));
+          if (this.worker !== w) return;
+          if (this.waiting.size === 0) void this.end();
+          else w.postMessage({ cancel: id });
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
     }).finally(() => {
+      if (onAbort) signal!.removeEventListener('abort', onAbort);
       if (!this.waiting.size) this.worker?.unref();
       this.idle.touch();
     }) as Promise<Float32Array[]>;

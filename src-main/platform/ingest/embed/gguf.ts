@@ -1,4 +1,4 @@
-import { type Embedder, EmbedderError, normalize } from './types.js';
+import { type Embedder, EmbedderError, abortReason, normalize } from './types.js';
 import { ggufFileFor } from '../../engine/providers/gguf.js';
 
 type Llama = import('node-llama-cpp').Llama;
@@ -45,10 +45,12 @@ export class GgufEmbedder implements Embedder {
     return this.context;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const ctx = await this.open();
     const out: Float32Array[] = [];
     for (const t of texts) {
+      // One text at a time: a caller that left stops the rest.
+      if (signal?.aborted) throw abortReason(signal);
       const e = await ctx.getEmbeddingFor(t);
       this.size = e.vector.length;
       out.push(normalize(e.vector));

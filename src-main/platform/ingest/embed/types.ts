@@ -4,6 +4,7 @@ export interface Embedder {
   readonly key: string;
   /** Vector size, known after the first call (0 before). */
   dims(): number;
+  /** Vectors of `texts`; when `signal` aborts, the work stops and the promise rejects with its reason. */
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
@@ -25,4 +26,9 @@ export function normalize(v: ArrayLike<number>): Float32Array {
   n = Math.sqrt(n) || 1;
   for (let i = 0; i < out.length; i++) out[i] /= n;
   return out;
+}
+
+/** What an aborted embedding rejects with: the signal's reason, an AbortError if it gave none. */
+export function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('The embedding was aborted.', 'AbortError');
 }
