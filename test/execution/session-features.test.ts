@@ -90,6 +90,11 @@ describe('session settings, search, export and compare', () => {
     await patch(c.id, { instructions: null });
     const bad = await call(env.p, 'PATCH', `/api/sessions/${c.id}`, { raw: '{"pinned":', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
+    for (const raw of ['[]', 'null', '"pinned"', '42']) {
+      const r = await call(env.p, 'PATCH', `/api/sessions/${c.id}`, { raw, headers: { 'content-type': 'application/json' } });
+      expect(r.status, raw).toBe(422);
+      expect(r.json.errors, raw).toBeTypeOf('object');
+    }
     expect((await patch(999_999, { pinned: true })).json).toEqual({ message: 'Session not found' });
     for (const q of ['archived=maybe', 'pinned=2']) expect((await call(env.p, 'GET', `/api/sessions?${q}`)).status, q).toBe(422);
   });
@@ -110,8 +115,18 @@ describe('session settings, search, export and compare', () => {
     expect(await ids('revis')).toEqual([b.id]);
     expect(await ids('ca')).toContain(a.id);
     expect(await ids('nothing like this')).toEqual([]);
-    // A quote in the query is text, not FTS syntax.
-    expect((await call(env.p, 'GET', `/api/sessions?q=${encodeURIComponent('"a" OR b*')}`)).status).toBe(200);
+    // A quote in the query is text, not FTS syntax; odd text is searched, never a 500.
+    for (const q of ['"a" OR b*', '"""', 'NEAR(a b)', 'abc\u0000def', '🙂🙂🙂', '\\%_', 'col:umn', ' '.repeat(5), 'x'.repeat(200), 'ção']) {
+      const r = await call(env.p, 'GET', `/api/sessions?q=${encodeURIComponent(q)}`);
+      expect(r.status, JSON.stringify(q)).toBe(200);
+    }
+    expect((await call(env.p, 'GET', `/api/sessions?q=${'x'.repeat(201)}`)).status).toBe(422);
+    // Text with a NUL in it is stored and indexed like any other.
+    const nul = await turn('zebra\u0000crossing at night');
+    expect(nul.status).toBe('succeeded');
+    expect(await ids('crossing at night')).toEqual([nul.id]);
+    await patch(nul.id, { title: 'Título\u0000com nulo' });
+    expect(await ids('titulo')).toEqual([nul.id]);
   });
 
   it("sends the session's instructions after the agent's and its options over the agent's answers", async () => {
@@ -241,6 +256,10 @@ describe('session settings, search, export and compare', () => {
       expect(r.json.errors[field], JSON.stringify(extra)).toEqual([message]);
       expect(r.json.message).toBe(message);
       expect((await list()).total, JSON.stringify(extra)).toBe(before);
+    }
+    for (const raw of ['[]', 'null', '"x"']) {
+      const r = await call(env.p, 'POST', `/api/agents/${CHAT}/compare`, { raw, headers: { 'content-type': 'application/json' } });
+      expect(r.status, raw).toBe(422);
     }
     const noMessages = await call(env.p, 'POST', `/api/agents/${CHAT}/compare`, { body: { models: ['gpt-5', 'gpt-4o'], temperature: '0.5', tools: 'no-tools' } });
     expect(noMessages.json.errors).toEqual({ messages: ['The messages field is required.'] });

@@ -77,7 +77,8 @@ export class Sessions {
 
   page(userId: number, q: SessionListQuery): Page<Session> {
     const agentId = q.agent_id ?? null;
-    const text = q.q?.trim();
+    // Control characters (a NUL) are no text anyone searches for, and FTS5 refuses them.
+    const text = q.q?.replace(/\p{Cc}+/gu, ' ').trim();
     const filter = { userId, agentId, q: text ? searchOf(text) : null, scheduled: flag(q.scheduled), archived: flag(q.archived), pinned: flag(q.pinned) };
     const { rows, total } = this.rows.page(filter, q.per_page, offsetOf(q.page, q.per_page));
     return { items: rows.map(toSession), total, page: q.page, perPage: q.per_page };
