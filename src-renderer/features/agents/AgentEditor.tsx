@@ -10,7 +10,9 @@ import { askConfirm } from '../../components/confirm';
 import { QuestionRow } from './QuestionRow';
 import { AgentToolsField, type ApprovalChange } from './AgentToolsField';
 import { AgentFilesField, type FilesDraft } from './AgentFilesField';
-import { PROTOCOL_QUESTIONS, TYPE_WORDS, isOwnQuestion, settingOf, startingChoice, temperatureWords, withDefault, type SettingName } from './agent-questions';
+import { PROTOCOL_QUESTIONS, isOwnQuestion, settingOf, startingChoice, temperatureWords, typeWords, withDefault, type SettingName } from './agent-questions';
+import { formatList } from '../../components/format';
+import { useT } from '../../i18n';
 import './agents.css';
 
 /**
@@ -20,6 +22,7 @@ import './agents.css';
  * order with them exactly as they came.
  */
 export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void }) {
+  const t = useT();
   const [title, setTitle] = useState(agent.title);
   const [description, setDescription] = useState(agent.description ?? '');
   const [instructions, setInstructions] = useState(agent.instructions);
@@ -41,13 +44,13 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   // A refusal in sentences under the fields (`questions.2.options` under that question's row, or under its setting).
   const worded = wordErrors(error, {
     fields: {
-      title: 'name',
-      description: 'description',
-      instructions: 'instructions',
-      model: 'model',
-      temperature: 'temperature',
-      tools: 'tools',
-      ...Object.fromEntries(questions.map((q, i) => [`question:${i}`, `question “${q.name}”`])),
+      title: t('agents.editor.fieldName'),
+      description: t('agents.editor.fieldDescription'),
+      instructions: t('agents.editor.fieldInstructions'),
+      model: t('agents.editor.fieldModel'),
+      temperature: t('agents.editor.fieldTemperature'),
+      tools: t('agents.editor.fieldTools'),
+      ...Object.fromEntries(questions.map((q, i) => [`question:${i}`, t('agents.editor.fieldQuestion', { name: q.name })])),
     },
     field: (key) => {
       const m = /^questions\.(\d+)/.exec(key);
@@ -69,7 +72,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
         for (const id of files.remove) await api.agents.unlinkFile(agent.id, id);
       }
       setError(null);
-      toast('Agent saved.');
+      toast(t('agents.editor.saved'));
       onClose();
     } catch (err) {
       setError(err);
@@ -79,11 +82,11 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   };
 
   const del = async () => {
-    if (!(await askConfirm({ title: `Delete the agent “${agent.title}”?`, body: 'Its webhooks, schedules and file links go too; past conversations stay.', confirmLabel: 'Delete agent', danger: true }))) return;
+    if (!(await askConfirm({ title: t('agents.editor.deleteTitle', { title: agent.title }), body: t('agents.editor.deleteBody'), confirmLabel: t('agents.editor.delete'), danger: true }))) return;
     try {
       await api.agents.delete(agent.id);
       remove(agent.id);
-      toast('Agent deleted.');
+      toast(t('agents.editor.deleted'));
       onClose();
     } catch (err) {
       setError(err);
@@ -91,12 +94,13 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   };
 
   const own = questions.map((q, i) => ({ q, i })).filter(({ q }) => isOwnQuestion(q));
-  const settingsNamed = andList([model && 'model', temperature && 'temperature', web && 'web tools'].filter((x): x is string => !!x));
+  const named = [model && t('agents.editor.settingModel'), temperature && t('agents.editor.settingTemperature'), web && t('agents.editor.settingWeb')].filter((x): x is string => !!x);
+  const settingsNamed = named.length ? formatList(named) : '';
 
   return (
     <form
       className="card stack agent-editor"
-      aria-label={`Edit ${agent.title}`}
+      aria-label={t('agents.editor.label', { title: agent.title })}
       onSubmit={(e) => {
         e.preventDefault();
         void save();
@@ -106,46 +110,46 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
         <h2 style={{ margin: 0 }} className="grow">
           {agent.title}
         </h2>
-        <span className="badge">{TYPE_WORDS[agent.type]} agent</span>
+        <span className="badge">{t('agents.typeAgent', { type: typeWords(agent.type) })}</span>
       </div>
       <label className="field">
-        <span>Name</span>
+        <span>{t('agents.editor.name')}</span>
         <input value={title} onChange={(e) => setTitle(e.target.value)} required {...describedBy(worded, 'title', 'agent-title-error')} />
         <FieldError id="agent-title-error" text={worded.fields.title} />
       </label>
       <label className="field">
-        <span>Description</span>
+        <span>{t('agents.editor.description')}</span>
         <input value={description} onChange={(e) => setDescription(e.target.value)} {...describedBy(worded, 'description', 'agent-description-error')} />
         <FieldError id="agent-description-error" text={worded.fields.description} />
       </label>
       <label className="field">
-        <span>Instructions (system prompt)</span>
-        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} placeholder="What the agent is told before every conversation: its role, tone, what to do and avoid." {...describedBy(worded, 'instructions', 'agent-instructions-error')} />
+        <span>{t('agents.editor.instructions')}</span>
+        <textarea rows={6} value={instructions} onChange={(e) => setInstructions(e.target.value)} placeholder={t('agents.editor.instructionsPlaceholder')} {...describedBy(worded, 'instructions', 'agent-instructions-error')} />
         <FieldError id="agent-instructions-error" text={worded.fields.instructions} />
       </label>
       {model || temperature ? (
         <div className="agent-settings">
           {model ? (
             <div className="field">
-              <label htmlFor="agent-model">Model</label>
+              <label htmlFor="agent-model">{t('agents.editor.model')}</label>
               <ModelSelect
                 id="agent-model"
                 value={model.default ?? ''}
                 preferred={null}
-                noneLabel="The app's default model"
+                noneLabel={t('agents.editor.defaultModel')}
                 testId="agent-model-picker"
                 ariaDescribedBy={worded.fields.model ? 'agent-model-error' : 'agent-model-help'}
                 onChange={(m) => replace(indexOf('model'), withDefault(model, m || null))}
               />
               <p id="agent-model-help" className="muted small field-help">
-                A conversation can pick another in its options.
+                {t('agents.editor.modelHelp')}
               </p>
               <FieldError id="agent-model-error" text={worded.fields.model} />
             </div>
           ) : null}
           {temperature ? (
             <div className="field">
-              <label htmlFor="agent-temperature">Temperature</label>
+              <label htmlFor="agent-temperature">{t('agents.editor.temperature')}</label>
               <select
                 id="agent-temperature"
                 value={startingChoice(temperature) ?? ''}
@@ -158,7 +162,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
                   </option>
                 ))}
               </select>
-              <p className="muted small field-help">Lower keeps answers focused; higher makes them more varied.</p>
+              <p className="muted small field-help">{t('agents.editor.temperatureHelp')}</p>
               <FieldError id="agent-temperature-error" text={worded.fields.temperature} />
             </div>
           ) : null}
@@ -175,9 +179,10 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
       <FieldError id="agent-tools-error" text={worded.fields.tools} />
       <AgentFilesField agentId={agent.id} draft={files} onDraft={setFiles} />
       <fieldset className="agent-section" data-testid="agent-questions">
-          <legend>Questions</legend>
+          <legend>{t('agents.editor.questions')}</legend>
           <p className="muted small agent-section-help">
-            What the agent asks whoever runs it{settingsNamed ? `, besides the ${settingsNamed}` : ''}.{own.length ? '' : ' None yet.'}
+            {settingsNamed ? t('agents.editor.questionsHelpBesides', { settings: settingsNamed }) : t('agents.editor.questionsHelp')}
+            {own.length ? '' : ` ${t('agents.editor.noQuestions')}`}
           </p>
           {own.map(({ q, i }) => (
             <QuestionRow
@@ -190,30 +195,25 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
           ))}
           <div>
             <button type="button" className="btn btn-small" onClick={() => setQuestions([...questions, { name: freeName(questions), type: 'string', description: '', required: false }])}>
-              Add question
+              {t('agents.editor.addQuestion')}
             </button>
           </div>
         </fieldset>
       <FormError worded={worded} error={error} />
       <div className="row">
         <button type="button" className="btn btn-danger" onClick={() => void del()}>
-          Delete agent
+          {t('agents.editor.delete')}
         </button>
         <span className="grow" />
         <button type="button" className="btn" onClick={onClose}>
-          Cancel
+          {t('agents.editor.cancel')}
         </button>
         <button type="submit" className="btn btn-primary" disabled={saving || !title.trim()}>
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? t('agents.editor.saving') : t('agents.editor.save')}
         </button>
       </div>
     </form>
   );
-}
-
-/** "model, temperature and web tools" */
-function andList(items: string[]): string {
-  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** `question_3`, or the next number not taken. */

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { formatBytes } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 import { useNav } from '../../stores/nav';
+import { Trans, useT } from '../../i18n';
 
 /** The files the agent reads from, as the editor will leave them on Save. */
 export interface FilesDraft {
@@ -20,6 +21,7 @@ export interface FilesDraft {
  */
 export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; draft: FilesDraft | null; onDraft(d: FilesDraft): void }) {
   const uid = useId();
+  const t = useT();
   const go = useNav((s) => s.go);
   const [pick, setPick] = useState('');
   const linked = useLoad(async () => {
@@ -30,10 +32,10 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
   const uploaded = useLoad(() => api.files.list({ per_page: 100 }), []);
   if (!draft) {
     return linked.error ? (
-      <ErrorNote error={linked.error} what="The agent's files" />
+      <ErrorNote error={linked.error} what={t('agents.filesField.what')} />
     ) : (
       <p className="muted small" aria-busy="true">
-        Loading the agent's files…
+        {t('agents.filesField.loading')}
       </p>
     );
   }
@@ -45,41 +47,41 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
 
   return (
     <fieldset className="agent-section" data-testid="agent-files">
-      <legend>Files</legend>
-      <p className="muted small agent-section-help">Passages of these files go to the agent with each message, when they help answer it.</p>
+      <legend>{t('agents.filesField.legend')}</legend>
+      <p className="muted small agent-section-help">{t('agents.filesField.help')}</p>
       {shown.length ? (
         <ul className="agent-files">
           {shown.map((id) => {
             const f = byId.get(id);
-            const name = f?.filename ?? 'A file';
+            const name = f?.filename ?? t('agents.filesField.aFile');
             return (
               <li key={id} className="row" data-testid="agent-file">
                 <span className="grow">
                   {name} {f ? <span className="muted small">{formatBytes(f.bytes)}</span> : null}
-                  {draft.add.includes(id) ? <span className="muted small"> · added on Save</span> : null}
+                  {draft.add.includes(id) ? <span className="muted small">{t('agents.filesField.addedOnSave')}</span> : null}
                 </span>
                 <button
                   type="button"
                   className="btn btn-small"
-                  aria-label={`Remove ${name} from this agent`}
+                  aria-label={t('agents.filesField.removeOf', { name })}
                   onClick={() => onDraft(draft.add.includes(id) ? { ...draft, add: draft.add.filter((x) => x !== id) } : { ...draft, remove: [...draft.remove, id] })}
                 >
-                  Remove
+                  {t('agents.filesField.remove')}
                 </button>
               </li>
             );
           })}
         </ul>
       ) : (
-        <p className="small">No files yet.</p>
+        <p className="small">{t('agents.filesField.none')}</p>
       )}
       {offered.length ? (
         <div className="row">
           <label className="sr-only" htmlFor={`${uid}-pick`}>
-            A file to add
+            {t('agents.filesField.pickLabel')}
           </label>
           <select id={`${uid}-pick`} className="grow" value={pick} onChange={(e) => setPick(e.target.value)}>
-            <option value="">Choose an uploaded file…</option>
+            <option value="">{t('agents.filesField.pick')}</option>
             {offered.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.filename}
@@ -96,25 +98,28 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
               setPick('');
             }}
           >
-            Add file
+            {t('agents.filesField.add')}
           </button>
         </div>
       ) : uploaded.data && !all.length ? (
         <p className="muted small">
-          Upload files on the{' '}
-          <a
-            href="#/files"
-            onClick={(e) => {
-              e.preventDefault();
-              go('files');
+          <Trans
+            i18nKey="agents.filesField.uploadFirst"
+            components={{
+              link: (
+                <a
+                  href="#/files"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    go('files');
+                  }}
+                />
+              ),
             }}
-          >
-            Files
-          </a>{' '}
-          screen to give them to this agent.
+          />
         </p>
       ) : null}
-      <ErrorNote error={uploaded.error} what="Your files" />
+      <ErrorNote error={uploaded.error} what={t('agents.filesField.yours')} />
     </fieldset>
   );
 }

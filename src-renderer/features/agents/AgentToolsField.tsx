@@ -8,6 +8,8 @@ import { useLoad } from '../../components/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useNav } from '../../stores/nav';
 import { startingChoice, toolLabel, webChoice, withDefault } from './agent-questions';
+import { Trans, useT } from '../../i18n';
+import { WebSearchMissing, useWebSearchReady } from '../settings/WebSearchMissing';
 
 /** A change to an MCP server's approval the editor sends when the agent is saved. */
 export interface ApprovalChange {
@@ -32,7 +34,9 @@ interface Props {
  * the server's `approval` and `always_tools`.
  */
 export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onApproval }: Props) {
+  const t = useT();
   const list = useLoad(() => api.tools.servers(), []);
+  const searchReady = useWebSearchReady(!!web);
   const go = useNav((s) => s.go);
   const uid = useId();
   const refOf = (id: number) => servers.find((r) => r.server_id === id);
@@ -44,14 +48,14 @@ export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onA
 
   return (
     <fieldset className="agent-section agent-tools" data-testid="agent-tools">
-      <legend>Tools</legend>
-      <p className="muted small agent-section-help">What this agent may use while it answers. A conversation can turn the web tools off or change them in its options.</p>
-      <ul className="tool-list" aria-label="Tools">
+      <legend>{t('agents.toolsField.legend')}</legend>
+      <p className="muted small agent-section-help">{t('agents.toolsField.help')}</p>
+      <ul className="tool-list" aria-label={t('agents.toolsField.list')}>
         {web ? (
           <li className="tool-group" data-testid="web-tools">
             <div className="tool-group-head">
-              <strong id={`${uid}-web`}>On the web</strong>
-              <span className="muted small">New conversations start with:</span>
+              <strong id={`${uid}-web`}>{t('agents.toolsField.onWeb')}</strong>
+              <span className="muted small">{t('agents.toolsField.startsWith')}</span>
             </div>
             <div role="radiogroup" aria-labelledby={`${uid}-web`} className="tool-items">
               {(web.options ?? []).map((value) => {
@@ -69,26 +73,30 @@ export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onA
                 );
               })}
             </div>
+            {searchReady === false ? <WebSearchMissing compact /> : null}
           </li>
         ) : null}
         {list.data?.data.map((s) => (
           <ServerTools key={s.id} server={s} value={refOf(s.id) ?? null} onChange={(ref) => put(ref, s.id)} approval={approvals[s.id] ?? null} onApproval={(c) => onApproval(s.id, c)} />
         ))}
       </ul>
-      <ErrorNote error={list.error} what="MCP servers" />
+      <ErrorNote error={list.error} what={t('agents.toolsField.servers')} />
       {list.data && !list.data.data.length ? (
         <p className="muted small">
-          No MCP servers yet. Add one in{' '}
-          <a
-            href="#/settings/tools"
-            onClick={(e) => {
-              e.preventDefault();
-              go('settings', 'tools');
+          <Trans
+            i18nKey="agents.toolsField.noServers"
+            components={{
+              link: (
+                <a
+                  href="#/settings/tools"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    go('settings', 'tools');
+                  }}
+                />
+              ),
             }}
-          >
-            Settings → MCP servers
-          </a>{' '}
-          to give this agent more tools.
+          />
         </p>
       ) : null}
     </fieldset>
@@ -113,6 +121,7 @@ function ServerTools({
   onApproval(c: ApprovalChange): void;
 }) {
   const uid = useId();
+  const t = useT();
   const [tools, setTools] = useState<z.infer<typeof McpTool>[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [looking, setLooking] = useState(false);
@@ -175,42 +184,42 @@ function ServerTools({
             ref={(el) => {
               if (el) el.indeterminate = partial;
             }}
-            aria-label={`Use the tools of ${s.name}`}
+            aria-label={t('agents.toolsField.useAll', { name: s.name })}
             aria-describedby={`${uid}-state`}
             onChange={(e) => onChange(e.target.checked ? { server_id: s.id, tools: null } : null)}
           />
           <strong>{s.name}</strong>
         </label>
         <span id={`${uid}-state`} className="muted small">
-          {serverState(s, value, names.length)}
+          {serverState(s, value, names.length, t)}
         </span>
       </div>
       {tools && tools.length ? (
         <div className="tool-items">
-          {tools.map((t) => {
-            const id = `${uid}-${t.name}`;
+          {tools.map((tool) => {
+            const id = `${uid}-${tool.name}`;
             return (
-              <div key={t.name} className="tool-item" data-testid="mcp-tool" data-tool={t.name}>
-                <input id={id} type="checkbox" checked={on(t.name)} onChange={(e) => toggle(t.name, e.target.checked)} aria-describedby={t.description ? `${id}-about` : undefined} />
+              <div key={tool.name} className="tool-item" data-testid="mcp-tool" data-tool={tool.name}>
+                <input id={id} type="checkbox" checked={on(tool.name)} onChange={(e) => toggle(tool.name, e.target.checked)} aria-describedby={tool.description ? `${id}-about` : undefined} />
                 <span className="tool-item-text">
-                  <label htmlFor={id} className="tool-name" title={t.name}>
-                    {toolLabel(t.name)}
+                  <label htmlFor={id} className="tool-name" title={tool.name}>
+                    {toolLabel(tool.name)}
                   </label>
-                  {t.description ? (
+                  {tool.description ? (
                     <span id={`${id}-about`} className="muted small tool-detail">
-                      {firstSentence(t.description)}
+                      {firstSentence(tool.description)}
                     </span>
                   ) : null}
                 </span>
                 <select
                   className="tool-approval"
-                  aria-label={`When ${toolLabel(t.name)} runs`}
-                  value={asks(current, t.name) ? 'ask' : 'auto'}
-                  onChange={(e) => setAsks(t.name, e.target.value === 'ask')}
+                  aria-label={t('agents.toolsField.whenRuns', { tool: toolLabel(tool.name) })}
+                  value={asks(current, tool.name) ? 'ask' : 'auto'}
+                  onChange={(e) => setAsks(tool.name, e.target.value === 'ask')}
                   data-testid="tool-approval"
                 >
-                  <option value="ask">Asks you first</option>
-                  <option value="auto">Runs without asking</option>
+                  <option value="ask">{t('agents.toolsField.asks')}</option>
+                  <option value="auto">{t('agents.toolsField.runs')}</option>
                 </select>
               </div>
             );
@@ -219,9 +228,9 @@ function ServerTools({
       ) : null}
       {tools && !tools.length && !error ? (
         <p className="muted small tool-note">
-          Its tools are not known yet: they are read when it starts.{' '}
+          {t('agents.toolsField.unknown')}{' '}
           <button type="button" className="btn btn-small" disabled={looking} onClick={() => void lookUp()}>
-            {looking ? 'Looking…' : 'Look up its tools'}
+            {looking ? t('agents.toolsField.looking') : t('agents.toolsField.lookUp')}
           </button>
         </p>
       ) : null}
@@ -229,20 +238,20 @@ function ServerTools({
         <p className="muted small tool-note">
           {generalSentence(error)}{' '}
           <button type="button" className="btn btn-small" disabled={looking} onClick={() => void lookUp()}>
-            {looking ? 'Trying…' : 'Try again'}
+            {looking ? t('agents.toolsField.trying') : t('agents.toolsField.tryAgain')}
           </button>
         </p>
       ) : null}
-      {approval ? <p className="muted small tool-note">Approvals belong to the server: they change for every agent that uses {s.name}.</p> : null}
+      {approval ? <p className="muted small tool-note">{t('agents.toolsField.shared', { name: s.name })}</p> : null}
     </li>
   );
 }
 
-function serverState(s: McpServer, ref: ToolServerRef | null, known: number): string {
-  const off = s.enabled ? '' : ' It is turned off in Settings, so it does not run.';
-  if (!ref) return `Not used.${off}`;
-  if (ref.tools === null) return `${known ? `All ${known} tools` : 'All its tools'}.${off}`;
-  return `${ref.tools.length} of ${known || ref.tools.length} tools.${off}`;
+function serverState(s: McpServer, ref: ToolServerRef | null, known: number, t: ReturnType<typeof useT>): string {
+  const off = s.enabled ? '' : t('agents.toolsField.off');
+  if (!ref) return t('agents.toolsField.notUsed', { off });
+  if (ref.tools === null) return known ? t('agents.toolsField.allKnown', { count: known, off }) : t('agents.toolsField.allTools', { off });
+  return t('agents.toolsField.some', { count: ref.tools.length, total: known || ref.tools.length, off });
 }
 
 /** A tool's description cut to its first sentence (servers write paragraphs). */

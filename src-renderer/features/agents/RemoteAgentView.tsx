@@ -8,7 +8,8 @@ import { remoteApi } from '../settings/remote-api';
 import { useRemote } from '../settings/remote-store';
 import { RemoteLink } from '../settings/RemoteLink';
 import { SourceBadge } from './SourceBadge';
-import { PROTOCOL_QUESTIONS, QUESTION_KINDS, TYPE_WORDS } from './agent-questions';
+import { PROTOCOL_QUESTIONS, kindWords, typeWords } from './agent-questions';
+import { useT } from '../../i18n';
 import { humanize } from '../chat/option-words';
 
 /**
@@ -16,6 +17,7 @@ import { humanize } from '../chat/option-words';
  * decided here is whether local context goes along, and making a local copy to change.
  */
 export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; onClose(): void; onImported(a: Agent): void }) {
+  const t = useT();
   const [share, setShare] = useState(agent.share_context);
   const [busy, setBusy] = useState<'share' | 'import' | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -50,7 +52,7 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
     try {
       const copy = await remoteApi.importAgent(agent.id);
       upsert(copy);
-      toast(`Imported "${copy.title}" as a local agent.`);
+      toast(t('agents.remoteView.imported', { title: copy.title }));
       onImported(copy);
     } catch (err) {
       setError(err);
@@ -59,58 +61,57 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
   };
 
   return (
-    <section className="card stack" aria-label={`Remote agent ${agent.title}`} data-testid="remote-agent">
+    <section className="card stack" aria-label={t('agents.remoteView.label', { title: agent.title })} data-testid="remote-agent">
       <div className="row">
         <h2 style={{ margin: 0 }} className="grow">
           {agent.title}
         </h2>
-        <span className="badge">{TYPE_WORDS[agent.type]} agent</span>
+        <span className="badge">{t('agents.typeAgent', { type: typeWords(agent.type) })}</span>
         <SourceBadge agent={agent} />
       </div>
       <p className="note note-muted" data-testid="remote-readonly">
-        This agent belongs to the remote platform{settings?.base_url ? ` (${settings.base_url})` : ''}: its instructions and questions are edited there, and each
-        refresh brings its latest version. To change them here, import it as a local agent.
+        {settings?.base_url ? t('agents.remoteView.readonlyAt', { url: settings.base_url }) : t('agents.remoteView.readonly')}
       </p>
       {settings?.status === 'offline' ? (
         <p className="note note-error">
-          The remote platform is offline: this agent cannot run until it is back. <RemoteLink />
+          {t('agents.remoteView.offline')} <RemoteLink />
         </p>
       ) : null}
       {agent.description ? <p>{agent.description}</p> : null}
       <div>
-        <div className="muted small">Instructions (system prompt)</div>
-        <pre className="readonly-text">{agent.instructions || 'None.'}</pre>
+        <div className="muted small">{t('agents.remoteView.instructions')}</div>
+        <pre className="readonly-text">{agent.instructions || t('agents.remoteView.none')}</pre>
       </div>
       <div>
-        <div className="muted small">Questions</div>
+        <div className="muted small">{t('agents.remoteView.questions')}</div>
         {asked.length ? (
           <ul className="small">
             {asked.map((q) => (
               <li key={q.name}>
-                <strong>{humanize(q.name)}</strong> ({QUESTION_KINDS.find((k) => k.value === q.type)?.label.toLowerCase() ?? q.type}
-                {q.required ? ', must be answered' : ''}){q.description ? `: ${q.description}` : ''}
+                <strong>{humanize(q.name)}</strong> ({kindWords(q.type).toLowerCase()}
+                {q.required ? t('agents.remoteView.required') : ''}){q.description ? `: ${q.description}` : ''}
               </li>
             ))}
           </ul>
         ) : (
-          <p className="small">None.</p>
+          <p className="small">{t('agents.remoteView.none')}</p>
         )}
       </div>
       <label className="field inline">
         <input type="checkbox" checked={share} disabled={busy !== null} onChange={(e) => void toggleShare(e.target.checked)} />
-        <span>Share my memories and files with this agent</span>
+        <span>{t('agents.remoteView.share')}</span>
       </label>
       <p className="muted small" style={{ marginTop: -8 }}>
-        When on, the memories and file passages most relevant to each message are sent to the remote platform with it; when off, it sees only the conversation.
+        {t('agents.remoteView.shareHelp')}
       </p>
       <ErrorNote error={error} />
       <div className="row">
         <span className="grow" />
         <button type="button" className="btn" onClick={onClose}>
-          Close
+          {t('agents.remoteView.close')}
         </button>
         <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void importLocal()}>
-          {busy === 'import' ? 'Importing…' : 'Import as local agent'}
+          {busy === 'import' ? t('agents.remoteView.importing') : t('agents.remoteView.import')}
         </button>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
 import { humanize, webToolWords } from '../chat/option-words';
+import { t } from '../../i18n';
 
 /**
  * How the agent editor reads an agent's questions. The spec's questions stay as they are on the
@@ -48,16 +49,16 @@ export function temperatureWords(value: string, options: string[]): string {
   const nums = options.map(Number).filter((n) => Number.isFinite(n));
   const v = Number(value);
   if (nums.length < 2 || !Number.isFinite(v)) return value;
-  if (v === Math.min(...nums)) return `${value} (focused)`;
-  if (v === Math.max(...nums)) return `${value} (creative)`;
+  if (v === Math.min(...nums)) return t('agents.temperature.focused', { value });
+  if (v === Math.max(...nums)) return t('agents.temperature.creative', { value });
   return value;
 }
 
 /** One web-tools choice of the `tools` question in words, with what it lets the agent do. */
 export function webChoice(value: string): { label: string; detail: string } {
-  if (value === 'no-tools') return { label: 'No web tools', detail: 'Answers from the model, your memories and files only.' };
-  if (value === 'internet') return { label: 'Web search', detail: 'Searches the web and reads the pages it finds.' };
-  return { label: webToolWords(value), detail: 'Only this site, and reads its pages.' };
+  if (value === 'no-tools') return { label: t('agents.web.none'), detail: t('agents.web.noneDetail') };
+  if (value === 'internet') return { label: t('agents.web.search'), detail: t('agents.web.searchDetail') };
+  return { label: webToolWords(value), detail: t('agents.web.siteDetail') };
 }
 
 /** An MCP tool's name as people read it: `read_text_file` → "Read text file", `getTinyImage` → "Get tiny image". */
@@ -65,14 +66,9 @@ export function toolLabel(name: string): string {
   return humanize(name);
 }
 
-/** A question's kind in words (the value stays the spec's). */
-export const QUESTION_KINDS: { value: Question['type']; label: string }[] = [
-  { value: 'string', label: 'Text' },
-  { value: 'select', label: 'Choice' },
-  { value: 'number', label: 'Number' },
-  { value: 'boolean', label: 'Yes or no' },
-  { value: 'array', label: 'List' },
-];
+/** A question's kind in words (the value stays the spec's), in the order the editor offers them. */
+export const QUESTION_KINDS: Question['type'][] = ['string', 'select', 'number', 'boolean', 'array'];
+export const kindWords = (kind: Question['type']): string => t(`agents.kinds.${kind}`);
 
 /** An agent's type as people read it. */
-export const TYPE_WORDS: Record<Agent['type'], string> = { chat: 'Chat', text: 'Text', image: 'Image', video: 'Video' };
+export const typeWords = (type: Agent['type']): string => t(`agents.types.${type}`);
