@@ -25,6 +25,7 @@ import { mcpServerOperations } from '../../src-main/platform/contract/tools';
 import { stepApprovalOperations } from '../../src-main/platform/contract/step-approvals';
 import { remoteOperations } from '../../src-main/platform/contract/remote';
 import { ApiError, errorFrom } from './errors';
+import { t as tr } from '../i18n';
 import { readExecutionEvents } from './sse';
 import type { RawResponse, Transport } from './transport';
 
@@ -49,10 +50,10 @@ export function createClient(t: Transport) {
     try {
       json = res.text ? JSON.parse(res.text) : undefined;
     } catch {
-      throw new ApiError(res.status, 'The platform answered with something that is not JSON.');
+      throw new ApiError(res.status, tr('errors.notJson'));
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new ApiError(res.status, `Unexpected answer from the platform: ${parsed.error.issues[0]?.message ?? 'invalid shape'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}.`);
+    if (!parsed.success) throw new ApiError(res.status, tr('errors.unexpected', { detail: `${parsed.error.issues[0]?.message ?? 'invalid shape'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}` }));
     return parsed.data;
   };
   const call = async <S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown): Promise<z.infer<S>> => {

@@ -1,4 +1,5 @@
 import { generalSentence, sentenceOf } from './field-errors';
+import { t } from '../i18n';
 
 /** A non-2xx answer from the platform, with its `message` (and `errors` for a 422). */
 export class ApiError extends Error {
@@ -23,7 +24,7 @@ export class ApiError extends Error {
 }
 
 export function errorFrom(status: number, text: string): ApiError {
-  let message = `The request failed (HTTP ${status}).`;
+  let message = t('errors.http', { status });
   let errors: Record<string, string[]> | undefined;
   let code: string | undefined;
   try {

@@ -3,8 +3,11 @@
  * a 422 `{message, errors}` turns into one sentence per field the form shows and a general
  * sentence for the rest; other failures (a server that does not answer, a refused key) into one
  * plain sentence. The API's bodies keep their field paths and validator wording; people never
- * see them. Pure functions: no React, no ApiError import (a duck-typed error is enough).
+ * see them. Pure functions: no React, no ApiError import (a duck-typed error is enough). The words
+ * are the catalogs' (errors.*), in the language the app speaks; a platform sentence the app does
+ * not recognise is shown as it is in English and as a general sentence in another language.
  */
+import { platformText, t } from '../i18n';
 
 export interface Worded {
   /** what the form shows above its buttons; null when every problem sits under its field */
@@ -27,7 +30,8 @@ export interface WordOptions {
   field?: (key: string, message: string) => string | null;
 }
 
-export const FILE_TYPES_SENTENCE = 'Agent Desk reads documents, spreadsheets, slides, images, audio, video and code files.';
+/** What Agent Desk reads, in a sentence (UX.md: no list of 60 extensions). */
+export const fileTypesSentence = () => t('errors.fileTypes');
 
 interface ErrorLike {
   status?: number;
@@ -40,34 +44,33 @@ const asErrorLike = (err: unknown): ErrorLike | null => (err && typeof err === '
 /** `providers.2.base_url` → `base_url`; `messages.0.content` → `content`. */
 export const lastSegment = (key: string): string => key.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? key;
 
-const humanName = (key: string) => lastSegment(key).replace(/_/g, ' ').replace(/\burl\b/gi, 'URL');
+/** A field's name in running text: the catalog's name for it, else (in English) its key in words. */
+const humanName = (key: string) => {
+  const field = lastSegment(key);
+  const known = (t('errors.fieldNames', { returnObjects: true }) as Record<string, string>)[field];
+  return known ?? platformText(field.replace(/_/g, ' ').replace(/\burl\b/gi, 'URL'), () => t('errors.thisField'));
+};
 const capital = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
-const CRON_PARTS: Record<string, [string, string]> = {
-  second: ['second', '0 to 59'],
-  minute: ['minute', '0 to 59'],
-  hour: ['hour', '0 to 23'],
-  day: ['day of the month', '1 to 31'],
-  month: ['month', '1 to 12'],
-  dayOfWeek: ['weekday', '0 (Sunday) to 6, or 7 for Sunday'],
-};
-
-const CRON_EXAMPLE = 'e.g. 30 9 * * 1-5 runs on weekdays at 09:30';
+/** croner's names of a cron expression's parts (each one's words are errors.cron.parts.<name>). */
+const CRON_PARTS = new Set(['second', 'minute', 'hour', 'day', 'month', 'dayOfWeek']);
 
 /** A cron parser's complaint (croner's `CronPattern: …`, or the platform's) as a sentence. */
 export function cronSentence(raw: string): string {
   const m = raw.replace(/^Cron(Pattern|Options|Date)?:\s*/i, '');
-  if (/five or six space separated parts|invalid configuration format/i.test(m)) return `A cron expression has five parts: minute, hour, day, month and weekday (${CRON_EXAMPLE}).`;
+  const example = t('errors.cron.example');
+  if (/five or six space separated parts|invalid configuration format/i.test(m)) return t('errors.cron.parts5', { example });
   const value = /Invalid value for (\w+): (-?\d+)/i.exec(m);
   if (value) {
-    const [name, range] = CRON_PARTS[value[1]] ?? [value[1], 'its range'];
-    return `${capital(name)} ${value[2]} does not exist: use ${range}.`;
+    if (!CRON_PARTS.has(value[1])) return t('errors.cron.outOfRange', { name: value[1], value: value[2] });
+    const part = (t('errors.cron.parts', { returnObjects: true }) as Record<string, { name: string; range: string }>)[value[1]];
+    return t('errors.cron.noSuch', { name: capital(part.name), value: value[2], range: part.range });
   }
-  if (/illegal characters/i.test(m)) return `Use only numbers, *, commas, dashes and slashes in a cron expression (${CRON_EXAMPLE}).`;
-  if (/is empty|trailing spaces/i.test(m)) return `One part of the cron expression is empty: remove the extra space (${CRON_EXAMPLE}).`;
-  if (/larger than to value/i.test(m)) return 'A range in the cron expression runs backwards: write the smaller number first, e.g. 1-5.';
-  if (/never runs/i.test(m)) return 'This cron expression never runs: check the day and month.';
-  return `That isn't a cron expression the scheduler understands (${CRON_EXAMPLE}).`;
+  if (/illegal characters/i.test(m)) return t('errors.cron.characters', { example });
+  if (/is empty|trailing spaces/i.test(m)) return t('errors.cron.empty', { example });
+  if (/larger than to value/i.test(m)) return t('errors.cron.backwards');
+  if (/never runs/i.test(m)) return t('errors.cron.never');
+  return t('errors.cron.unknown', { example });
 }
 
 const HOST = /https?:\/\/([^/\s)]+)/i;
@@ -81,18 +84,18 @@ export function providerSentence(raw: string): string {
   if (reach) {
     const host = HOST.exec(reach[1])?.[1] ?? reach[1];
     const code = reach[2];
-    if (/ENOTFOUND|EAI_AGAIN/i.test(code)) return `No server named ${host.replace(/:\d+$/, '')} was found. Check the address for typos.`;
-    if (/ECONNREFUSED/i.test(code)) return `Nothing answered at ${host}. Start the server there, or check the address.`;
-    if (/CERT|SSL|TLS/i.test(code)) return `The server at ${host} has a certificate this computer does not trust. Check the address, or use the server's own certificate.`;
-    return `The server at ${host} could not be reached. Check that it is running and that the address is right.`;
+    if (/ENOTFOUND|EAI_AGAIN/i.test(code)) return t('errors.provider.notFound', { host: host.replace(/:\d+$/, '') });
+    if (/ECONNREFUSED/i.test(code)) return t('errors.provider.refused', { host });
+    if (/CERT|SSL|TLS/i.test(code)) return t('errors.provider.certificate', { host });
+    return t('errors.provider.unreachable', { host });
   }
-  if (/^No answer within (\d+) s/i.test(raw)) return 'The server did not answer in time. Check that it is running, then try again.';
+  if (/^No answer within (\d+) s/i.test(raw)) return t('errors.provider.timeout');
   const status = /answered (\d{3})/.exec(raw)?.[1];
-  if (status === '401' || status === '403') return 'The server refused the API key. Check the key, then try again.';
-  if (status === '404') return 'The server answered, but not as an OpenAI-compatible API. Check the address: it usually ends in /v1.';
-  if (status === '429') return 'The server is busy or over its limit. Wait a moment, then try again.';
-  if (status) return `The server answered with an error (${status}). Check its log, then try again.`;
-  return scrub(raw);
+  if (status === '401' || status === '403') return t('errors.provider.key');
+  if (status === '404') return t('errors.provider.notOpenAi');
+  if (status === '429') return t('errors.provider.busy');
+  if (status) return t('errors.provider.status', { status });
+  return platformText(scrub(raw), () => t('errors.provider.other'));
 }
 
 /** Validator wording cleaned of what people do not read: field paths, class names, long lists. */
@@ -103,7 +106,7 @@ export function scrub(raw: string, label?: string): string {
   s = s.replace(/\b([a-z_]+\.)+(\d+\.)+[a-z_ ]+? field\b/gi, (m) => label ?? humanName(m.replace(/ field$/i, '')));
   s = s.replace(/\b[a-z_]+(?:\.\d+)+(?:\.[a-z_]+)*\b|\b[a-z]+_[a-z_]*(?:\.[a-z_]+)+\b/g, (m) => label ?? humanName(m));
   // A list of more than five items reads as its first few.
-  s = s.replace(/((?:[\w+-]+(?:\.[\w+-]+)*, ){5,}[\w+-]+(?:\.[\w+-]+)*)/g, (list) => `${list.split(', ').slice(0, 3).join(', ')} and others`);
+  s = s.replace(/((?:[\w+-]+(?:\.[\w+-]+)*, ){5,}[\w+-]+(?:\.[\w+-]+)*)/g, (list) => t('errors.andOthers', { list: list.split(', ').slice(0, 3).join(', ') }));
   return s;
 }
 
@@ -111,45 +114,48 @@ export function scrub(raw: string, label?: string): string {
 export function fieldSentence(key: string, raw: string, label?: string): string {
   const name = label ?? humanName(key);
   const field = lastSegment(key);
-  if (/must be a file of type/i.test(raw)) return `${FILE_TYPES_SENTENCE} This file's type is not one of them.`;
-  if (/enter its API key again/i.test(raw)) return 'Enter the API key again: a saved key is only sent to the address it was entered for.';
+  // The name inside a sentence ("Fill in the base URL."), and at its start ("Base URL must be…").
+  const lower = name.toLowerCase();
+  const Name = capital(name);
+  if (/must be a file of type/i.test(raw)) return t('errors.fileType', { types: fileTypesSentence() });
+  if (/enter its API key again/i.test(raw)) return t('errors.field.keyAgain');
   if (/cron/i.test(field) || /^CronPattern|cron expression/i.test(raw)) return cronSentence(raw);
   if (/Could not reach|answered \d{3}|No answer within/.test(raw)) return providerSentence(raw);
   if (/is required|must hold at least one|must not be empty|is empty/i.test(raw)) {
-    if (/url/i.test(field)) return "Type the server's address, e.g. http://localhost:1234/v1.";
-    if (/api_key/i.test(field)) return 'Type the API key.';
-    if (/models_dir/i.test(field)) return 'Choose the folder that holds the GGUF files.';
-    if (field === 'model') return 'Pick a model.';
-    return `Fill in the ${name.toLowerCase()}.`;
+    if (/url/i.test(field)) return t('errors.field.typeUrl');
+    if (/api_key/i.test(field)) return t('errors.field.typeKey');
+    if (/models_dir/i.test(field)) return t('errors.field.chooseFolder');
+    if (field === 'model') return t('errors.field.pickModel');
+    return t('errors.field.fillIn', { name: lower });
   }
-  if (/valid URL|http or https URL|must be an? (absolute )?http/i.test(raw)) return "That address isn't a web address. It should start with http:// or https://.";
+  if (/valid URL|http or https URL|must be an? (absolute )?http/i.test(raw)) return t('errors.field.notWebAddress');
   if (/selected .* is invalid/i.test(raw)) {
-    if (field === 'model') return "No provider serves that model now. Pick one from the list, or add a provider in Settings.";
-    return `Pick one of the offered choices for ${name.toLowerCase()}.`;
+    if (field === 'model') return t('errors.field.modelNotServed');
+    return t('errors.field.pickOffered', { name: lower });
   }
   const long = /(?:greater than|longer than|at most) ([\d,]+) characters/i.exec(raw);
-  if (long) return `${capital(name)} is too long: keep it under ${long[1]} characters.`;
-  if (/already (been )?taken|distinct|already exists/i.test(raw)) return `That ${name.toLowerCase()} is already in use. Choose another.`;
-  if (/must be a number|must be an integer/i.test(raw)) return `${capital(name)} must be a whole number.`;
+  if (long) return t('errors.field.tooLong', { name: Name, lower, max: long[1] });
+  if (/already (been )?taken|distinct|already exists/i.test(raw)) return t('errors.field.taken', { name: lower });
+  if (/must be a number|must be an integer/i.test(raw)) return t('errors.field.whole', { name: Name, lower });
   const between = /must be between ([\d.]+) and ([\d.]+)/i.exec(raw);
-  if (between) return `${capital(name)} must be from ${between[1]} to ${between[2]}.`;
+  if (between) return t('errors.field.between', { name: Name, lower, min: between[1], max: between[2] });
   const min = /must be at least ([\d.]+)/i.exec(raw);
-  if (min) return `${capital(name)} must be at least ${min[1]}.`;
+  if (min) return t('errors.field.atLeast', { name: Name, lower, min: min[1] });
   const max = /(?:must not be|may not be) greater than ([\d.]+)/i.exec(raw);
-  if (max) return `${capital(name)} must be at most ${max[1]}.`;
-  return scrub(raw, name.toLowerCase());
+  if (max) return t('errors.field.atMost', { name: Name, lower, max: max[1] });
+  return platformText(scrub(raw, lower), () => t('errors.field.notAccepted', { name: lower }));
 }
 
 /** A 413 in words, with the limit the platform named ("greater than 200 MB", "limit 4096 KB") when it named one. */
 function tooLargeSentence(raw: string): string {
   const file = /must not be greater than ([\d.,]+ [KMG]B)/i.exec(raw);
-  if (file) return `That file is too large: the limit is ${file[1]}. Try a smaller file.`;
+  if (file) return t('errors.tooLarge.file', { limit: file[1] });
   const body = /limit ([\d.,]+) KB/i.exec(raw);
   if (body) {
     const kb = Number(body[1].replace(/,/g, ''));
-    return `That is too large: the limit is ${kb >= 1024 ? `${Math.round(kb / 1024)} MB` : `${kb} KB`}. Try a shorter text or a smaller file.`;
+    return t('errors.tooLarge.body', { limit: kb >= 1024 ? `${Math.round(kb / 1024)} MB` : `${kb} KB` });
   }
-  return 'That is too large for Agent Desk to take. Try a smaller file or a shorter text.';
+  return t('errors.tooLarge.any');
 }
 
 /** A failure that is not about one field (a network fault, a 404, a 500) as one sentence. */
@@ -157,12 +163,13 @@ export function generalSentence(err: unknown): string {
   const e = asErrorLike(err);
   const raw = err instanceof Error ? err.message : typeof e?.message === 'string' ? e.message : String(err);
   if (e?.status === 413) return tooLargeSentence(raw);
-  if (e?.status && e.status >= 500) return `Something went wrong inside Agent Desk. Try again; if it keeps happening, the log has the details.`;
-  if (/Failed to fetch|NetworkError|Load failed/i.test(raw)) return 'Agent Desk could not be reached. Check that it is still running, then try again.';
+  if (e?.status && e.status >= 500) return t('errors.general.inside');
+  if (/Failed to fetch|NetworkError|Load failed/i.test(raw)) return t('errors.general.unreachable');
   if (/Could not reach|answered \d{3}|No answer within/.test(raw)) return providerSentence(raw);
-  if (/must be a file of type/i.test(raw)) return `${FILE_TYPES_SENTENCE} This file's type is not one of them.`;
+  if (/must be a file of type/i.test(raw)) return t('errors.fileType', { types: fileTypesSentence() });
   if (/^CronPattern/.test(raw)) return cronSentence(raw);
-  return scrub(raw);
+  // The platform's own sentence (an answer with a status) is English; the app's own errors are already in its language.
+  return typeof e?.status === 'number' ? platformText(scrub(raw), () => t('errors.general.refused')) : scrub(raw);
 }
 
 /**

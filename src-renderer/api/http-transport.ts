@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import type { RawResponse, RequestInit, StreamHandlers, Transport, UploadHandlers } from './transport';
 
 function headersOf(h: Headers): Record<string, string> {
@@ -54,7 +55,7 @@ export function httpTransport(base = ''): Transport {
           }
           resolve({ status: xhr.status, headers, text: xhr.responseText });
         };
-        xhr.onerror = () => reject(new Error('Network error while uploading.'));
+        xhr.onerror = () => reject(new Error(t('errors.uploadNetwork')));
         xhr.onabort = () => reject(new DOMException('Upload canceled.', 'AbortError'));
         h.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
         xhr.send(form);

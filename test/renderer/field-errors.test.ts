@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, messageOf } from '../../src-renderer/api/errors';
-import { FILE_TYPES_SENTENCE, cronSentence, providerSentence, sentenceOf, wordErrors } from '../../src-renderer/api/field-errors';
+import { fileTypesSentence, cronSentence, providerSentence, sentenceOf, wordErrors } from '../../src-renderer/api/field-errors';
 import { providerFormField } from '../../src-renderer/features/settings/providers';
 import { cronProblem } from '../../src-renderer/features/schedules/describe';
 
@@ -29,7 +29,7 @@ describe('the one place that words refusals', () => {
   it('says which files Agent Desk reads instead of sixty extensions', () => {
     const list = Array.from({ length: 60 }, (_, i) => `ext${i}`).join(', ');
     const err = unprocessable({ file: [`The file field must be a file of type: ${list}.`] });
-    expect(sentenceOf(err)).toBe(`${FILE_TYPES_SENTENCE} This file's type is not one of them.`);
+    expect(sentenceOf(err)).toBe(`${fileTypesSentence()} This file's type is not one of them.`);
     expect(messageOf(err)).toBe(sentenceOf(err));
     // Any other long list reads as its first few.
     expect(sentenceOf(unprocessable({ x: [`Use one of: ${list}.`] }))).toBe('Use one of: ext0, ext1, ext2 and others.');
