@@ -11,6 +11,7 @@ import { arrangeSession, chooseGptModel, lastTurnDone, newChat, sendMessage, sta
 import { e2eSetup } from './support/suite';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
+import { pageFetch } from './support/page';
 import { limit } from '../fixtures/until.js';
 
 let env: ChatEnv;
@@ -221,4 +222,32 @@ describe('conversations people keep', () => {
     expect(detail.executions.at(-1).parent_id).toBe(detail.executions.find((e: any) => e.input === 'Which sea is warmest?' && e.model === 'gpt-5').id);
     expect(env.problems.filter((p) => !p.includes('409'))).toEqual([]);
   }, limit(180_000));
+
+  it('speaks Brazilian Portuguese: the list, its menu, the instructions line and Compare, long words unclipped', async () => {
+    const { page } = env;
+    expect((await pageFetch(page, 'PUT', '/api/settings/app', { locale: 'pt-BR' })).status).toBe(200);
+    await page.evaluate(() => localStorage.setItem('agent-desk.locale', 'pt-BR'));
+    await page.reload();
+    await page.getByRole('button', { name: 'Nova conversa' }).waitFor({ timeout: limit(15_000) });
+    await page.getByRole('button', { name: 'Arquivadas', exact: true }).waitFor();
+    expect(await page.getByTestId('chat-instructions').textContent()).toContain('Esta conversa');
+    const first = page.locator('[data-testid="session"]').first();
+    await first.getByRole('button', { name: /^Mais ações para/ }).click();
+    await page.getByRole('menuitem', { name: 'Baixar em Markdown' }).waitFor();
+    await shotSizesAndThemes(page, 'session-menu-pt-BR');
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Comparar modelos' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Comparar modelos' });
+    await dialog.getByLabel('Mensagem').fill('Qual é o mar mais quente?');
+    await dialog.getByRole('button', { name: 'Perguntar a 2 modelos' }).waitFor();
+    await shotSizesAndThemes(page, 'compare-ask-pt-BR');
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
+    await page.emulateMedia({ colorScheme: 'light' });
+    await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await pageFetch(page, 'PUT', '/api/settings/app', { locale: 'en' });
+    await page.evaluate(() => localStorage.setItem('agent-desk.locale', 'en'));
+  }, limit(120_000));
 });

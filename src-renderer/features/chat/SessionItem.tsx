@@ -3,7 +3,8 @@ import { useT } from '../../i18n';
 import { useAgents } from '../../stores/agents';
 import { selectBusy, useConversation } from '../../stores/conversation';
 import { useSessions, type Session } from '../../stores/sessions';
-import { fullDate, relativeDate } from './session-dates';
+import { formatTime } from '../../components/format';
+import { sessionWhen } from './session-when';
 import { SessionMenu } from './SessionMenu';
 import { isFinished } from '../../../src-main/platform/contract/executions';
 
@@ -81,8 +82,8 @@ export function SessionItem({ session: s, number, now, onDelete }: { session: Se
             </span>
           ) : null}
           <span className="muted small session-meta">
-            <time dateTime={s.updated_at} title={fullDate(s.updated_at)} data-testid="session-date">
-              {relativeDate(s.updated_at, now)}
+            <time dateTime={s.updated_at} title={formatTime(s.updated_at)} data-testid="session-date">
+              {sessionWhen(s.updated_at, now)}
             </time>
             {' · '}
             {agentName ? `${agentName} · ` : ''}

@@ -49,6 +49,14 @@ export const sessions = {
     archivedToast: 'Archived “{{title}}”. Find it under Archived or by searching.',
     unarchivedToast: '“{{title}}” is back in your chats.',
   },
+  when: {
+    justNow: 'Just now',
+    minutes_one: '{{count}} min ago',
+    minutes_other: '{{count}} min ago',
+    hours_one: '{{count}} h ago',
+    hours_other: '{{count}} h ago',
+    yesterday: 'Yesterday',
+  },
   export: {
     markdown: 'Download as Markdown',
     json: 'Download as JSON',

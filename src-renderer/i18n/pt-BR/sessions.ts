@@ -50,6 +50,14 @@ export const sessions: Catalog['sessions'] = {
     archivedToast: '“{{title}}” foi arquivada. Ela está em Arquivadas e aparece nas pesquisas.',
     unarchivedToast: '“{{title}}” voltou para as suas conversas.',
   },
+  when: {
+    justNow: 'Agora mesmo',
+    minutes_one: 'há {{count}} min',
+    minutes_other: 'há {{count}} min',
+    hours_one: 'há {{count}} h',
+    hours_other: 'há {{count}} h',
+    yesterday: 'Ontem',
+  },
   export: {
     markdown: 'Baixar em Markdown',
     json: 'Baixar em JSON',
