@@ -246,8 +246,9 @@ function* platformSteps(opts: PlatformOptions): Steps<Platform> {
       lifecycle.becomeOwner();
     });
   }
-  // Refresh the remote's agents in the background; offline, the cached list stays readable.
-  if (services.remote.view().status !== 'unconfigured') void services.remote.sync().catch(() => {});
+  // Refresh the remote's agents in the background (the first listing waits for it, bounded);
+  // offline, the cached list stays readable.
+  services.remote.startSync();
   return platform;
 }
 

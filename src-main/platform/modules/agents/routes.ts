@@ -7,13 +7,25 @@ import { agentOperations } from '../../contract/agents.js';
 import { shapeA, shapeB } from '../../transports/http/pagination.js';
 import { requestWorkspace } from '../access/workspace.js';
 
-export function agentRoutes({ agents, templates, users }: { agents: AgentsService; templates: TemplatesService; users: UsersService }) {
+/** What listing needs of the remote module: the first sync after start (bounded), waited for before the first listing. */
+interface FirstSync {
+  firstSync(): Promise<void>;
+}
+
+export function agentRoutes({ agents, templates, users, remote }: { agents: AgentsService; templates: TemplatesService; users: UsersService; remote: FirstSync }) {
   const r = createRouter();
   // The hosted platform's older `/templates` paths answer as their `/agents` twins.
   serveOperations(r, agentOperations, {
     listResources: ({ query }) => shapeA(templates.list(query)),
-    listAgents: ({ userId, query }, c) => shapeB(c, agents.list(userId, query)),
-    listTemplates: ({ userId, query }, c) => shapeB(c, agents.list(userId, query)),
+    // A listing right after start waits for the remote's agents (at most 5 s), so that it lists them.
+    listAgents: async ({ userId, query }, c) => {
+      await remote.firstSync();
+      return shapeB(c, agents.list(userId, query));
+    },
+    listTemplates: async ({ userId, query }, c) => {
+      await remote.firstSync();
+      return shapeB(c, agents.list(userId, query));
+    },
     getAgent: ({ userId, params }) => agents.get(userId, params.id),
     getTemplate: ({ userId, params }) => agents.get(userId, params.id),
     createAgent: ({ userId, body }, c) => agents.create(userId, requestWorkspace(users, c), body),

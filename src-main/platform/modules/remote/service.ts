@@ -29,6 +29,9 @@ interface Stored {
 }
 
 const KEY = 'remote';
+/** How long a listing waits for the first sync after start: the remote timeout of the contract. */
+const FIRST_SYNC_WAIT_MS = 5_000;
+
 const EMPTY: Stored = { base_url: null, api_key_sealed: null, status: null, last_sync_at: null, last_error: null };
 
 /**
@@ -46,6 +49,30 @@ export class RemoteService {
     private readonly secrets: SecretBox,
   ) {
     this.store = new RemoteAgentsStore(ctx.db);
+  }
+
+  /** The first sync after start, or the bound on waiting for it (whichever settles first). */
+  private first: Promise<void> = Promise.resolve();
+
+  /**
+   * Starts refreshing the remote's agents in the background (the platform's start). Listings wait
+   * for this first sync, at most FIRST_SYNC_WAIT_MS from now (CONTRACT.md "Lean start"): a client
+   * that lists once at start sees the remote agents; offline, the cached list is shown after it.
+   */
+  startSync(): void {
+    if (this.view().status === 'unconfigured') return;
+    const synced = this.sync().then(
+      () => {},
+      () => {},
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_SYNC_WAIT_MS).unref()));
+    this.first = Promise.race([synced, bound]).finally(() => clearTimeout(timer));
+  }
+
+  /** Settles once the first sync after start has ended, or at most FIRST_SYNC_WAIT_MS after it began. */
+  firstSync(): Promise<void> {
+    return this.first;
   }
 
   /** Env seeds the settings once (AGENT_DESK_REMOTE_URL + AGENT_DESK_REMOTE_API_KEY); the app can change them later. */
