@@ -106,7 +106,7 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
           <Trans
             i18nKey="agents.filesField.uploadFirst"
             components={{
-              link: (
+              to: (
                 <a
                   href="#/files"
                   onClick={(e) => {

@@ -86,7 +86,7 @@ export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onA
           <Trans
             i18nKey="agents.toolsField.noServers"
             components={{
-              link: (
+              to: (
                 <a
                   href="#/settings/tools"
                   onClick={(e) => {

@@ -125,7 +125,7 @@ export const agents = {
     pickLabel: 'A file to add',
     pick: 'Choose an uploaded file…',
     add: 'Add file',
-    uploadFirst: 'Upload files on the <link>Files</link> screen to give them to this agent.',
+    uploadFirst: 'Upload files on the <to>Files</to> screen to give them to this agent.',
   },
   toolsField: {
     legend: 'Tools',
@@ -134,7 +134,7 @@ export const agents = {
     onWeb: 'On the web',
     startsWith: 'New conversations start with:',
     servers: 'MCP servers',
-    noServers: 'No MCP servers yet. Add one in <link>Settings → MCP servers</link> to give this agent more tools.',
+    noServers: 'No MCP servers yet. Add one in <to>Settings → MCP servers</to> to give this agent more tools.',
     useAll: 'Use the tools of {{name}}',
     asks: 'Asks you first',
     runs: 'Runs without asking',

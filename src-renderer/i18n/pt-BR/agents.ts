@@ -126,7 +126,7 @@ export const agents: Catalog['agents'] = {
     pickLabel: 'Um arquivo para adicionar',
     pick: 'Escolha um arquivo enviado…',
     add: 'Adicionar arquivo',
-    uploadFirst: 'Envie arquivos na tela <link>Arquivos</link> para entregá-los a este agente.',
+    uploadFirst: 'Envie arquivos na tela <to>Arquivos</to> para entregá-los a este agente.',
   },
   toolsField: {
     legend: 'Ferramentas',
@@ -135,7 +135,7 @@ export const agents: Catalog['agents'] = {
     onWeb: 'Na web',
     startsWith: 'Novas conversas começam com:',
     servers: 'Servidores MCP',
-    noServers: 'Nenhum servidor MCP ainda. Adicione um em <link>Configurações → Servidores MCP</link> para dar mais ferramentas a este agente.',
+    noServers: 'Nenhum servidor MCP ainda. Adicione um em <to>Configurações → Servidores MCP</to> para dar mais ferramentas a este agente.',
     useAll: 'Usar as ferramentas de {{name}}',
     asks: 'Pergunta antes',
     runs: 'Roda sem perguntar',
