@@ -1,22 +1,24 @@
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useConversation } from '../../stores/conversation';
 import { SourceBadge } from '../agents/SourceBadge';
+import { t as tr, useT } from '../../i18n';
 
 /** An agent by its title (its kind is not what people pick it by), marked when it runs on the remote platform. */
 const option = (a: Agent) => (
   <option key={a.id} value={a.id}>
     {a.title}
-    {a.source === 'remote' ? ' · remote' : ''}
+    {a.source === 'remote' ? tr('chat.picker.remote') : ''}
   </option>
 );
 
 export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent | null }) {
+  const t = useT();
   const selectAgent = useConversation((s) => s.selectAgent);
   const remote = agents.filter((a) => a.source === 'remote');
   const local = agents.filter((a) => a.source !== 'remote');
   return (
     <label className="field inline">
-      <span>Agent</span>
+      <span>{t('chat.picker.agent')}</span>
       <select
         value={agent?.id ?? ''}
         disabled={!agents.length}
@@ -29,8 +31,8 @@ export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent |
         {/* Groups only when there is something to tell apart. */}
         {remote.length ? (
           <>
-            <optgroup label="Local agents">{local.map(option)}</optgroup>
-            <optgroup label="Remote agents">{remote.map(option)}</optgroup>
+            <optgroup label={t('chat.picker.local')}>{local.map(option)}</optgroup>
+            <optgroup label={t('chat.picker.remotes')}>{remote.map(option)}</optgroup>
           </>
         ) : (
           agents.map(option)

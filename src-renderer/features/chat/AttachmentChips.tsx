@@ -1,4 +1,5 @@
 import { useAttachments } from '../../stores/attachments';
+import { t as tr } from '../../i18n';
 import type { Attachment } from '../../stores/chat-attachments';
 import { formatBytes } from '../../components/format';
 import { duration } from './elapsed';
@@ -16,7 +17,7 @@ export function AttachmentChips() {
   const now = useNow(reading);
   if (!attachments.length) return null;
   return (
-    <ul className="chips attachments" aria-label="Attachments">
+    <ul className="chips attachments" aria-label={tr('chat.chips.label')}>
       {attachments.map((a) => (
         <AttachmentChip key={a.key} a={a} now={now} />
       ))}
@@ -40,7 +41,7 @@ function AttachmentChip({ a, now }: { a: Attachment; now: number }) {
         <span
           className={`chip-progress${a.indeterminate ? ' indeterminate' : ''}`}
           role="progressbar"
-          aria-label={`Upload of ${a.name}`}
+          aria-label={tr('chat.chips.upload', { name: a.name })}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={a.indeterminate ? undefined : pct}
@@ -50,11 +51,11 @@ function AttachmentChip({ a, now }: { a: Attachment; now: number }) {
         </span>
       ) : null}
       {failed && a.retriable ? (
-        <button type="button" className="btn-link small" onClick={() => void retry(a.key)} aria-label={`Retry ${a.name}`}>
-          Retry
+        <button type="button" className="btn-link small" onClick={() => void retry(a.key)} aria-label={tr('chat.chips.retryLabel', { name: a.name })}>
+          {tr('chat.chips.retry')}
         </button>
       ) : null}
-      <button type="button" className="btn-icon" aria-label={`Remove ${a.name}`} onClick={() => detach(a.key)}>
+      <button type="button" className="btn-icon" aria-label={tr('chat.chips.remove', { name: a.name })} onClick={() => detach(a.key)}>
         ×
       </button>
     </li>
@@ -66,11 +67,11 @@ export const state = (a: Attachment) => a.phase;
 
 function statusText(a: Attachment, pct: number, now: number): string {
   // The reason is in the sentence under the chips (and the chip's tooltip).
-  if (a.phase === 'failed') return 'Failed';
-  if (a.phase === 'ready') return 'Ready';
-  if (a.phase === 'uploading') return a.indeterminate ? 'Sending…' : `Uploading ${pct} %`;
+  if (a.phase === 'failed') return tr('chat.chips.failed');
+  if (a.phase === 'ready') return tr('chat.chips.ready');
+  if (a.phase === 'uploading') return a.indeterminate ? tr('chat.chips.sending') : tr('chat.chips.uploading', { pct });
   const since = a.readingSince ? Date.parse(a.readingSince) : NaN;
   const took = Number.isFinite(since) ? Math.max(0, Math.floor((now - since) / 1000)) : 0;
-  const what = a.image ? 'Reading the text in the image' : 'Reading';
-  return took >= 2 ? `${what}… ${duration(took)}` : `${what}…`;
+  const what = a.image ? tr('chat.chips.readingImage') : tr('chat.chips.reading');
+  return took >= 2 ? tr('chat.chips.took', { what, time: duration(took) }) : tr('chat.chips.doing', { what });
 }

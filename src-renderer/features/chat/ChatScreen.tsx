@@ -20,10 +20,12 @@ import { FindBar } from './FindBar';
 import { useSessions } from '../../stores/sessions';
 import { useSessionUrl } from './use-session-url';
 import { useChatPrefs } from './prefs';
+import { Trans, useT } from '../../i18n';
 import { draftKey } from '../../stores/drafts';
 import { scrollPlaces } from '../../stores/places';
 
 export function ChatScreen() {
+  const t = useT();
   const { agents, loaded, error } = useAgents();
   const needsSetup = useNeedsSetup();
   const setupStatus = useSetup((s) => s.status);
@@ -131,12 +133,12 @@ export function ChatScreen() {
       <div className="chat-main">
         <header className="chat-head">
           <h1 id="chat-title" tabIndex={-1}>
-            Chat
+            {t('chat.screen.title')}
           </h1>
           <AgentPicker agents={agents} agent={agent} />
         </header>
-        {error ? <ErrorNote error={error} what="Agents" /> : null}
-        {loaded && !agents.length && !error ? <p className="note note-muted">No agents yet. Create one on the Agents screen.</p> : null}
+        {error ? <ErrorNote error={error} what={t('chat.screen.agents')} /> : null}
+        {loaded && !agents.length && !error ? <p className="note note-muted">{t('chat.screen.noAgents')}</p> : null}
         {agent?.source === 'remote' ? <RemoteBanner agent={agent} /> : null}
         {firstRun ? <SetupPanel /> : null}
         {finding ? (
@@ -165,17 +167,17 @@ export function ChatScreen() {
               if (restored.current === placeKey) scrollPlaces.set(placeKey, { top: el.scrollTop, atEnd: stick.current });
             }}
           >
-            {loadingSession ? <p className="muted">Loading the conversation…</p> : null}
+            {loadingSession ? <p className="muted">{t('chat.screen.loading')}</p> : null}
             {!turns.length && !loadingSession ? (
               <div className="empty-chat">
-                <p>Ask {agent ? agent.title : 'an agent'} anything.</p>
+                <p>{agent ? t('chat.screen.ask', { name: agent.title }) : t('chat.screen.askAny')}</p>
                 <p className="muted">
-                  <kbd>{enterSends ? 'Enter' : 'Ctrl+Enter'}</kbd> sends, <kbd>Esc</kbd> stops. Drop or paste files to attach them.
+                  <Trans i18nKey="chat.screen.hint" values={{ send: enterSends ? 'Enter' : 'Ctrl+Enter' }} components={{ kbd: <kbd /> }} />
                 </p>
               </div>
             ) : null}
-            {turns.map((t) => (
-              <TurnView key={t.key} turn={t} />
+            {turns.map((turn) => (
+              <TurnView key={turn.key} turn={turn} />
             ))}
           </div>
           <JumpToLatest visible={away && turns.length > 0} onJump={toEnd} />

@@ -14,11 +14,13 @@ import { preloadMarkdown } from '../../components/Markdown';
 import { useSetup } from '../setup/setup-store';
 import { checkInput, inputLimits, pasteAsFile, pastedName } from './long-input';
 import { questionLabel } from './option-words';
+import { Trans, useT } from '../../i18n';
 
 /** Pasted texts turned into files in this window, for their names ("Pasted text 2.txt"). */
 let pastedCount = 0;
 
 export function Composer({ agent }: { agent: Agent | null }) {
+  const t = useT();
   // The draft belongs to the open conversation: kept when leaving it, and across reloads.
   const key = useConversation((s) => draftKey(s.rootId));
   const text = useDrafts((s) => s.drafts[key] ?? '');
@@ -36,7 +38,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
   const limits = inputLimits(!main, model.id, model.window);
   const input = checkInput(text.length, limits);
   const blocked = attachmentBlock(attachments);
-  const why = input.block ?? blocked ?? (missing.length ? `Choose ${questionLabel(missing[0]).toLowerCase()} in Options to send.` : null);
+  const why = input.block ?? blocked ?? (missing.length ? t('chat.composer.choose', { what: questionLabel(missing[0]).toLowerCase() }) : null);
   const canSend = !!agent && !busy && !!text.trim() && !why;
   const note = !why ? imageNote(attachments) : null;
 
@@ -91,7 +93,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
               }}
               data-testid="attach-as-file"
             >
-              Attach as a file
+              {t('chat.composer.attachAsFile')}
             </button>
           ) : null}
         </div>
@@ -102,14 +104,14 @@ export function Composer({ agent }: { agent: Agent | null }) {
       ) : null}
       <div className="composer-row">
         <label className="sr-only" htmlFor="chat-input">
-          {main ? main.description || main.name : 'Message'}
+          {main ? main.description || main.name : t('chat.composer.message')}
         </label>
         <textarea
           id="chat-input"
           ref={box}
           rows={3}
           value={text}
-          placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : attachments.length ? 'Say what to do with the attached file…' : 'Write a message…'}
+          placeholder={main ? `${main.description || main.name.replace(/_/g, ' ')}…` : attachments.length ? t('chat.composer.placeholderFile') : t('chat.composer.placeholder')}
           aria-describedby={input.counter ? 'chat-counter' : undefined}
           onFocus={preloadMarkdown}
           onChange={(e) => setText(e.target.value)}
@@ -158,15 +160,15 @@ export function Composer({ agent }: { agent: Agent | null }) {
         />
         <div className="composer-actions">
           <button type="button" className="btn" onClick={() => void pickFiles().then((f) => (f.length ? attach(f) : undefined))} disabled={busy}>
-            Attach
+            {t('chat.composer.attach')}
           </button>
           {busy ? (
             <button type="button" className="btn btn-danger" onClick={() => void stop()} data-testid="stop">
-              Stop <kbd>Esc</kbd>
+              {t('chat.composer.stop')} <kbd>Esc</kbd>
             </button>
           ) : (
             <button type="submit" className="btn btn-primary" disabled={!canSend} data-testid="send">
-              Send <kbd>{sendKeys}</kbd>
+              {t('chat.composer.send')} <kbd>{sendKeys}</kbd>
             </button>
           )}
         </div>
@@ -178,11 +180,11 @@ export function Composer({ agent }: { agent: Agent | null }) {
           </span>
         ) : (
           <span>
-            <kbd>{sendKeys}</kbd> sends, <kbd>{enterSends ? 'Shift+Enter' : 'Enter'}</kbd> adds a line, <kbd>↑</kbd> edits your last message
+            <Trans i18nKey="chat.composer.hints" values={{ send: sendKeys, line: enterSends ? 'Shift+Enter' : 'Enter' }} components={{ kbd: <kbd /> }} />
           </span>
         )}
         <label className="check">
-          <input type="checkbox" checked={!enterSends} onChange={(e) => setEnterSends(!e.target.checked)} data-testid="ctrl-enter-sends" /> Send with Ctrl+Enter
+          <input type="checkbox" checked={!enterSends} onChange={(e) => setEnterSends(!e.target.checked)} data-testid="ctrl-enter-sends" /> {t('chat.composer.ctrlEnter')}
         </label>
       </div>
     </form>

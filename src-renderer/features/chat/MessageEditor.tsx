@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useConversation, type Turn } from '../../stores/conversation';
 import { enterAction, useChatPrefs } from './prefs';
+import { useT } from '../../i18n';
 
 /** A sent message edited in place; "Send" branches the conversation from there (the old branch stays, 1/N). */
 export function MessageEditor({ turn }: { turn: Turn }) {
+  const t = useT();
   const [text, setText] = useState(turn.user);
   const resend = useConversation((s) => s.resend);
   const setEditing = useConversation((s) => s.setEditing);
@@ -24,7 +26,7 @@ export function MessageEditor({ turn }: { turn: Turn }) {
       }}
     >
       <label className="sr-only" htmlFor={`edit-${turn.key}`}>
-        Edit your message
+        {t('chat.editor.label')}
       </label>
       <textarea
         id={`edit-${turn.key}`}
@@ -45,10 +47,10 @@ export function MessageEditor({ turn }: { turn: Turn }) {
       />
       <div className="msg-edit-actions">
         <button type="button" className="btn btn-small" onClick={() => setEditing(null)}>
-          Cancel
+          {t('chat.editor.cancel')}
         </button>
         <button type="submit" className="btn btn-small btn-primary" disabled={!text.trim()} data-testid="edit-send">
-          Send
+          {t('chat.editor.send')}
         </button>
       </div>
     </form>

@@ -2,9 +2,11 @@ import { useEffect } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useRemote } from '../settings/remote-store';
 import { RemoteLink } from '../settings/RemoteLink';
+import { useT } from '../../i18n';
 
 /** Above the conversation when the chosen agent is remote and its platform cannot run it now. */
 export function RemoteBanner({ agent }: { agent: Agent }) {
+  const t = useT();
   const { settings, load } = useRemote();
   useEffect(() => {
     // Each time a remote agent is chosen: the status may have changed since it was last read.
@@ -15,11 +17,11 @@ export function RemoteBanner({ agent }: { agent: Agent }) {
     <div className="note note-warn remote-banner" role="status" data-testid="remote-banner" data-status={settings.status}>
       {settings.status === 'offline' ? (
         <>
-          <strong>The remote platform is offline; cached agents are listed but cannot run until it is back.</strong>
+          <strong>{t('chat.remote.offline')}</strong>
           {settings.last_error ? <div className="small">{settings.last_error}</div> : null}
         </>
       ) : (
-        <strong>The remote platform is not configured; its agents cannot run until its URL and key are saved.</strong>
+        <strong>{t('chat.remote.notConfigured')}</strong>
       )}{' '}
       <RemoteLink />
     </div>
