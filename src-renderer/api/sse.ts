@@ -1,10 +1,9 @@
 import { ExecutionEvent } from '../../src-main/platform/contract/executions';
-import { createSseParser } from '../../src-main/platform/contract/sse-parser';
+import { createParser } from 'eventsource-parser';
 import { errorFrom } from './errors';
 import type { RequestInit, StreamHandlers } from './transport';
 
-// The one SSE parser (shared with the tests) lives beside the contract.
-export { createSseParser, type SseEvent } from '../../src-main/platform/contract/sse-parser';
+// The one SSE parser: eventsource-parser, as in the platform (providers, remote agents) and the tests.
 
 /** What reading an execution's event stream needs of a transport (client.ts passes its own). */
 interface StreamingTransport {
@@ -19,16 +18,18 @@ interface StreamingTransport {
 export async function readExecutionEvents(t: StreamingTransport, req: RequestInit, onEvent: (e: ExecutionEvent, id?: string) => void, signal?: AbortSignal): Promise<ExecutionEvent | null> {
   let last: ExecutionEvent | null = null;
   let bad: Error | null = null;
-  const parser = createSseParser((ev) => {
-    if (bad) return;
-    try {
-      const parsed = ExecutionEvent.safeParse(JSON.parse(ev.data));
-      if (!parsed.success) throw new Error('An event of the stream has an unexpected shape.');
-      last = parsed.data;
-      onEvent(parsed.data, ev.id);
-    } catch (err) {
-      bad = err as Error;
-    }
+  const parser = createParser({
+    onEvent: (ev) => {
+      if (bad) return;
+      try {
+        const parsed = ExecutionEvent.safeParse(JSON.parse(ev.data));
+        if (!parsed.success) throw new Error('An event of the stream has an unexpected shape.');
+        last = parsed.data;
+        onEvent(parsed.data, ev.id);
+      } catch (err) {
+        bad = err as Error;
+      }
+    },
   });
   const res = await t.stream(req, { onChunk: (c) => parser.feed(c), signal });
   parser.feed('\n\n');

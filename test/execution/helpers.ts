@@ -1,6 +1,6 @@
 import { call, makePlatform } from '../api/helpers.js';
 import { limit } from '../fixtures/until.js';
-import { parseSse } from '../../src-main/platform/contract/sse-parser.js';
+import { parseSse } from '../fixtures/sse-framing.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
 

@@ -10,7 +10,7 @@ import { KEY, makePlatform } from '../api/helpers.js';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai.js';
 import { until } from '../fixtures/until.js';
 import { listen, type Platform, type RunningServer } from '../../src-main/platform/platform.js';
-import { createSseParser } from '../../src-renderer/api/sse.js';
+import { createParser } from 'eventsource-parser';
 import { CHAT, chatBody } from './helpers.js';
 import { tokenGate } from '../fixtures/token-gate.js';
 
@@ -32,7 +32,7 @@ async function connect(url: string, init: { method?: string; body?: unknown; las
   const events: Event[] = [];
   let raw = '';
   let ended = false;
-  const parser = createSseParser((e) => events.push({ id: e.id, data: JSON.parse(e.data) }));
+  const parser = createParser({ onEvent: (e) => events.push({ id: e.id, data: JSON.parse(e.data) }) });
   const reading = (async () => {
     const dec = new TextDecoder();
     try {

@@ -1,43 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createSseParser, type SseEvent } from '../../src-renderer/api/sse';
+import { readExecutionEvents } from '../../src-renderer/api/sse';
 
-function parseAll(chunks: string[]): SseEvent[] {
-  const events: SseEvent[] = [];
-  const p = createSseParser((e) => events.push(e));
-  for (const c of chunks) p.feed(c);
-  p.end();
-  return events;
+/** The renderer reading an execution stream (through eventsource-parser) from a transport that hands it `chunks`. */
+async function read(chunks: string[]): Promise<{ events: { status: string; output: string; id?: string }[]; last: { status: string } | null }> {
+  const events: { status: string; output: string; id?: string }[] = [];
+  const transport = {
+    stream: async (_req: unknown, h: { onChunk(t: string): void }) => {
+      for (const c of chunks) h.onChunk(c);
+      return { status: 200 };
+    },
+  };
+  const last = await readExecutionEvents(transport, { method: 'GET', path: '/x' } as never, (e, id) => events.push({ status: e.status, output: e.output, id }));
+  return { events, last };
 }
 
-describe('SSE parser', () => {
-  it('reads data lines separated by blank lines', () => {
-    expect(parseAll(['data: {"a":1}\n\ndata: {"a":2}\n\n'])).toEqual([
-      { event: 'message', data: '{"a":1}', id: undefined },
-      { event: 'message', data: '{"a":2}', id: undefined },
+const ev = (status: string, output: string) => JSON.stringify({ id: 1, status, output, error: null, credits: null, root_id: 1, template_id: 1, created_at: '2026-01-01T00:00:00.000000Z', updated_at: '2026-01-01T00:00:00.000000Z' });
+
+describe('the renderer reads execution streams with the one SSE parser', () => {
+  it('reads data lines, ids, and skips comments and CRLF line ends', async () => {
+    const { events, last } = await read([`: keep-alive\r\nid: 3\r\ndata: ${ev('running', 'Hel')}\r\n\r\n`, `data: ${ev('completed', '')}\n\n`]);
+    expect(events).toEqual([
+      { status: 'running', output: 'Hel', id: '3' },
+      // An event names its own id (the re-attach stream gives each one).
+      { status: 'completed', output: '', id: undefined },
     ]);
+    expect(last?.status).toBe('completed');
   });
 
-  it('joins multi-line data, keeps event and id, skips comments, strips one leading space only', () => {
-    expect(parseAll([': keep-alive\n', 'event: update\nid: 7\ndata:  two spaces\ndata:x\n\n'])).toEqual([{ event: 'update', data: ' two spaces\nx', id: '7' }]);
-  });
-
-  it('handles CRLF and CR line ends, even when a CRLF is split between chunks', () => {
-    expect(parseAll(['data: a\r', '\n\r', '\ndata: b\r\r'])).toEqual([
-      { event: 'message', data: 'a', id: undefined },
-      { event: 'message', data: 'b', id: undefined },
-    ]);
-  });
-
-  it('drops an event that never ended and a leading BOM', () => {
-    expect(parseAll(['\uFEFFdata: one\n\ndata: half'])).toEqual([{ event: 'message', data: 'one', id: undefined }]);
-  });
-
-  it('gives the same events however the stream is cut', () => {
-    const payloads = ['{"id":1,"status":"running","output":"Hel"}', '{"id":1,"status":"running","output":"lo\\nworld"}', '{"id":1,"status":"completed","output":""}'];
-    const text = payloads.map((p) => `data: ${p}\r\n\r\n`).join('');
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), (cuts) => {
+  it('gives the same events however the stream is cut', async () => {
+    const text = [ev('running', 'Hel'), ev('running', 'lo\nworld'), ev('completed', '')].map((p) => `data: ${p}\r\n\r\n`).join('');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: text.length }), { maxLength: 12 }), async (cuts) => {
         const points = [...new Set(cuts)].sort((a, b) => a - b);
         const chunks: string[] = [];
         let prev = 0;
@@ -46,9 +40,13 @@ describe('SSE parser', () => {
           prev = c;
         }
         chunks.push(text.slice(prev));
-        expect(parseAll(chunks).map((e) => e.data)).toEqual(payloads);
+        expect((await read(chunks)).events.map((e) => e.output)).toEqual(['Hel', 'lo\nworld', '']);
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('refuses an event of another shape', async () => {
+    await expect(read(['data: {"nope":1}\n\n'])).rejects.toThrow();
   });
 });

@@ -1,11 +1,10 @@
 /**
- * The one SSE parser (contract/sse-parser.ts) that the renderer and the tests read streams with,
- * and its framing check: CONTRACT.md "Execution" — each event is one `data: <execution object
+ * The tests read streams with the one SSE parser (eventsource-parser) and hold the platform's
+ * bodies to its framing: CONTRACT.md "Execution" — each event is one `data: <execution object
  * without input>` line and a blank line (the re-attach stream adds an `id:` line first).
  */
 import { describe, expect, it } from 'vitest';
-import { createSseParser as rendererParser } from '../../src-renderer/api/sse.js';
-import { createSseParser, parseSse } from '../../src-main/platform/contract/sse-parser.js';
+import { parseSse } from '../fixtures/sse-framing.js';
 import { readSSE } from '../fixtures/sse-reader.js';
 import { parseSSE } from '../execution/helpers.js';
 
@@ -27,9 +26,9 @@ describe('the platform framing', () => {
   });
 
   it('reads the re-attach stream: an id line, then the data line', () => {
-    expect(parseSse('id: 3\ndata: {"a":1}\n\nid: 5\ndata: {"a":2}\n\n', { framing: 'id-data' })).toEqual([
-      { event: 'message', data: '{"a":1}', id: '3' },
-      { event: 'message', data: '{"a":2}', id: '5' },
+    expect(parseSse('id: 3\ndata: {"a":1}\n\nid: 5\ndata: {"a":2}\n\n', { framing: 'id-data' }).map((e) => [e.id, e.data])).toEqual([
+      ['3', '{"a":1}'],
+      ['5', '{"a":2}'],
     ]);
   });
 
@@ -51,15 +50,11 @@ describe('the platform framing', () => {
   });
 
   it('without framing, the HTML rules: a comment, a name, an id and an unterminated end are taken in stride', () => {
-    expect(parseSse(': ping\n\nevent: update\nid: 7\ndata: a\ndata: b\n\ndata: half')).toEqual([{ event: 'update', data: 'a\nb', id: '7' }]);
+    expect(parseSse(': ping\n\nevent: update\nid: 7\ndata: a\ndata: b\n\ndata: half').map((e) => [e.event, e.id, e.data])).toEqual([['update', '7', 'a\nb']]);
   });
 });
 
-describe('one parser for the renderer and the tests', () => {
-  it('the renderer reads streams with it', () => {
-    expect(rendererParser).toBe(createSseParser);
-  });
-
+describe('the HTTP fixture', () => {
   it('the HTTP fixture reads every event whatever its lines and however the body is cut', async () => {
     const seen: string[] = [];
     await readSSE(body(['id: 1\r', '\ndata: one\r\n\r', '\nevent: x\ndata: two\n', '\n']), (d) => seen.push(d));

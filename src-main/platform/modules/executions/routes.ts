@@ -17,7 +17,7 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
     const { execution, events } = await executions.start(principal, params.id, body);
     if (body.stream ?? query.stream ?? false) return sseResponse(events);
     const wait = body.wait ?? query.wait_execution ?? query.waitExecution ?? false;
-    const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS, c.req.raw.signal) : execution;
+    const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS) : execution;
     return { template_id: String(execution.template_id), responses: [result] };
   };
 
@@ -28,7 +28,7 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
     getAgentResponse: ({ userId, params }) => executions.get(userId, params.id),
     getTemplateResponse: ({ userId, params }) => executions.get(userId, params.id),
     // Re-attach: every event with its `id:` line; `Last-Event-ID` resumes after the one a client holds.
-    streamAgentResponse: ({ userId, params }, c) => sseResponse(executions.follow(userId, params.id, c.req.header('last-event-id')), 200, idFrame),
+    streamAgentResponse: ({ userId, params }, c) => sseResponse(executions.follow(userId, params.id, c.req.header('last-event-id')), { frame: idFrame }),
     cancelAgentResponse: ({ userId, params }) => executions.cancel(userId, params.id),
   });
 

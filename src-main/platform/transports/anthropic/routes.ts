@@ -17,7 +17,8 @@ import { executionFailure } from '../openai/chat.js';
 import { checkConversation, gatewayTarget, startGateway, type ClientCall, type GatewayRun, type StopReason } from '../openai/gateway.js';
 import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from '../openai/respond.js';
 import { EXECUTION_HEADER } from '../openai/shapes.js';
-import { sseEvent, sseResponse } from '../openai/sse-body.js';
+import { namedFrame } from '../http/sse.js';
+import { gatewayStream } from '../openai/sse-body.js';
 import { anthropicErrorBody } from './errors.js';
 import { readAnthropicMessages, readAnthropicToolChoice, readAnthropicTools } from './read.js';
 
@@ -69,19 +70,19 @@ async function jsonMessage(run: GatewayRun): Promise<Response> {
 async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Response> {
   const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
   const next = reader(run, held, pending);
-  const ev = (type: string, payload: Record<string, unknown> = {}) => sseEvent(type, { type, ...payload });
-  const errorEvent = (status: number, message: string) => sseEvent('error', anthropicErrorBody(status, message));
-  return sseResponse(
+  const ev = (type: string, payload: Record<string, unknown> = {}) => namedFrame(type, { type, ...payload });
+  const errorEvent = (status: number, message: string) => namedFrame('error', anthropicErrorBody(status, message));
+  return gatewayStream(
     run,
     p.log,
-    async (send) => {
-      send(ev('message_start', { message: { ...messageShell(run), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } }));
+    (async function* () {
+      yield ev('message_start', { message: { ...messageShell(run), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } });
       let index = 0;
       let open = false;
-      const openText = () => {
+      const openText = function* () {
         if (open) return;
         open = true;
-        send(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+        yield ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
       };
       for (;;) {
         const r = await next();
@@ -89,33 +90,33 @@ async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Respo
         const e = r.value;
         if (!isFinished(e.status)) {
           if (e.output) {
-            openText();
-            send(ev('content_block_delta', { index, delta: { type: 'text_delta', text: e.output } }));
+            yield* openText();
+            yield ev('content_block_delta', { index, delta: { type: 'text_delta', text: e.output } });
           }
           continue;
         }
         if (e.status !== 'completed') {
           const err = executionFailure(run.executionId, e.error, e.status);
-          send(errorEvent(err.status, err.message));
+          yield errorEvent(err.status, err.message);
           return;
         }
         const f = run.finish(e);
         if (open || !f.calls.length) {
-          openText();
-          send(ev('content_block_stop', { index }));
+          yield* openText();
+          yield ev('content_block_stop', { index });
           index++;
         }
         for (const c of f.calls) {
-          send(ev('content_block_start', { index, content_block: { type: 'tool_use', id: toolUseId(c), name: c.name, input: {} } }));
-          send(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(inputOf(c)) } }));
-          send(ev('content_block_stop', { index }));
+          yield ev('content_block_start', { index, content_block: { type: 'tool_use', id: toolUseId(c), name: c.name, input: {} } });
+          yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(inputOf(c)) } });
+          yield ev('content_block_stop', { index });
           index++;
         }
-        send(ev('message_delta', { delta: { stop_reason: STOP[f.reason], stop_sequence: null }, usage: { input_tokens: f.inputTokens, output_tokens: f.outputTokens } }));
-        send(ev('message_stop'));
+        yield ev('message_delta', { delta: { stop_reason: STOP[f.reason], stop_sequence: null }, usage: { input_tokens: f.inputTokens, output_tokens: f.outputTokens } });
+        yield ev('message_stop');
         return;
       }
-    },
+    })(),
     () => errorEvent(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).'),
   );
 }

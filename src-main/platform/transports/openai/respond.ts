@@ -2,7 +2,7 @@ import { isFinished, type ExecutionEvent } from '../../contract/executions.js';
 import type { Logger } from '../../kernel/log.js';
 import { executionFailure, type ChatRun } from './chat.js';
 import { OpenAIError, openAIErrorBody } from './errors.js';
-import { sseResponse } from './sse-body.js';
+import { gatewayStream } from './sse-body.js';
 import { chunk, completion, EXECUTION_HEADER, sseData, SSE_DONE, toolCallDeltas, usageChunk, usageOf, type CompletionMeta } from './shapes.js';
 import type { GatewayRun } from './gateway.js';
 
@@ -86,32 +86,32 @@ export async function streamResponse(chat: ChatRun, log: Logger): Promise<Respon
   const next = reader(run, held, pending);
   const meta = metaOf(run);
   const withUsage = chat.includeUsage;
-  return sseResponse(
+  return gatewayStream(
     run,
     log,
-    async (send, gone) => {
-      send(sseData(chunk(meta, { role: 'assistant', content: '', refusal: null }, null, withUsage)));
+    (async function* () {
+      yield sseData(chunk(meta, { role: 'assistant', content: '', refusal: null }, null, withUsage));
       for (;;) {
         const r = await next();
-        if (gone() || r.done) return;
+        if (r.done) return;
         const ev = r.value;
         if (!isFinished(ev.status)) {
-          if (ev.output) send(sseData(chunk(meta, { content: ev.output }, null, withUsage)));
+          if (ev.output) yield sseData(chunk(meta, { content: ev.output }, null, withUsage));
           continue;
         }
         if (ev.status === 'completed') {
           const f = run.finish(ev);
-          for (const d of toolCallDeltas(f.calls)) send(sseData(chunk(meta, d, null, withUsage)));
-          send(sseData(chunk(meta, {}, f.reason, withUsage)));
-          if (withUsage) send(sseData(usageChunk(meta, usageOf(f.inputTokens, f.outputTokens))));
-          send(SSE_DONE);
+          for (const d of toolCallDeltas(f.calls)) yield sseData(chunk(meta, d, null, withUsage));
+          yield sseData(chunk(meta, {}, f.reason, withUsage));
+          if (withUsage) yield sseData(usageChunk(meta, usageOf(f.inputTokens, f.outputTokens)));
+          yield SSE_DONE;
         } else {
           const err = executionFailure(run.executionId, ev.error, ev.status);
-          send(sseData(openAIErrorBody(err.message, err.type, err.param, err.openaiCode)));
+          yield sseData(openAIErrorBody(err.message, err.type, err.param, err.openaiCode));
         }
         return;
       }
-    },
+    })(),
     () => {
       const e = new OpenAIError(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).', 'server_error', null);
       return sseData(openAIErrorBody(e.message, e.type, null, null));

@@ -18,7 +18,8 @@ import { clientCalls, gatewayTarget, startGateway, type ClientCall, type Gateway
 import { executionFailure } from './chat.js';
 import { collect, HOLD_HEADERS_MS, holdHeaders, reader } from './respond.js';
 import { EXECUTION_HEADER } from './shapes.js';
-import { sseEvent, sseResponse } from './sse-body.js';
+import { namedFrame } from '../http/sse.js';
+import { gatewayStream } from './sse-body.js';
 import { serveOperations } from '../http/operations.js';
 
 type Status = 'completed' | 'failed' | 'in_progress' | 'incomplete' | 'cancelled';
@@ -164,23 +165,23 @@ async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps): 
   const next = reader(run, held, pending);
   let seq = 0;
   let text = '';
-  const frame = (type: string, payload: Record<string, unknown>) => sseEvent(type, { type, sequence_number: seq++, ...payload });
+  const frame = (type: string, payload: Record<string, unknown>) => namedFrame(type, { type, sequence_number: seq++, ...payload });
   const itemId = `msg_${run.executionId}`;
   const failedFrame = (code: string, message: string) =>
     frame('response.failed', { response: responseObject(run.executionId, run.created, echo, 'failed', text ? [{ ...messageItem(run.executionId, text, 'completed'), status: 'incomplete' }] : [], null, { code, message }) });
-  return sseResponse(
+  return gatewayStream(
     run,
     p.log,
-    async (send) => {
+    (async function* () {
       const start = responseObject(run.executionId, run.created, echo, 'in_progress', [], null);
-      send(frame('response.created', { response: start }));
-      send(frame('response.in_progress', { response: start }));
+      yield frame('response.created', { response: start });
+      yield frame('response.in_progress', { response: start });
       let opened = false;
-      const open = () => {
+      const open = function* () {
         if (opened) return;
         opened = true;
-        send(frame('response.output_item.added', { output_index: 0, item: messageItem(run.executionId, '', 'in_progress') }));
-        send(frame('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: textPart('') }));
+        yield frame('response.output_item.added', { output_index: 0, item: messageItem(run.executionId, '', 'in_progress') });
+        yield frame('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: textPart('') });
       };
       for (;;) {
         const r = await next();
@@ -188,36 +189,36 @@ async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps): 
         const ev = r.value;
         if (!isFinished(ev.status)) {
           if (ev.output) {
-            open();
+            yield* open();
             text += ev.output;
-            send(frame('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: ev.output, logprobs: [] }));
+            yield frame('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: ev.output, logprobs: [] });
           }
           continue;
         }
         if (ev.status !== 'completed') {
           const err = executionFailure(run.executionId, ev.error, ev.status);
-          send(failedFrame(err.openaiCode ?? 'server_error', err.message));
+          yield failedFrame(err.openaiCode ?? 'server_error', err.message);
           return;
         }
         const { f, response } = finished(run, echo, text, ev);
         if (text || !f.calls.length) {
-          open();
-          send(frame('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] }));
-          send(frame('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: textPart(text) }));
-          send(frame('response.output_item.done', { output_index: 0, item: messageItem(run.executionId, text, 'completed') }));
+          yield* open();
+          yield frame('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] });
+          yield frame('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: textPart(text) });
+          yield frame('response.output_item.done', { output_index: 0, item: messageItem(run.executionId, text, 'completed') });
         }
-        f.calls.forEach((c, k) => {
+        for (const [k, c] of f.calls.entries()) {
           const output_index = (opened ? 1 : 0) + k;
           const item = functionItem(c, 'in_progress');
-          send(frame('response.output_item.added', { output_index, item }));
-          send(frame('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: c.arguments }));
-          send(frame('response.function_call_arguments.done', { item_id: item.id, output_index, name: c.name, arguments: c.arguments }));
-          send(frame('response.output_item.done', { output_index, item: functionItem(c, 'completed') }));
-        });
-        send(frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response }));
+          yield frame('response.output_item.added', { output_index, item });
+          yield frame('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: c.arguments });
+          yield frame('response.function_call_arguments.done', { item_id: item.id, output_index, name: c.name, arguments: c.arguments });
+          yield frame('response.output_item.done', { output_index, item: functionItem(c, 'completed') });
+        }
+        yield frame(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
         return;
       }
-    },
+    })(),
     () => failedFrame('server_error', 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).'),
   );
 }
