@@ -63,6 +63,8 @@ export interface AgentDeskBridge {
    * Returns a function that stops listening.
    */
   onEngine?(listener: (state: EngineState) => void): () => void;
+  /** Tells the desktop shell the language the page speaks now ("en" | "pt-BR"): its menu and notices follow. */
+  setLocale?(locale: string): void;
 }
 
 export interface EngineState {

@@ -1,5 +1,6 @@
 import type { AgentDeskBridge, AppInfo, BridgeRequest, BridgeResponse, EngineState, FromPlatform, PickedFile, ToPlatform } from '../../src-preload/api';
-import { CHANNELS, ENGINE_STOPPED_ERROR } from './channels';
+import { CHANNELS, ENGINE_GAVE_UP, ENGINE_RESTARTING } from './channels';
+import { desktopWords, isDesktopLocale, type DesktopLocale } from './words';
 
 /** The part of ipcRenderer the preload uses (passed in, so this file imports nothing of Electron). */
 export interface RendererIpc {
@@ -29,6 +30,11 @@ export function createBridge(ipc: RendererIpc): AgentDeskBridge {
   const queue: ToPlatform[] = [];
   const watchers = new Set<(state: EngineState) => void>();
   let engine: EngineState = { running: true };
+  // The page's language (it says when it changes): the notices made here speak it.
+  let locale: DesktopLocale = 'en';
+  const words = () => desktopWords(locale).engine;
+  /** The main process words the engine's state in English; the page reads it in its own language. */
+  const engineText = (m: string | undefined) => (m === ENGINE_RESTARTING ? words().restarting : m === ENGINE_GAVE_UP ? words().gaveUp : m);
 
   const send = (m: ToPlatform) => {
     if (port) port.postMessage(m);
@@ -53,8 +59,8 @@ export function createBridge(ipc: RendererIpc): AgentDeskBridge {
     for (const [id, call] of calls) {
       if (queued.has(id)) continue;
       calls.delete(id);
-      call.reject?.(new Error(ENGINE_STOPPED_ERROR));
-      call.onEnd?.(0, ENGINE_STOPPED_ERROR);
+      call.reject?.(new Error(words().stopped));
+      call.onEnd?.(0, words().stopped);
     }
   };
   const tell = (state: EngineState) => {
@@ -79,7 +85,7 @@ export function createBridge(ipc: RendererIpc): AgentDeskBridge {
       // Calls still queued were never sent: they wait for the restarted platform.
       failSent();
     }
-    tell(s);
+    tell(s.message ? { ...s, message: engineText(s.message) } : s);
   });
   ipc.send(CHANNELS.connect);
 
@@ -117,6 +123,11 @@ export function createBridge(ipc: RendererIpc): AgentDeskBridge {
       watchers.add(listener);
       if (!engine.running) listener(engine);
       return () => void watchers.delete(listener);
+    },
+    setLocale(next) {
+      if (!isDesktopLocale(next)) return;
+      locale = next;
+      ipc.send(CHANNELS.locale, next);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { BrowserWindow, Dialog, IpcMain, IpcMainEvent, IpcMainInvokeEvent, 
 import { contentTypeOf } from '../platform/kernel/static-files.js';
 import type { AppInfo, PickedFile } from '../../src-preload/api.js';
 import { CHANNELS } from './channels.js';
+import { desktopWords, fill, isDesktopLocale, type DesktopLocale } from './words.js';
 import type { PageLike } from './platform-process.js';
 
 /**
@@ -21,12 +22,12 @@ export function isTrustedSender(frame: FrameLike | null | undefined, isAppUrl: (
 }
 
 /** Reads the files the user picked; each must fit the upload limit (bytes cross IPC in memory). */
-export async function readPickedFiles(paths: string[], maxBytes: number): Promise<PickedFile[]> {
+export async function readPickedFiles(paths: string[], maxBytes: number, locale: DesktopLocale = 'en'): Promise<PickedFile[]> {
   const out: PickedFile[] = [];
   for (const p of paths) {
     const st = await fs.promises.stat(p);
     const name = path.basename(p);
-    if (st.size > maxBytes) throw new Error(`${name} is larger than the upload limit (${Math.round(maxBytes / 1024 / 1024)} MB).`);
+    if (st.size > maxBytes) throw new Error(fill(desktopWords(locale).tooLarge, { name, mb: Math.round(maxBytes / 1024 / 1024) }));
     const buf = await fs.promises.readFile(p);
     const type = contentTypeOf(p);
     out.push({ name, type: type === 'application/octet-stream' ? '' : type.split(';')[0], data: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer });
@@ -43,6 +44,10 @@ export interface BridgeDeps {
   isAppUrl: (url: string) => boolean;
   appInfo: () => Promise<AppInfo>;
   windowOf: (event: IpcMainInvokeEvent) => BrowserWindow | null;
+  /** The window's language changed (the page tells): the shell's words follow. */
+  setLocale?: (locale: DesktopLocale) => void;
+  /** The language the shell speaks now. */
+  locale?: () => DesktopLocale;
 }
 
 export const REFUSED = 'Refused: only the Agent Desk window may use this bridge.';
@@ -59,9 +64,13 @@ export function registerBridge(d: BridgeDeps): () => void {
   d.ipcMain.handle(CHANNELS.openFiles, async (event) => {
     guard(event);
     const win = d.windowOf(event);
-    const opts = { title: 'Add files', properties: ['openFile', 'multiSelections'] as ('openFile' | 'multiSelections')[] };
+    const locale = d.locale?.() ?? 'en';
+    const opts = { title: desktopWords(locale).addFiles, properties: ['openFile', 'multiSelections'] as ('openFile' | 'multiSelections')[] };
     const picked = win ? await d.dialog.showOpenDialog(win, opts) : await d.dialog.showOpenDialog(opts);
-    return picked.canceled ? [] : readPickedFiles(picked.filePaths, d.maxUploadBytes);
+    return picked.canceled ? [] : readPickedFiles(picked.filePaths, d.maxUploadBytes, locale);
+  });
+  d.ipcMain.on(CHANNELS.locale, (event, locale: unknown) => {
+    if (isTrustedSender(event.senderFrame, d.isAppUrl) && isDesktopLocale(locale)) d.setLocale?.(locale);
   });
   d.ipcMain.handle(CHANNELS.appInfo, (event) => {
     guard(event);
@@ -69,6 +78,7 @@ export function registerBridge(d: BridgeDeps): () => void {
   });
   return () => {
     d.ipcMain.removeAllListeners(CHANNELS.connect);
+    d.ipcMain.removeAllListeners(CHANNELS.locale);
     d.ipcMain.removeHandler(CHANNELS.openFiles);
     d.ipcMain.removeHandler(CHANNELS.appInfo);
   };

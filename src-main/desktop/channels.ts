@@ -1,3 +1,5 @@
+import { desktopWords } from './words';
+
 /**
  * IPC channel names shared by the preload and the main process (one place, so the two sides
  * cannot drift apart). Requests and streams do not use IPC: they go over the MessagePort the
@@ -12,11 +14,14 @@ export const CHANNELS = {
   engine: 'agent-desk:engine',
   openFiles: 'agent-desk:open-files',
   appInfo: 'agent-desk:app-info',
+  /** Page → main: the language the window speaks now (the menu and the shell's words follow it). */
+  locale: 'agent-desk:locale',
 } as const;
 
 export type { EngineState } from '../../src-preload/api';
 
-export const ENGINE_RESTARTING = "Agent Desk's engine stopped and is restarting…";
-export const ENGINE_GAVE_UP = "Agent Desk's engine keeps stopping. Quit and reopen Agent Desk; if it happens again, the log has the details.";
+// The main process words the engine's state in English; the page's bridge reads it in the page's language.
+export const ENGINE_RESTARTING = desktopWords('en').engine.restarting;
+export const ENGINE_GAVE_UP = desktopWords('en').engine.gaveUp;
 /** What a request or a stream that was under way when the engine stopped ends with. */
-export const ENGINE_STOPPED_ERROR = "Agent Desk's engine stopped before answering. Try again in a moment.";
+export const ENGINE_STOPPED_ERROR = desktopWords('en').engine.stopped;

@@ -11,6 +11,7 @@ import { appCsp, guardWebContents, installCsp, installPermissionHandlers, isExte
 import { APP_URL, isAppUrl, registerAppScheme, serveAppScheme } from './app-protocol.js';
 import { registerBridge } from './bridge.js';
 import { buildMenuTemplate } from './menu.js';
+import { desktopLocale, desktopWords, type DesktopLocale } from './words.js';
 import { PlatformProcess, type PlatformChild, type MainPort } from './platform-process.js';
 import { serveReaderLauncher, type ReaderProcess } from './reader-launcher.js';
 
@@ -110,6 +111,14 @@ export async function startDesktop(): Promise<Running | null> {
   installGracefulQuit(app, () => platform.stop(), (err) => log.error({ err }, 'shutdown failed'));
 
   const maxUploadBytes = resolveConfig({ dataDir: paths.dataDir }).maxUploadBytes;
+  // The menu speaks the system's language until the page says which one it chose (Settings → Language).
+  let locale: DesktopLocale = desktopLocale(app.getPreferredSystemLanguages?.() ?? [app.getLocale?.() ?? 'en']);
+  const setMenu = () =>
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        buildMenuTemplate({ isMac: process.platform === 'darwin', dev: !app.isPackaged, apiUrl: () => platform.apiUrl(), openExternal, openDataDir: () => shell.openPath(paths.dataDir), words: desktopWords(locale) }),
+      ),
+    );
   registerBridge({
     ipcMain,
     dialog,
@@ -118,12 +127,14 @@ export async function startDesktop(): Promise<Running | null> {
     isAppUrl: isOurs,
     appInfo: async () => ({ version: app.getVersion(), platform: process.platform, apiUrl: await platform.apiUrl(), dataDir: paths.dataDir }),
     windowOf: (event) => BrowserWindow.fromWebContents(event.sender),
+    locale: () => locale,
+    setLocale: (next) => {
+      if (next === locale) return;
+      locale = next;
+      setMenu();
+    },
   });
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(
-      buildMenuTemplate({ isMac: process.platform === 'darwin', dev: !app.isPackaged, apiUrl: () => platform.apiUrl(), openExternal, openDataDir: () => shell.openPath(paths.dataDir) }),
-    ),
-  );
+  setMenu();
 
   const open = () => {
     win = createMainWindow({ preload: paths.preload, url: devUrl ?? APP_URL });

@@ -50,6 +50,8 @@ export async function applyLocale(locale: Locale): Promise<void> {
   if (!i18n.hasResourceBundle(locale, 'translation')) i18n.addResourceBundle(locale, 'translation', await loaders[locale]());
   if (i18n.language !== locale) await i18n.changeLanguage(locale);
   if (typeof document !== 'undefined') document.documentElement.lang = locale;
+  // The desktop shell's menu and notices follow the page's language.
+  if (typeof window !== 'undefined') window.agentDesk?.setLocale?.(locale);
 }
 
 /**

@@ -350,7 +350,7 @@ describe('preload', () => {
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
     const [name, api] = exposeInMainWorld.mock.calls[0] as unknown as [string, Record<string, unknown>];
     expect(name).toBe('agentDesk');
-    expect(Object.keys(api).sort()).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'stream']);
+    expect(Object.keys(api).sort()).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'setLocale', 'stream']);
     for (const v of Object.values(api)) expect(typeof v).toBe('function');
     expect(fakeElectron.ipcRenderer.send).toHaveBeenCalledWith(CHANNELS.connect);
   });
@@ -359,8 +359,12 @@ describe('preload', () => {
     // A sandboxed preload can require only 'electron' (and a few polyfills): no Node modules, no packages.
     const importsOf = (file: string) => [...fs.readFileSync(file, 'utf8').matchAll(/^import\s+(type\s+)?[^'"]*['"]([^'"]+)['"]/gm)].filter((m) => !m[1]).map((m) => m[2]);
     expect(importsOf('src-preload/index.ts')).toEqual(['electron', '../src-main/desktop/bridge-client']);
-    expect(importsOf('src-main/desktop/bridge-client.ts')).toEqual(['./channels']);
-    expect(importsOf('src-main/desktop/channels.ts')).toEqual([]);
+    expect(importsOf('src-main/desktop/bridge-client.ts')).toEqual(['./channels', './words']);
+    expect(importsOf('src-main/desktop/channels.ts')).toEqual(['./words']);
+    // The shell's words are plain catalog objects, bundled into the preload.
+    expect(importsOf('src-main/desktop/words.ts')).toEqual(['../../src-renderer/i18n/en/desktop.js', '../../src-renderer/i18n/pt-BR/desktop.js']);
+    expect(importsOf('src-renderer/i18n/en/desktop.ts')).toEqual([]);
+    expect(importsOf('src-renderer/i18n/pt-BR/desktop.ts')).toEqual([]);
   });
 
   it('requests and streams over one port straight to the platform side, calls made before the port arrive wait for it', async () => {

@@ -15,6 +15,7 @@ import { settings } from './settings';
 import { webSearch } from './webSearch';
 import { setup } from './setup';
 import { developer } from './developer';
+import { desktop } from './desktop';
 
 /** Brazilian Portuguese, loaded only when chosen (a chunk of its own). */
-export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer };
+export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop };

@@ -1,0 +1,36 @@
+import type { Catalog } from '../catalog';
+
+export const desktop: Catalog['desktop'] = {
+  menu: {
+    file: 'Arquivo',
+    openDataFolder: 'Abrir a pasta de dados',
+    openApiDocs: 'Abrir a documentação da API no navegador',
+    close: 'Fechar janela',
+    quit: 'Sair',
+    edit: 'Editar',
+    undo: 'Desfazer',
+    redo: 'Refazer',
+    cut: 'Recortar',
+    copy: 'Copiar',
+    paste: 'Colar',
+    selectAll: 'Selecionar tudo',
+    view: 'Exibir',
+    reload: 'Recarregar',
+    devTools: 'Ferramentas do desenvolvedor',
+    resetZoom: 'Tamanho real',
+    zoomIn: 'Aumentar zoom',
+    zoomOut: 'Diminuir zoom',
+    fullscreen: 'Tela cheia',
+    window: 'Janela',
+    minimize: 'Minimizar',
+    zoom: 'Zoom',
+    help: 'Ajuda',
+  },
+  addFiles: 'Adicionar arquivos',
+  tooLarge: '{{name}} passa do limite de envio ({{mb}} MB).',
+  engine: {
+    restarting: 'O motor do Agent Desk parou e está reiniciando…',
+    gaveUp: 'O motor do Agent Desk continua parando. Feche e abra o Agent Desk de novo; se acontecer outra vez, o log tem os detalhes.',
+    stopped: 'O motor do Agent Desk parou antes de responder. Tente de novo daqui a pouco.',
+  },
+};
