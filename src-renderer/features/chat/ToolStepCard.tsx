@@ -5,17 +5,19 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { countdown } from './elapsed';
 import { useNow } from './use-now';
 import { refusal, whereOf } from './tool-words';
+import { t as tr, Trans, useT } from '../../i18n';
 
-const LABEL: Record<ToolStep['status'], string> = {
-  awaiting_approval: 'Waiting for you',
-  running: 'Running…',
-  succeeded: 'Done',
-  failed: 'Failed',
-  denied: 'Denied',
+const LABEL: Record<ToolStep['status'], () => string> = {
+  awaiting_approval: () => tr('chat.tools.waiting'),
+  running: () => tr('chat.tools.running'),
+  succeeded: () => tr('chat.tools.done'),
+  failed: () => tr('chat.tools.failed'),
+  denied: () => tr('chat.tools.denied'),
 };
 
 /** One tool call: tool, server, arguments and result, collapsible; with the approval buttons while it waits. */
 export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep; executionId: number; onAnswered(): void }) {
+  const t = useT();
   const waiting = step.status === 'awaiting_approval';
   const refused = refusal(step);
   const where = whereOf(step);
@@ -49,17 +51,17 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
           className={`badge ${refused ? '' : step.status === 'succeeded' ? 'badge-ok' : step.status === 'failed' || step.status === 'denied' ? 'badge-error' : 'badge-warn'}`}
           data-testid="tool-step-status"
         >
-          {refused ? refused.label : LABEL[step.status]}
+          {refused ? refused.label : LABEL[step.status]()}
         </span>
-        {step.duration_ms !== null && !waiting && !refused ? <span className="small muted">{step.duration_ms} ms</span> : null}
-        {step.approved === 'user' ? <span className="small muted">allowed by you</span> : null}
+        {step.duration_ms !== null && !waiting && !refused ? <span className="small muted">{t('chat.tools.ms', { ms: step.duration_ms })}</span> : null}
+        {step.approved === 'user' ? <span className="small muted">{t('chat.tools.allowedByYou')}</span> : null}
       </summary>
       <div className="tool-step-body">
-        <div className="small muted">Arguments</div>
+        <div className="small muted">{t('chat.tools.arguments')}</div>
         <pre className="tool-step-pre">{args}</pre>
         {step.result !== null ? (
           <>
-            <div className="small muted">Result</div>
+            <div className="small muted">{t('chat.tools.result')}</div>
             <pre className="tool-step-pre" data-testid="tool-step-result">
               {step.result}
             </pre>
@@ -75,19 +77,19 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
           </div>
         ) : null}
         {waiting ? (
-          <div className="row" role="group" aria-label="Allow this tool call?">
+          <div className="row" role="group" aria-label={t('chat.tools.ask')}>
             <span className="small grow">
-              The agent wants to run <strong>{step.tool}</strong> on <strong>{step.server}</strong>.
+              <Trans i18nKey="chat.tools.wants" values={{ tool: step.tool, server: step.server }} components={{ strong: <strong /> }} />
               {step.approval_expires_at ? <DenyCountdown until={step.approval_expires_at} /> : null}
             </span>
             <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={() => void answer('once')}>
-              Allow once
+              {t('chat.tools.once')}
             </button>
             <button type="button" className="btn btn-small" disabled={busy} onClick={() => void answer('always')}>
-              Always
+              {t('chat.tools.always')}
             </button>
             <button type="button" className="btn btn-small btn-danger" disabled={busy} onClick={() => void answer('deny')}>
-              Deny
+              {t('chat.tools.deny')}
             </button>
           </div>
         ) : null}
@@ -103,7 +105,7 @@ function DenyCountdown({ until }: { until: string }) {
   return (
     <span className="deny-countdown" data-testid="deny-countdown">
       {' '}
-      Denied automatically in <span className="tabular">{countdown(until, now)}</span> if you don't answer.
+      <Trans i18nKey="chat.tools.countdown" values={{ left: countdown(until, now) }} components={{ time: <span className="tabular" /> }} />
     </span>
   );
 }

@@ -3,6 +3,7 @@ import type { ToolStep } from '../../../src-main/platform/contract/tools';
 import { isFinished } from '../../../src-main/platform/contract/executions';
 import { api } from '../../api';
 import { ToolStepCard } from './ToolStepCard';
+import { useT } from '../../i18n';
 import './tool-steps.css';
 
 const POLL_MS = 400;
@@ -12,6 +13,7 @@ const POLL_MS = 400;
  * it is stored; a call waiting for approval shows Allow once / Always / Deny.
  */
 export function ToolSteps({ responseId, live }: { responseId: number | null; live: boolean }) {
+  const t = useT();
   const [steps, setSteps] = useState<ToolStep[]>([]);
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -36,9 +38,9 @@ export function ToolSteps({ responseId, live }: { responseId: number | null; liv
   }, [responseId, live, tick]);
   if (!steps.length || responseId === null) return null;
   return (
-    <div className="tool-steps" aria-label="Agent tools used" data-testid="tool-steps">
+    <div className="tool-steps" aria-label={t('chat.tools.used')} data-testid="tool-steps">
       {steps.map((s) => (
-        <ToolStepCard key={s.id} step={s} executionId={responseId} onAnswered={() => setTick((t) => t + 1)} />
+        <ToolStepCard key={s.id} step={s} executionId={responseId} onAnswered={() => setTick((n) => n + 1)} />
       ))}
     </div>
   );
