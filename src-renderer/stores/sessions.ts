@@ -23,6 +23,8 @@ interface SessionsState {
   sessionsTotal: number;
   sessionsQuery: string;
   sessionsError: unknown;
+  /** how many of `sessions` came from the pinned list (they lead it; paging counts the others) */
+  pinnedShown: number;
   /** the chats, or the archived ones (a search looks through both) */
   view: SessionView;
   setView(view: SessionView): void;
@@ -51,6 +53,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
   sessionsQuery: '',
   sessionsError: null,
   view: 'chats',
+  pinnedShown: 0,
   pendingInstructions: null,
 
   setPendingInstructions(text) {
@@ -66,7 +69,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
 
   setView(view) {
     if (view === get().view) return;
-    set({ view, sessions: [], sessionsTotal: 0 });
+    set({ view, sessions: [], sessionsTotal: 0, pinnedShown: 0 });
     void get().loadSessions();
   },
 
@@ -94,11 +97,27 @@ export const useSessions = create<SessionsState>((set, get) => ({
       const hide = useChatPrefs.getState().hideScheduled;
       // A search looks through every conversation, archived ones too; the list shows one view.
       const archived = query.trim() ? undefined : view === 'archived' ? 'true' : 'false';
-      const page = await api.sessions.list({ per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor(have.length / SESSIONS_SHOWN) + 1 : 1, q: query.trim() || undefined, scheduled: hide ? 'false' : undefined, archived });
+      const base = { q: query.trim() || undefined, scheduled: hide ? ('false' as const) : undefined, archived };
+      // Pinned ones first: asked for apart (the platform lists newest activity first), then the
+      // others a page at a time. A search lists its hits in one order, newest first.
+      const split = !query.trim();
+      const pinnedNow = opts.more ? get().pinnedShown : 0;
+      const [pinned, page] = await Promise.all([
+        split && !opts.more ? api.sessions.list({ ...base, pinned: 'true', per_page: SESSIONS_SHOWN, page: 1 }) : null,
+        api.sessions.list({ ...base, ...(split ? { pinned: 'false' as const } : {}), per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor((have.length - pinnedNow) / SESSIONS_SHOWN) + 1 : 1 }),
+      ]);
       // A newer search (or view) may have started meanwhile: keep only the answer to the current one.
       if (query !== (opts.query ?? get().sessionsQuery) || hide !== useChatPrefs.getState().hideScheduled || view !== get().view) return;
-      const seen = new Set(have.map((s) => s.id));
-      set({ sessions: [...have, ...page.data.filter((s) => !seen.has(s.id))], sessionsTotal: page.total, sessionsQuery: query, sessionsError: null });
+      const first = pinned?.data ?? [];
+      const seen = new Set([...have, ...first].map((s) => s.id));
+      const pinnedShown = opts.more ? pinnedNow : first.length;
+      set({
+        sessions: [...have, ...first, ...page.data.filter((s) => !seen.has(s.id))],
+        sessionsTotal: page.total + (opts.more ? pinnedNow : (pinned?.total ?? 0)),
+        pinnedShown,
+        sessionsQuery: query,
+        sessionsError: null,
+      });
     } catch (err) {
       set({ sessionsError: err });
     }

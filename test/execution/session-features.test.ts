@@ -32,7 +32,7 @@ describe('session settings, search, export and compare', () => {
   let a: any;
   let b: any;
   let c: any;
-  it('PATCH pins, archives and stores instructions and options; the list keeps pinned first and filters', async () => {
+  it('PATCH pins, archives and stores instructions and options; the list filters by them', async () => {
     a = await turn('Plano de manutenção do carro');
     b = await turn('REVISÃO GERAL do texto');
     c = await turn('Just a chat');
@@ -44,11 +44,11 @@ describe('session settings, search, export and compare', () => {
     expect(pinned.json).toMatchObject({ id: a.id, pinned: true, archived: false, instructions: null, options: {} });
     expect((await patch(b.id, { archived: true })).json).toMatchObject({ archived: true, pinned: false });
 
-    // Pinned first, then newest activity; archived still listed unless asked not to be.
-    expect((await list()).data.map((s: any) => s.id)).toEqual([a.id, c.id, b.id]);
+    // Newest activity first whatever is pinned (the contract's order); archived still listed unless asked not to be.
+    expect((await list()).data.map((s: any) => s.id)).toEqual([c.id, b.id, a.id]);
     const active = await list('?archived=false');
     expectShapeB(active);
-    expect(active.data.map((s: any) => s.id)).toEqual([a.id, c.id]);
+    expect(active.data.map((s: any) => s.id)).toEqual([c.id, a.id]);
     expect((await list('?archived=true')).data.map((s: any) => s.id)).toEqual([b.id]);
     expect((await list('?pinned=1')).data.map((s: any) => s.id)).toEqual([a.id]);
     expect((await list('?pinned=0&archived=0')).data.map((s: any) => s.id)).toEqual([c.id]);

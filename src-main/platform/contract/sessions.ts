@@ -33,7 +33,7 @@ export const Session = z
     updated_at: z.string(),
     /** ext: the schedule whose run started this session (its name may be null), else null */
     schedule: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
-    /** pinned sessions come first in the list */
+    /** pinned by the person (a client lists them first: `?pinned=true`, then `?pinned=false`) */
     pinned: z.boolean(),
     /** archived sessions stay readable and searchable; `?archived=false` leaves them out */
     archived: z.boolean(),
@@ -48,7 +48,7 @@ export type Session = z.infer<typeof Session>;
 export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
 
 /**
- * Pinned first, then newest activity first; `agent_id` keeps the sessions of one agent; `q` those
+ * Newest activity first; `agent_id` keeps the sessions of one agent; `q` those
  * whose title, a message or an answer holds it, folding case and accents both ways ("acao" finds
  * "ação", "REVISÃO" finds "revisão"; a `q` under 3 characters folds only ASCII case);
  * `scheduled`, `archived`, `pinned`: false leaves those out, true keeps only those, absent keeps all.

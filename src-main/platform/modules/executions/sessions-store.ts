@@ -91,12 +91,11 @@ export class SessionRowsStore {
   private readonly latestStmt;
 
   constructor(db: DB) {
-    // Pinned first, then newest activity first; equal times by the newer session.
+    // Newest activity first (CONTRACT.md); equal times by the newer session. A client shows pinned
+    // ones first by asking for `pinned=true` and `pinned=false` apart.
     for (const kind of [null, 'match', 'like'] as const) {
       const sql = sessionsSql(kind);
-      this.pageStmts.set(kind, db.prepare<FilterParams & { limit: number; offset: number }, SessionRow>(
-        `${sql} ORDER BY st.pinned_at IS NOT NULL DESC, s.updated_at DESC, s.root_id DESC LIMIT @limit OFFSET @offset`,
-      ));
+      this.pageStmts.set(kind, db.prepare<FilterParams & { limit: number; offset: number }, SessionRow>(`${sql} ORDER BY s.updated_at DESC, s.root_id DESC LIMIT @limit OFFSET @offset`));
       this.countStmts.set(kind, db.prepare<FilterParams, { n: number }>(`SELECT count(*) AS n FROM (${sql})`));
     }
     this.oneStmt = db.prepare<FilterParams & { rootId: number }, SessionRow>(`SELECT * FROM (${sessionsSql(null)}) WHERE root_id = @rootId`);
