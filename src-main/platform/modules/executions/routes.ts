@@ -17,7 +17,7 @@ export function executionRoutes({ executions }: { executions: ExecutionsService 
     const { execution, events } = await executions.start(principal, params.id, body);
     if (body.stream ?? query.stream ?? false) return sseResponse(events);
     const wait = body.wait ?? query.wait_execution ?? query.waitExecution ?? false;
-    const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS) : execution;
+    const result = wait ? await executions.waitFor(principal.userId, execution.id, WAIT_MS, c.req.raw.signal) : execution;
     return { template_id: String(execution.template_id), responses: [result] };
   };
 
