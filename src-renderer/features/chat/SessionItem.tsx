@@ -63,7 +63,9 @@ export function SessionItem({ session: s, number, now, onDelete }: { session: Se
                 <path d="M5 1h6v1.5l-1 1V7l2.5 2.5V11H8.75v4L8 16l-.75-1v-4H3.5V9.5L6 7V3.5l-1-1z" fill="currentColor" />
               </svg>
             ) : null}
-            <span className="session-title">{shownTitle}</span>
+            <span className="session-title" title={shownTitle}>
+              {shownTitle}
+            </span>
             {number !== null ? (
               <span className="session-number muted small" data-testid="session-number" aria-label={t('sessions.item.numberOf', { number })}>
                 #{number}
