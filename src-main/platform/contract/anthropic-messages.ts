@@ -66,6 +66,15 @@ export const AnthropicMessageResponse = z
 
 export const AnthropicTokenCount = z.object({ input_tokens: z.number().int() });
 
+/** A model as Anthropic's `GET /v1/models` lists it. */
+export const AnthropicModel = z
+  .object({ type: z.literal('model'), id: z.string(), display_name: z.string(), created_at: z.string() })
+  .meta({ id: 'AnthropicModel' });
+export type AnthropicModel = z.infer<typeof AnthropicModel>;
+export const AnthropicModelList = z
+  .object({ data: z.array(AnthropicModel), has_more: z.boolean(), first_id: z.string().nullable(), last_id: z.string().nullable() })
+  .meta({ id: 'AnthropicModelList' });
+
 const tags = ['Anthropic-compatible'] as const;
 const anthropicErrors = {
   400: ['Invalid request (`invalid_request_error`)', AnthropicErrorBody],
@@ -96,6 +105,36 @@ export const anthropicOperations = operations({
     summary: "Count a message request's input tokens (an estimate with the o200k tokenizer)",
     body: AnthropicCountRequest,
     response: AnthropicTokenCount,
+    dialect: 'anthropic',
+    errors: anthropicErrors,
+  },
+});
+
+/**
+ * Anthropic's model listing at `/v1/models`: the same path as OpenAI's, told apart by the
+ * `anthropic-version` header Anthropic's clients send (transports/anthropic/models.ts handles them).
+ */
+export const anthropicModelOperations = operations({
+  listAnthropicModels: {
+    method: 'get',
+    base: '/v1',
+    path: '/models',
+    onlyWithHeader: 'anthropic-version',
+    tags,
+    summary: "the same agents and raw models in Anthropic's list shape, without the embedding model (Anthropic's API has no embeddings)",
+    response: AnthropicModelList,
+    dialect: 'anthropic',
+    errors: { 401: anthropicErrors[401] },
+  },
+  retrieveAnthropicModel: {
+    method: 'get',
+    base: '/v1',
+    path: '/models/{model}',
+    onlyWithHeader: 'anthropic-version',
+    tags,
+    summary: "the model in Anthropic's shape",
+    params: z.object({ model: z.string() }),
+    response: AnthropicModel,
     dialect: 'anthropic',
     errors: anthropicErrors,
   },

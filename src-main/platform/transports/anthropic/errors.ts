@@ -3,9 +3,6 @@ import { RouteNotFoundError, errorHeaders, type ErrorDialect } from '../http/err
 import type { AnthropicErrorBody } from '../../contract/anthropic-messages.js';
 import { OpenAIError } from '../openai/errors.js';
 
-/** The Anthropic Messages paths, whose clients read Anthropic's error shape. */
-export const isAnthropicPath = (path: string) => path === '/v1/messages' || path.startsWith('/v1/messages/');
-
 /** Anthropic's error `type` for a status, as its API uses them. */
 export function anthropicType(status: number): string {
   if (status === 401) return 'authentication_error';
@@ -22,7 +19,7 @@ export const anthropicErrorBody = (status: number, message: string): AnthropicEr
 
 /**
  * Anthropic clients (the SDK, Claude Code) read errors as `{"type": "error", "error": {type,
- * message}}`: the dialect of /v1/messages, rendered from the same platform error as every path.
+ * message}}`: the dialect of the Anthropic operations, rendered from the same platform error as every path.
  * A parameter the error names is put in the message, as Anthropic writes it (`messages.1.content: ...`).
  */
 export const anthropicDialect: ErrorDialect = (err, c) => {

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { AppEnv } from './env.js';
 import type { TransportDeps } from '../deps.js';
@@ -27,7 +27,8 @@ import { docsPage } from './docs.js';
 import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
-import { anthropicDialect, isAnthropicPath } from '../anthropic/errors.js';
+import { anthropicDialect } from '../anthropic/errors.js';
+import { dialectOf } from './operations.js';
 import { mcpHandler } from '../mcp/http.js';
 import { scheduleRoutes } from '../../modules/schedules/routes.js';
 import type { Steps } from '../../kernel/steps.js';
@@ -35,8 +36,7 @@ import type { Steps } from '../../kernel/steps.js';
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
 
-/** The OpenAI-compatible paths, whose clients read OpenAI's error shape. */
-const OPENAI_PATHS = /^\/(v1\/|api\/agents\/[^/]+\/openai\/)/;
+const DIALECTS = { api: apiDialect, openai: openAIDialect, anthropic: anthropicDialect } as const;
 
 export interface AppOptions {
   /** Extra ways to authenticate (browser-mode session cookie). */
@@ -56,9 +56,10 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get('localhost.allowed_hosts', [])];
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get('localhost.allowed_origins', [])];
 
-  // OpenAI clients read errors as {"error": {...}}: their paths answer in that dialect, and only they.
-  const dialectOf = (path: string) => (isAnthropicPath(path) ? anthropicDialect : OPENAI_PATHS.test(path) ? openAIDialect : apiDialect);
-  app.onError((err, c) => errorResponse(c, err, p.log, dialectOf(c.req.path)));
+  // Each error answers in the dialect its client reads: the matched operation's (or its door's, for a
+  // path under a door that no operation serves), else the /api envelope.
+  const dialectFor = (c: Context) => DIALECTS[dialectOf(c) ?? 'api'];
+  app.onError((err, c) => errorResponse(c, err, p.log, dialectFor(c)));
   app.use('*', hostGuard(allowedHosts));
   app.use('*', noPageForApiClients());
   app.use('*', cors(allowedOrigins));
@@ -92,7 +93,7 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   });
   app.get('/api/docs', (c) => c.html(docsPage()));
 
-  app.notFound((c) => errorResponse(c, methodNotAllowed(app, c.req.method, c.req.path) ?? new RouteNotFoundError(), p.log, dialectOf(c.req.path)));
+  app.notFound((c) => errorResponse(c, methodNotAllowed(app, c.req.method, c.req.path) ?? new RouteNotFoundError(), p.log, dialectFor(c)));
   return app;
 }
 

@@ -74,3 +74,11 @@ export async function resolveModel(p: TransportDeps, userId: number, model: stri
   if (options.includes(model) || (await providers()).some((m) => m.id === model)) return { kind: 'provider', agent: chat, model };
   throw modelNotFound(model);
 }
+
+/** One model of `/v1/models`: an active agent by its slug, else a raw provider model (resolveModel's 404 otherwise). */
+export async function retrieveModel(p: TransportDeps, userId: number, model: string, providers: ProviderModelSource): Promise<OpenAIModel> {
+  const target = await resolveModel(p, userId, model, providers);
+  if (target.kind === 'agent') return agentAsModel(target.agent);
+  const listed = (await providers()).find((m) => m.id === model);
+  return { id: model, object: 'model', created: 0, owned_by: listed?.owned_by ?? 'provider' };
+}

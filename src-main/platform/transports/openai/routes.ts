@@ -1,14 +1,16 @@
 import type { TransportDeps } from '../deps.js';
 import { createRouter } from '../http/router.js';
-import { serveOperations } from '../http/operations.js';
+import { serveDoor, serveOperations } from '../http/operations.js';
 import { agentOpenAIOperations, openaiOperations } from '../../contract/openai.js';
-import { agentAsModel, listModels, providerModelSource, resolveModel } from './models.js';
+import { agentAsModel, listModels, providerModelSource, retrieveModel } from './models.js';
 import { modelNotFound } from './errors.js';
+import { PlatformError } from '../../kernel/errors.js';
 import { startChat } from './chat.js';
 import { completionResponse, streamResponse } from './respond.js';
-import { embeddingRoutes } from './embeddings.js';
+import { embeddingModel, embeddingRoutes } from './embeddings.js';
 import { responsesRoutes } from './responses.js';
 import { anthropicRoutes } from '../anthropic/routes.js';
+import { anthropicModelRoutes } from '../anthropic/models.js';
 
 /**
  * The other tools' doors: the OpenAI- and Anthropic-compatible operations (base `/v1`, on a router
@@ -17,17 +19,27 @@ import { anthropicRoutes } from '../anthropic/routes.js';
 export function openaiRoutes(p: TransportDeps) {
   const providers = providerModelSource(p);
   const v1 = createRouter();
-  // The embedder's and Anthropic's reshaping of the model listings wrap the model routes: before them.
   embeddingRoutes(v1, p);
   responsesRoutes(v1, p, providers);
   anthropicRoutes(v1, p, providers);
+  // Anthropic's model operations share OpenAI's paths (told apart by a header): served first.
+  anthropicModelRoutes(v1, p, providers);
   serveOperations(v1, openaiOperations, {
-    listOpenAIModels: async ({ userId }) => ({ object: 'list' as const, data: await listModels(p, userId, providers) }),
+    // OpenAI's listing also names the embedder's model (once: a provider may list it too).
+    listOpenAIModels: async ({ userId }) => {
+      const data = await listModels(p, userId, providers);
+      const embedder = embeddingModel(p);
+      return { object: 'list' as const, data: data.some((m) => m.id === embedder.id) ? data : [...data, embedder] };
+    },
     retrieveOpenAIModel: async ({ userId, params: { model } }) => {
-      const target = await resolveModel(p, userId, model, providers);
-      if (target.kind === 'agent') return agentAsModel(target.agent);
-      const listed = (await providers()).find((m) => m.id === model);
-      return { id: model, object: 'model' as const, created: 0, owned_by: listed?.owned_by ?? 'provider' };
+      try {
+        return await retrieveModel(p, userId, model, providers);
+      } catch (err) {
+        // Not an agent or a chat model (those win a name clash): the embedding model, if it is that.
+        const embedder = embeddingModel(p);
+        if (err instanceof PlatformError && err.status === 404 && model === embedder.id) return embedder;
+        throw err;
+      }
     },
     createChatCompletion: async ({ body }, c) => {
       const run = await startChat(p, c.get('principal'), body, { providers });
@@ -47,6 +59,11 @@ export function openaiRoutes(p: TransportDeps) {
       return body.stream ? streamResponse(run, p.log) : completionResponse(run);
     },
   });
+
+  // Paths under the doors that no operation serves answer 404/405 in the door's dialect.
+  serveDoor(v1, '/messages/*', 'anthropic');
+  serveDoor(v1, '/*', 'openai');
+  serveDoor(agentDoors, '/agents/:id/openai/*', 'openai');
 
   const r = createRouter();
   r.route('/v1', v1);
