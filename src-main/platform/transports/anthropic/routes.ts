@@ -1,7 +1,7 @@
 /**
  * `/v1/messages` (Anthropic's Messages API) over the same gateway as the OpenAI doors: a message
  * is an execution (`msg_<execution id>`), the client's tools come back as tool_use blocks, and
- * errors are in Anthropic's shape (errors.ts, chosen by path in the HTTP app).
+ * errors are in Anthropic's shape (errors.ts, the operations' declared dialect).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
@@ -129,30 +129,8 @@ function countTokens(body: AnthropicCountRequest): number {
   return texts.reduce((n, t) => n + countTokensSync(t), 0) + conv.messages.reduce((n, m) => n + 4 + (m.images?.length ?? 0) * IMAGE_TOKENS, 0);
 }
 
-/** A model of /v1/models as Anthropic lists it. */
-const anthropicModel = (m: { id: string; created?: number }) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date((m.created ?? 0) * 1000).toISOString() });
-
-/**
- * `GET /v1/models` asked by an Anthropic client (it sends `anthropic-version`): the same models in
- * Anthropic's list shape. Register on the /v1 router before its model routes.
- */
-export function anthropicModelLists(r: OpenAPIHono<AppEnv>): void {
-  const reshape: Parameters<typeof r.use>[1] = async (c, next) => {
-    await next();
-    if (!c.req.header('anthropic-version') || c.res.status !== 200) return;
-    const j = (await c.res.clone().json()) as { data?: { id: string; created?: number }[]; id?: string; created?: number };
-    const body = Array.isArray(j.data)
-      ? { data: j.data.map(anthropicModel), has_more: false, first_id: j.data[0]?.id ?? null, last_id: j.data.at(-1)?.id ?? null }
-      : anthropicModel({ id: String(j.id), created: j.created });
-    c.res = new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  };
-  r.use('/models', reshape);
-  r.use('/models/*', reshape);
-}
-
 /** The Messages operations, on the router mounted at /v1. */
 export function anthropicRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
-  anthropicModelLists(r);
   serveOperations(r, anthropicOperations, {
     createAnthropicMessage: async ({ body }, c) => {
       const run = await startMessage(p, c.get('principal'), body, providers);

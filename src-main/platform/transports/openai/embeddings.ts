@@ -88,31 +88,10 @@ function upstream(err: unknown): never {
 
 /**
  * `POST /v1/embeddings` with the embedder that retrieval uses (Settings → Retrieval: the built-in
- * one by default, or a GGUF, Ollama or OpenAI-compatible model), and its model in `/v1/models`.
- * Registered on the /v1 router before its model routes, so the listing can name the model.
+ * one by default, or a GGUF, Ollama or OpenAI-compatible model). Its model is named by OpenAI's
+ * `/v1/models` operations (routes.ts).
  */
 export function embeddingRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps): void {
-  // The embedder's model joins OpenAI's listing (once: a provider may list it too) and can be
-  // retrieved. Anthropic clients (`anthropic-version`) get their own list shape, without it: their
-  // API has no embeddings.
-  const forOpenAI = (c: { req: { method: string; header(name: string): string | undefined } }) => c.req.method === 'GET' && !c.req.header('anthropic-version');
-  r.use('/models', async (c, next) => {
-    await next();
-    if (!forOpenAI(c) || c.res.status !== 200) return;
-    const body = (await c.res.clone().json()) as { object?: string; data?: OpenAIModel[] };
-    const model = embeddingModel(p);
-    if (body.object !== 'list' || !Array.isArray(body.data) || body.data.some((m) => m.id === model.id)) return;
-    body.data.push(model);
-    c.res = new Response(JSON.stringify(body), { status: 200, headers: c.res.headers });
-  });
-  r.use('/models/:model', async (c, next) => {
-    await next();
-    // Not an agent or a chat model (those win a name clash): the embedding model, if it is that.
-    if (!forOpenAI(c) || c.res.status !== 404) return;
-    const model = embeddingModel(p);
-    if (c.req.param('model') === model.id) c.res = new Response(JSON.stringify(model), { status: 200, headers: { 'content-type': 'application/json' } });
-  });
-
   serveOperations(r, embeddingOperations, {
     createOpenAIEmbeddings: async ({ body }, c) => {
       const { embedder, model } = p.services.retrieval.current();
