@@ -15,6 +15,8 @@
  * over their sum before the upload, and the p99 of GET /api/agents meanwhile, as a ratio to its idle
  * p99 measured in the same run. Targets: peak growth <= 512 MB for a file <= 10 MB, every bomb
  * ended within 60 s, API p99 <= 50 ms.
+ *
+ * Hostile pages and embeddings: bench/helpers/hostile-web.ts (AGENT_DESK_BENCH_HOSTILE=web runs only these).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,7 @@ import { lzwBomb, pdfWithContent } from '../../test/hostile/support/lzw.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../../test/fixtures/bombs.js';
 import { startFakeOpenAI, type FakeOpenAIOptions } from '../../test/fixtures/fake-openai.js';
 import { hostileImports } from './hostile-import.js';
+import { hostileWeb } from '../helpers/hostile-web.js';
 
 const KEY = 'bench-key-hostile-0123456789';
 const MB = 1024 * 1024;
@@ -208,6 +211,10 @@ const bench: BenchPart = {
       await hostileImports(f);
       return f;
     }
+    if (process.env.AGENT_DESK_BENCH_HOSTILE === 'web') {
+      await hostileWeb(f);
+      return f;
+    }
     await hostileProviders(f);
     if (process.env.AGENT_DESK_BENCH_HOSTILE === 'providers') return f;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-bench-hostile-'));
@@ -254,6 +261,7 @@ const bench: BenchPart = {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
     await hostileImports(f);
+    await hostileWeb(f);
     return f;
   },
 };
