@@ -1,15 +1,10 @@
 import type { Question } from '../../../src-main/platform/contract/agents';
 import { shownQuestions, type Answers } from '../chat/answers';
+import { questionLabel } from '../chat/option-words';
 import { QuestionInput } from '../chat/QuestionInput';
 import { ModelSelect } from '../../components/ModelSelect';
 import { FieldError } from '../../components/FieldError';
 import { useT } from '../../i18n';
-
-/** A question's name as a label people read: "Model", "Max words". */
-const label = (name: string) => {
-  const words = name.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 /**
  * One labelled control per question the agent asks, for the answers every run sends; the model is
@@ -35,7 +30,7 @@ export function AnswerFields({ questions, answers, onChange, idPrefix, errors = 
         return (
           <div key={q.name} className={q.type === 'boolean' ? 'field inline' : 'field'}>
             <label htmlFor={id} title={q.description}>
-              {label(q.name)}
+              {questionLabel(q)}
               {q.required ? <span aria-label={t('schedules.form.required')}> *</span> : null}
             </label>
             {control}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
-import { formatTime } from '../../components/format';
+import { formatRelative, formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
@@ -83,8 +83,12 @@ export function KeysPanel() {
                 <td>
                   <code>{k.prefix}…</code>
                 </td>
-                <td className="small muted">{formatTime(k.created_at)}</td>
-                <td className="small muted">{k.last_used_at ? formatTime(k.last_used_at) : tr('settings.keys.never')}</td>
+                <td className="small muted" data-testid="key-created">
+                  {formatTime(k.created_at)}
+                </td>
+                <td className="small muted" title={k.last_used_at ? formatTime(k.last_used_at) : undefined} data-testid="key-last-used">
+                  {k.last_used_at ? formatRelative(k.last_used_at) : tr('settings.keys.never')}
+                </td>
                 <td>{k.revoked_at ? <span className="badge badge-error">{tr('settings.keys.revokedState')}</span> : <span className="badge badge-ok">{tr('settings.keys.active')}</span>}</td>
                 <td>
                   {!k.revoked_at ? (

@@ -194,7 +194,7 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
       <div className="row">
         <label className="field grow">
           <span>{tr('settings.providerForm.name')}</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={tr('settings.providerForm.example', { value: 'files' })} required data-testid={tid('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={tr('settings.mcpNameExample')} required data-testid={tid('name')} aria-invalid={!!fieldErrors.name} aria-describedby={described('name')} />
           {note('name')}
         </label>
         <label className="field">

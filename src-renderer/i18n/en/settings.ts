@@ -296,4 +296,5 @@ export const settings = {
     sendNone: 'Send none of them (the ones not typed again are deleted)',
     inSentence: { name: 'name', transport: 'kind of server', command: 'command', args: 'arguments', env: 'environment', cwd: 'working folder', url: 'URL', headers: 'headers' },
   },
+  mcpNameExample: 'e.g. files',
 };

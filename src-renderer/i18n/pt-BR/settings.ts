@@ -296,4 +296,5 @@ export const settings: Catalog['settings'] = {
     sendNone: 'Não enviar nenhum (os que não forem digitados de novo são apagados)',
     inSentence: { name: 'nome', transport: 'tipo de servidor', command: 'comando', args: 'argumentos', env: 'ambiente', cwd: 'pasta de trabalho', url: 'URL', headers: 'cabeçalhos' },
   },
+  mcpNameExample: 'ex.: arquivos',
 };

@@ -12,7 +12,7 @@ export interface Browser {
 }
 
 /** Debian's chromium with a fresh profile. Missing chromium is a failure with a way to fix it, never a skip. */
-export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
+export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`The browser end-to-end tests need Chromium at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (or set AGENT_DESK_CHROMIUM).`);
   }
@@ -23,6 +23,8 @@ export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark' } = {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     viewport: { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
+    // The browser's language (navigator.language and Accept-Language), as a person's system sets it.
+    ...(opts.locale ? { locale: opts.locale } : {}),
     timeout: limit(30_000),
   });
   return {
