@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { MainToPlatform, PlatformToMain, StartOptions } from '../platform/host/protocol.js';
 import type { LauncherPort } from './reader-launcher.js';
 import { CHANNELS, ENGINE_RESTARTING, ENGINE_GAVE_UP } from './channels.js';
+import { RestartSupervisor } from '../platform/kernel/supervisor.js';
 
 /** The parts of Electron's UtilityProcess the main process uses of the platform's. */
 export interface PlatformChild {
@@ -74,8 +75,8 @@ export class PlatformProcess extends EventEmitter {
   private readers: { close(): void } | null = null;
   private ready = false;
   private stopping = false;
-  private crashes = 0;
-  private startedAt = 0;
+  /** Restarts after a crash wait longer each time; a platform that stayed up a minute starts the count again. */
+  private readonly restart: RestartSupervisor;
   private nextId = 1;
   private readonly replies = new Map<number, (value: unknown) => void>();
   private readonly pages = new Set<PageLike>();
@@ -84,6 +85,7 @@ export class PlatformProcess extends EventEmitter {
 
   constructor(private readonly d: PlatformProcessDeps) {
     super();
+    this.restart = new RestartSupervisor({ schedule: { waits: d.backoffMs ?? RESTART_BACKOFF_MS }, healthyMs: STABLE_MS, giveUpAfter: MAX_RESTARTS });
   }
 
   /** Starts the platform; resolves once it serves, rejects with its sentence when it cannot start. */
@@ -106,7 +108,7 @@ export class PlatformProcess extends EventEmitter {
     const child = this.d.fork();
     this.child = child;
     this.ready = false;
-    this.startedAt = Date.now();
+    this.restart.started();
     const { port1, port2 } = this.d.channel();
     this.readers = this.d.serveReaders(port2);
     child.on('message', (m) => this.receive(child, m));
@@ -174,19 +176,16 @@ export class PlatformProcess extends EventEmitter {
       first.reject(new StartFailure(`The platform process ended while starting (exit code ${code}).`, false));
       return;
     }
-    if (Date.now() - this.startedAt > STABLE_MS) this.crashes = 0;
+    const wait = this.restart.died();
     const message = ENGINE_RESTARTING;
-    this.d.log?.('the platform process stopped; restarting it', { code, crashes: this.crashes });
+    this.d.log?.('the platform process stopped; restarting it', { code, crashes: this.restart.failures });
     for (const page of this.pages) if (!page.isDestroyed()) page.send(CHANNELS.engine, { running: false, message });
-    if (this.crashes >= MAX_RESTARTS) {
+    if (wait === null) {
       const stopped = ENGINE_GAVE_UP;
       for (const page of this.pages) if (!page.isDestroyed()) page.send(CHANNELS.engine, { running: false, message: stopped });
       this.emit('gave-up', stopped);
       return;
     }
-    const backoff = this.d.backoffMs ?? RESTART_BACKOFF_MS;
-    const wait = backoff[Math.min(this.crashes, backoff.length - 1)];
-    this.crashes++;
     this.emit('down', message);
     setTimeout(() => {
       if (!this.stopping && !this.child) this.launch();

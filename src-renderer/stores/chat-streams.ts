@@ -1,5 +1,6 @@
 import { api, ApiError, isAbort, type ExecutionEvent } from '../api';
 import { isFinished } from '../../src-main/platform/contract/executions';
+import { backoffDelay } from '../../src-main/platform/kernel/backoff';
 
 /**
  * The answers the open conversation is reading, by turn key. Opening another conversation (or a
@@ -70,7 +71,7 @@ export async function follow(id: number, held: number | null, onEvent: (e: Execu
       if (err instanceof ApiError && err.status > 0 && err.status < 500) throw err;
     }
     if (attempt >= RETRY_MS.length) return null;
-    await pause(RETRY_MS[attempt], signal);
+    await pause(backoffDelay({ waits: RETRY_MS }, attempt), signal);
     if (signal.aborted) throw new DOMException('Stopped reading.', 'AbortError');
   }
 }

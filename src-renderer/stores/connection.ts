@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { useAuth } from './auth';
+import { backoffDelay } from '../../src-main/platform/kernel/backoff';
 
 /**
  * Browser mode: whether the page can reach the platform that served it. A request that cannot
@@ -43,7 +44,7 @@ function back(): void {
 
 function schedule(): void {
   if (timer) clearTimeout(timer);
-  timer = setTimeout(() => void probe(), WAITS_MS[Math.min(tries++, WAITS_MS.length - 1)]);
+  timer = setTimeout(() => void probe(), backoffDelay({ waits: WAITS_MS }, tries++));
 }
 
 async function probe(): Promise<void> {

@@ -2,6 +2,7 @@ import type { DB } from '../db/connection.js';
 import { JobsStore, type JobRow as Row } from './store.js';
 import type { Logger } from '../kernel/log.js';
 import { readStoredJson } from '../kernel/stored-json.js';
+import { backoffDelay, type BackoffSchedule } from '../kernel/backoff.js';
 
 export interface Job<P = unknown> {
   id: number;
@@ -63,6 +64,8 @@ interface Kind {
  * again. Jobs of one `lane` run one at a time, oldest first.
  */
 /** How often an idle queue checks for jobs that another process added. */
+/** Retries of a kind that names no wait of its own: 2 s, doubling, at most an hour. */
+const DEFAULT_BACKOFF: BackoffSchedule = { firstMs: 2_000, maxMs: 3_600_000 };
 const IDLE_POLL_MS = 2_000;
 /**
  * Handlers started in one turn of the event loop; the others claimed with them start in the next
@@ -103,7 +106,7 @@ export class JobQueue {
     // Stored untyped: the payload was written by `enqueue` for this kind, so it has the kind's shape.
     this.kinds.set(kind, {
       handler: handler as JobHandler,
-      opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => 1000 * 2 ** n), ...(opts as JobKindOptions) },
+      opts: { concurrency: opts.concurrency ?? 2, maxAttempts: opts.maxAttempts ?? 1, backoffMs: opts.backoffMs ?? ((n) => backoffDelay(DEFAULT_BACKOFF, n - 1)), ...(opts as JobKindOptions) },
       running: 0,
       laneRunning: new Map(),
     });

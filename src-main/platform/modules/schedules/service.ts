@@ -11,8 +11,11 @@ import type { AgentsService } from '../agents/service.js';
 import type { ExecutionsService } from '../executions/service.js';
 import { SchedulesStore, type ScheduleRow, type ScheduleValues } from './store.js';
 import { isArray, isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
+import { backoffDelay } from '../../kernel/backoff.js';
 
 const RUN_JOB = 'schedule.run';
+/** A run that could not start is tried again after 5, 10, 15 and 20 s. */
+const RUN_RETRY = { waits: [5_000, 10_000, 15_000, 20_000] } as const;
 /** The timer re-checks at least this often, so a changed wall clock is noticed within a minute. */
 const MAX_SLEEP_MS = 60_000;
 
@@ -56,7 +59,7 @@ export class SchedulesService {
     private readonly clock: Clock,
   ) {
     this.store = new SchedulesStore(ctx.db);
-    jobs.register<{ runId: number }>(RUN_JOB, (job) => this.startRun(job), { concurrency: 2, maxAttempts: 5, backoffMs: (n) => 5_000 * n });
+    jobs.register<{ runId: number }>(RUN_JOB, (job) => this.startRun(job), { concurrency: 2, maxAttempts: 5, backoffMs: (n) => backoffDelay(RUN_RETRY, n - 1) });
     lifecycle.onShutdown(() => {
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);

@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
+import type { BackoffSchedule } from '../../kernel/backoff.js';
+import { RestartSupervisor } from '../../kernel/supervisor.js';
 
 export interface ServerSpec {
   id: number;
@@ -33,7 +35,8 @@ const STDERR_KEEP = 8 * 1024;
 const CONNECT_TIMEOUT_MS = 30_000;
 /** A server that ran this long before it died starts again without waiting. */
 const HEALTHY_MS = 60_000;
-export const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+/** Restarts after a crash: 0.5 s, doubling, at most 30 s. */
+const RESTART_BACKOFF: BackoffSchedule = { firstMs: 500, maxMs: 30_000 };
 
 type Content = { type: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri?: string; text?: string; blob?: string } };
 
@@ -61,8 +64,8 @@ export class McpConnection {
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
   private tools: ListedTool[] | null = null;
-  private failures = 0;
-  private startedAt = 0;
+  /** Restarts wait longer after each failure in a row; a server that ran a minute starts the count again. */
+  private readonly restart = new RestartSupervisor({ schedule: RESTART_BACKOFF, healthyMs: HEALTHY_MS });
   private nextStartAt = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -138,7 +141,7 @@ export class McpConnection {
     this.client = client;
     this.tools = null;
     this.status = 'running';
-    this.startedAt = Date.now();
+    this.restart.started();
     this.pid = transport instanceof StdioClientTransport ? transport.pid : null;
     return client;
   }
@@ -148,11 +151,13 @@ export class McpConnection {
     return last ? `\nstderr: ${last}` : '';
   }
 
-  private fail(message: string): void {
+  /** `died`: it had started (a healthy run before starts the count again); else it never got going. Returns the wait. */
+  private fail(message: string, died = false): number {
     this.status = 'failed';
     this.error = message;
-    this.failures++;
-    this.nextStartAt = Date.now() + backoffMs(this.failures);
+    const wait = (died ? this.restart.died() : this.restart.failed()) ?? 0;
+    this.nextStartAt = Date.now() + wait;
+    return wait;
   }
 
   /** The connection closed: by us (stop) or by the server (a crash: restart after a backoff). */
@@ -165,9 +170,8 @@ export class McpConnection {
       this.status = 'stopped';
       return;
     }
-    if (Date.now() - this.startedAt > HEALTHY_MS) this.failures = 0;
-    this.fail(`The server exited unexpectedly.${this.stderrHint()}`);
-    this.log.warn({ server: this.spec.name, failures: this.failures }, 'an MCP server exited; restarting it after a backoff');
+    const wait = this.fail(`The server exited unexpectedly.${this.stderrHint()}`, true);
+    this.log.warn({ server: this.spec.name, failures: this.restart.failures }, 'an MCP server exited; restarting it after a backoff');
     this.clearRestart();
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
@@ -175,7 +179,7 @@ export class McpConnection {
       this.restarts++;
       this.connecting = this.start().finally(() => (this.connecting = null));
       this.connecting.catch(() => {});
-    }, backoffMs(this.failures));
+    }, wait);
     this.restartTimer.unref();
   }
 
@@ -228,8 +232,7 @@ export class McpConnection {
     this.tools = null;
     client.onclose = undefined;
     void client.close().catch(() => {});
-    if (Date.now() - this.startedAt > HEALTHY_MS) this.failures = 0;
-    this.fail(`The server could not be reached: ${(err as Error)?.message ?? String(err)}`);
+    this.fail(`The server could not be reached: ${(err as Error)?.message ?? String(err)}`, true);
     this.restarts++;
   }
 

@@ -1,3 +1,5 @@
+import { backoffDelay } from '../../kernel/backoff.js';
+
 /**
  * When webhook deliveries are attempted (CONTRACT.md "Webhooks": at least 5 attempts over at
  * least an hour). The default is 7 attempts: at once, then after about 5 s, 5 min, 30 min, 2 h,
@@ -35,6 +37,5 @@ export function deliverySettings(env: Record<string, string | undefined>): Deliv
 
 /** The queue's backoff: `attempts` made so far (1 after the first failure), jittered. */
 export function backoff(delays: number[], attempts: number, random: () => number = Math.random): number {
-  const base = delays[Math.min(Math.max(attempts - 1, 0), delays.length - 1)] ?? 0;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  return backoffDelay({ waits: delays, jitter: JITTER }, attempts - 1, random);
 }
