@@ -36,7 +36,8 @@ const LONG = (() => {
   return `${half}${CODE_SENTENCE}\n\n${half}`.slice(0, 1_100_000 - 1) + '.';
 })();
 
-const ENV = (f: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: f.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0' });
+// Web search is set up (an address nothing answers at: no answer here searches), so the picker offers it.
+const ENV = (f: FakeServer) => ({ AGENT_DESK_OPENAI_BASE_URL: f.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_SEARXNG_URL: 'http://127.0.0.1:9' });
 const ANSWERS = { model: 'gpt-4o-mini', temperature: '0', tools: 'no-tools' };
 const lastTurn = () => page.locator('[data-testid="turn"]').last();
 const session = (text: string) => page.getByTestId('session').filter({ hasText: text });
