@@ -1,6 +1,6 @@
 /** The Schedules screen. */
 export const schedules = {
-  intro: 'A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Every run is an execution: it shows up in Chat as a conversation and fires the agent’s webhooks. A run missed while Agent Desk was closed runs once at the next start.',
+  intro: 'A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Each run shows up in Chat as a conversation and calls the agent’s webhooks. A run missed while Agent Desk was closed runs once at the next start.',
   noAgents: 'Create an agent first (Agents screen); a schedule runs one of your agents.',
   created: 'Schedule created.',
   yours: 'Your schedules',
