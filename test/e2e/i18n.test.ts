@@ -272,7 +272,7 @@ describe('Agent Desk in Brazilian Portuguese and in English', () => {
     await enPage.getByTestId('language-select').selectOption('system');
     await enPage.getByRole('heading', { level: 1, name: 'Settings' }).waitFor({ timeout: limit(10_000) });
     expect((await pageFetch(enPage, 'GET', '/api/settings/app')).json).toEqual({ locale: null });
-    expect(await enPage.getByTestId('language-select').locator('option:checked').innerText()).toBe('Same as the system (English)');
+    expect(await enPage.getByTestId('language-select').locator('option:checked').innerText()).toBe('Same as the system: English');
     expect(problems).toEqual([]);
   }, limit(120_000));
 });

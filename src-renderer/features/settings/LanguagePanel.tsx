@@ -24,12 +24,11 @@ export function LanguagePanel() {
     }
   };
   return (
-    <section className="stack" style={{ maxWidth: 720 }} aria-labelledby="language-heading">
-      <h2 id="language-heading">{t('settings.language.heading')}</h2>
+    <section className="stack" style={{ maxWidth: 720 }}>
       <p className="muted">{t('settings.language.intro')}</p>
       <label className="field">
         <span>{t('settings.language.label')}</span>
-        <select data-testid="language-select" value={choice ?? SYSTEM} disabled={busy} onChange={(e) => void change(e.target.value)}>
+        <select data-testid="language-select" style={{ maxWidth: 360 }} value={choice ?? SYSTEM} disabled={busy} onChange={(e) => void change(e.target.value)}>
           <option value={SYSTEM}>{t('settings.language.system', { language: name(systemLocale()) })}</option>
           {LOCALES.map((l) => (
             <option key={l} value={l} lang={l}>

@@ -9,7 +9,11 @@ import { Trans, languageName, platformText, t, useT } from '../../i18n';
 
 const sourceText = (l: OcrLanguage) => (l.source === 'package' ? t('settings.ocr.fromPackage') : t('settings.ocr.fromFolder'));
 // Tesseract's codes are ISO 639-2 (deu, por), with a variant after _ (chi_sim) that Intl does not name.
-const nameOf = (l: OcrLanguage) => (l.code.includes('_') ? l.name : languageName(l.code, l.name));
+// Shown on its own, a name starts with a capital ("Inglês"; Portuguese writes it lower case in a sentence).
+const nameOf = (l: OcrLanguage) => {
+  const name = l.code.includes('_') ? l.name : languageName(l.code, l.name);
+  return name.charAt(0).toLocaleUpperCase() + name.slice(1);
+};
 
 /**
  * The languages OCR reads images and scanned PDF pages in. English ships with the app; another

@@ -13,10 +13,9 @@ export const settings = {
     language: 'Language',
   },
   language: {
-    heading: 'Language',
     intro: 'The language of Agent Desk’s screens, dates and numbers. Answers from models follow what you write.',
     label: 'Language',
-    system: 'Same as the system ({{language}})',
+    system: 'Same as the system: {{language}}',
     saved: 'Language changed',
     failed: 'The language could not be saved: {{reason}}',
     // Each language by its own name, the same in every catalog.

@@ -14,10 +14,9 @@ export const settings: Catalog['settings'] = {
     language: 'Idioma',
   },
   language: {
-    heading: 'Idioma',
     intro: 'O idioma das telas, datas e números do Agent Desk. As respostas dos modelos seguem o idioma em que você escreve.',
     label: 'Idioma',
-    system: 'Igual ao do sistema ({{language}})',
+    system: 'Igual ao do sistema: {{language}}',
     saved: 'Idioma alterado',
     failed: 'Não foi possível salvar o idioma: {{reason}}',
     names: { en: 'English', 'pt-BR': 'Português (Brasil)' },
