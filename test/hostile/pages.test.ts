@@ -16,6 +16,7 @@ import { CHAT, call, chatBody, withFake } from '../execution/helpers.js';
 import { KEY } from '../api/helpers.js';
 import { listen, type RunningServer } from '../../src-main/platform/transports/http/server.js';
 import { readableText } from '../../src-main/platform/engine/tools/web.js';
+import { MAX_PAGE_CHARS, PageUnreadable, readPage } from '../../src-main/platform/ingest/pages/read.js';
 import { limit, until } from '../fixtures/until.js';
 
 /** 400 KB of unclosed comment openers, then the words a reader should find (the browser shows none: it is all one comment). */
@@ -134,5 +135,41 @@ describe('readable text of hostile markup', () => {
     const big = `<main>${'<p>word word word</p>'.repeat(50_000)}</main>`;
     expect(readableText(big, 5_000).text.length).toBe(5_000);
     expect(readableText(`${' '.repeat(1_000_000)}<p>late words</p>`, 100).text).toBe('late words');
+  });
+});
+
+describe('the page reader process', () => {
+  const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+
+  it('stops a page that overstays its time, with a sentence, and the next page gets a new reader', async () => {
+    expect((await readPage('<p>warm</p>')).text).toBe('warm');
+    const [pid] = pageReaders();
+    expect(pid).toBeGreaterThan(0);
+    // A reader stuck on a page (held here): its time runs out and it is killed.
+    process.kill(pid, 'SIGSTOP');
+    const err = await readPage('<p>stuck</p>', { timeoutMs: 300 }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(PageUnreadable);
+    expect((err as Error).message).toMatch(/took longer than/);
+    await until('the stuck reader to be gone', () => !alive(pid));
+    expect((await readPage('<p>next</p>')).text).toBe('next');
+  });
+
+  it('ends the work of a read whose caller left', async () => {
+    expect((await readPage('<p>warm</p>')).text).toBe('warm');
+    const [pid] = pageReaders();
+    process.kill(pid, 'SIGSTOP');
+    const caller = new AbortController();
+    const reading = readPage(`<p>${'word '.repeat(10_000)}</p>`, { signal: caller.signal }).catch((e: Error) => e);
+    // The page is handed over within the microtasks after the call (the reader is already running).
+    await new Promise((r) => setImmediate(r));
+    caller.abort();
+    expect(await reading).toBeInstanceOf(Error);
+    await until('the reader to be gone with the work nobody waits for', () => !alive(pid));
+  });
+
+  it('reads at most MAX_PAGE_CHARS of a page', async () => {
+    const html = `<p>start</p>${' '.repeat(MAX_PAGE_CHARS)}<p>past the limit</p>`;
+    const r = await readPage(html, { maxChars: 1_000 });
+    expect(r.text).toBe('start');
   });
 });
