@@ -25,6 +25,8 @@ interface SessionsState {
   sessionsError: unknown;
   /** how many of `sessions` came from the pinned list (they lead it; paging counts the others) */
   pinnedShown: number;
+  /** the list has been read at least once (until then, a session missing from it may just not be read yet) */
+  listedOnce: boolean;
   /** the chats, or the archived ones (a search looks through both) */
   view: SessionView;
   setView(view: SessionView): void;
@@ -54,6 +56,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
   sessionsError: null,
   view: 'chats',
   pinnedShown: 0,
+  listedOnce: false,
   pendingInstructions: null,
 
   setPendingInstructions(text) {
@@ -115,6 +118,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
         sessions: [...have, ...first, ...page.data.filter((s) => !seen.has(s.id))],
         sessionsTotal: page.total + (opts.more ? pinnedNow : (pinned?.total ?? 0)),
         pinnedShown,
+        listedOnce: true,
         sessionsQuery: query,
         sessionsError: null,
       });

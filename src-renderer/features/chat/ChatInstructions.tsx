@@ -32,9 +32,12 @@ interface Settings {
 function useChatSettings(rootId: number | null): Settings | null {
   const listed = useSessions((s) => (rootId === null ? undefined : s.sessions.find((x) => x.id === rootId)));
   const pending = useSessions((s) => s.pendingInstructions);
+  const listedOnce = useSessions((s) => s.listedOnce);
   const [fetched, setFetched] = useState<Session | null>(null);
   useEffect(() => {
-    if (rootId === null || listed) return;
+    // Asked of the platform only when the list, once read, does not hold it (a search, the other view,
+    // an older page): the whole conversation is a long read, the list already has most.
+    if (rootId === null || listed || !listedOnce) return;
     let live = true;
     api.sessions.get(rootId).then(
       (s) => live && setFetched(s),
@@ -43,7 +46,7 @@ function useChatSettings(rootId: number | null): Settings | null {
     return () => {
       live = false;
     };
-  }, [rootId, listed]);
+  }, [rootId, listed, listedOnce]);
   if (rootId === null) return { instructions: pending, options: {} };
   const s = listed ?? (fetched?.id === rootId ? fetched : null);
   return s ? { instructions: s.instructions, options: s.options } : null;
