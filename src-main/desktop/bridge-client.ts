@@ -1,4 +1,5 @@
-import type { AgentDeskBridge, AppInfo, BridgeRequest, BridgeResponse, EngineState, FromPlatform, PickedFile, ToPlatform } from '../../src-preload/api';
+import type { AppInfo, BridgeRequest, BridgeResponse, EngineState, FromPlatform, PickedFile, ToPlatform } from '../platform/contract/bridge';
+import type { AgentDeskBridge } from '../../src-preload/api';
 import { CHANNELS, ENGINE_GAVE_UP, ENGINE_RESTARTING } from './channels';
 import { desktopWords, isDesktopLocale, type DesktopLocale } from './words';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserWindow, Dialog, IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { contentTypeOf } from '../platform/kernel/static-files.js';
-import type { AppInfo, PickedFile } from '../../src-preload/api.js';
+import type { AppInfo, PickedFile } from '../platform/contract/bridge.js';
 import { CHANNELS } from './channels.js';
 import { desktopWords, fill, isDesktopLocale, type DesktopLocale } from './words.js';
 import type { PageLike } from './platform-process.js';

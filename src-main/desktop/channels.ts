@@ -18,7 +18,7 @@ export const CHANNELS = {
   locale: 'agent-desk:locale',
 } as const;
 
-export type { EngineState } from '../../src-preload/api';
+export type { EngineState } from '../platform/contract/bridge';
 
 // The main process words the engine's state in English; the page's bridge reads it in the page's language.
 export const ENGINE_RESTARTING = desktopWords('en').engine.restarting;

@@ -1,5 +1,5 @@
-// The wire between the preload and this transport is declared with the bridge's API (src-preload/api.ts).
-export type { ToPlatform, FromPlatform } from '../../../../src-preload/api.js';
+// The wire between the preload and this transport is declared once, in contract/bridge.ts.
+export type { ToPlatform, FromPlatform } from '../../contract/bridge.js';
 
 /** What the server needs of a port: Electron's MessagePortMain, or a stand-in in tests. */
 export interface PortLike {

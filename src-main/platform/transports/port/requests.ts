@@ -1,7 +1,7 @@
 import type { App } from '../http/app.js';
 import type { Principal } from '../../kernel/context.js';
 import { DEFAULT_USER_ID } from '../../kernel/context.js';
-import type { BridgeRequest, BridgeResponse } from '../../../../src-preload/api.js';
+import type { BridgeRequest, BridgeResponse } from '../../contract/bridge.js';
 
 /**
  * A renderer call becomes a `Request` for the platform's own `app.fetch`, with a trusted
