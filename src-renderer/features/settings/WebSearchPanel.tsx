@@ -6,7 +6,7 @@ import { FieldError, FormError, describedBy } from '../../components/FieldError'
 import { formatNumber } from '../../components/format';
 import { askConfirm } from '../../components/confirm';
 import { toast } from '../../stores/toasts';
-import { useT } from '../../i18n';
+import { Trans, useT } from '../../i18n';
 import { useWebSearchStatus } from './web-search-status';
 import type { ProvidersSettings } from '../../../src-main/platform/contract/settings';
 import './web-search.css';
@@ -138,7 +138,9 @@ function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): 
       <h3 id={`${uid}-h`} className="web-search-title">
         {t('webSearch.searxng.title')}
       </h3>
-      <p className="muted small">{t('webSearch.searxng.help')}</p>
+      <p className="muted small">
+        <Trans i18nKey="webSearch.searxng.help" components={{ code: <code /> }} />
+      </p>
       <label className="field">
         <span>{t('webSearch.searxng.address')}</span>
         <input

@@ -19,7 +19,7 @@ export const webSearch = {
   },
   searxng: {
     title: 'SearXNG',
-    help: 'A SearXNG instance you run or trust. Its JSON output must be on (add json under search › formats in its settings.yml).',
+    help: 'A SearXNG instance you run or trust. Its JSON output must be on (add <code>json</code> under <code>search.formats</code> in its <code>settings.yml</code>).',
     address: 'SearXNG address',
     saved: 'Saved: web search goes to SearXNG.',
     removed: 'SearXNG address removed.',

@@ -20,7 +20,7 @@ export const webSearch: Catalog['webSearch'] = {
   },
   searxng: {
     title: 'SearXNG',
-    help: 'Uma instância do SearXNG que você mantém ou em que confia. A saída em JSON precisa estar ativa (inclua json em search › formats no settings.yml dela).',
+    help: 'Uma instância do SearXNG que você mantém ou em que confia. A saída em JSON precisa estar ativa (inclua <code>json</code> em <code>search.formats</code> no <code>settings.yml</code> dela).',
     address: 'Endereço do SearXNG',
     saved: 'Salvo: a pesquisa na web usa o SearXNG.',
     removed: 'Endereço do SearXNG removido.',
