@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorBody, IdPath, looseBool, pageQuery, queryInt, shapeB } from './common.js';
 import { ExecuteResponse, Execution } from './executions.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** A session's generation options: each over the agent's answer (or the provider's default) for that session's runs. */
 const SessionOptionsShape = z
@@ -55,7 +56,7 @@ export const SessionPage = shapeB(Session).meta({ id: 'SessionPage' });
  */
 export const SessionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
-  q: z.string().max(200, 'The q field must not be greater than 200 characters.').optional(),
+  q: z.string().max(200, say.must('q', 'not be greater than 200 characters')).optional(),
   scheduled: looseBool().optional(),
   archived: looseBool().optional(),
   pinned: looseBool().optional(),
@@ -97,7 +98,7 @@ export const SessionUpdate = z
   })
   .superRefine((b, ctx) => {
     if (b.title === undefined && b.pinned === undefined && b.archived === undefined && b.instructions === undefined && b.options === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['title'], message: 'The title field is required when none of pinned / archived / instructions / options are present.', input: undefined });
+      ctx.addIssue({ code: 'custom', path: ['title'], message: say.required('title', 'when none of pinned / archived / instructions / options are present'), input: undefined });
     }
   })
   .meta({ id: 'SessionUpdate' });
@@ -123,7 +124,7 @@ export const CompareBody = z
       .pipe(z.array(z.string()).min(2).max(COMPARE_MAX))
       .superRefine((list, ctx) => {
         list.forEach((m, i) => {
-          if (list.indexOf(m) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `The models.${i} field has a duplicate value.`, input: m });
+          if (list.indexOf(m) !== i) ctx.addIssue({ code: 'custom', path: [i], message: say.field(`models.${i}`, 'has a duplicate value'), input: m });
         });
       }),
     stream: looseBool().optional(),
@@ -149,7 +150,18 @@ export const sessionOperations = operations({
     query: SessionListQuery,
     response: SessionPage,
   },
-  getSession: { method: 'get', path: '/sessions/{id}', tags, summary: 'A session with its executions in order (ext)', params: IdPath, response: SessionDetail, notFound: 'Session' },
+  getSession: {
+    method: 'get',
+    path: '/sessions/{id}',
+    tags,
+    summary: 'A session with its executions in order (ext)',
+    description:
+      'Every branch: executions sharing a `parent_id` are siblings (regenerated answers, edited messages, the answers of a compare); ' +
+      'the chosen path runs from the latest execution up through its parents.',
+    params: IdPath,
+    response: SessionDetail,
+    notFound: 'Session',
+  },
   renameSession: {
     method: 'patch',
     path: '/sessions/{id}',
