@@ -58,6 +58,23 @@ describe('set up and changed in place', () => {
 
   it('web search: the picker says it is not set up and links to Settings, where a SearXNG address is tried and saved; an answer then searches through it', async () => {
     const { page } = env;
+    // An agent saved with web search on: a new chat with it starts on web search, and says at once that none is set up.
+    const made = await pageFetch(page, 'POST', '/api/agents', { template_id: 'chat-assistant', title: 'Web helper' });
+    const questions = made.json.questions.map((q: any) => (q.name === 'tools' ? { ...q, default: 'internet' } : q));
+    expect((await pageFetch(page, 'PATCH', `/api/agents/${made.json.id}`, { questions })).status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Chat' }).waitFor({ timeout: limit(20_000) });
+    await newChat(page);
+    await page.getByTestId('agent-picker').selectOption({ label: 'Web helper' });
+    const rowNote = page.getByTestId('options-row').getByTestId('web-search-missing');
+    await rowNote.waitFor({ timeout: limit(10_000) });
+    expect(await page.getByTestId('tools-chip').innerText()).toMatch(/Web search/);
+    expect(await rowNote.innerText()).toContain('Web search is not set up yet, so an answer cannot search.');
+    await rowNote.getByRole('button', { name: 'Answer without web search' }).click();
+    await expect.poll(async () => page.getByTestId('tools-chip').innerText()).toMatch(/No tools/);
+    expect(await rowNote.count()).toBe(0);
+    await page.getByTestId('agent-picker').selectOption({ label: 'Chat' });
+
     await newChat(page);
     await chooseGptModel(page);
     await page.getByTestId('tools-chip').click();
