@@ -10,6 +10,7 @@ import { answerWords, isWebToolsQuestion, optionWords, questionLabel, toolsSumma
 import { useAgentTools, type AgentTools } from './use-tool-servers';
 import { WebSearchMissing, useWebSearchReady } from '../settings/WebSearchMissing';
 import './options-row.css';
+import { Trans, useT } from '../../i18n';
 
 type Panel = 'tools' | 'options' | null;
 
@@ -20,6 +21,7 @@ type Panel = 'tools' | 'options' | null;
  * An agent that is not a chat gets its main text question from the composer, so it is not here.
  */
 export function OptionsRow({ agent }: { agent: Agent }) {
+  const t = useT();
   const answers = useAgentChoice((s) => s.answers);
   const tools = useAgentTools(agent);
   const [open, setOpen] = useState<Panel>(null);
@@ -79,13 +81,13 @@ export function OptionsRow({ agent }: { agent: Agent }) {
       <div className="options-line">
         {model ? (
           <span className="opt-chip opt-model">
-            <label htmlFor="q-model">Model</label>
+            <label htmlFor="q-model">{t('chat.options.model')}</label>
             <ModelPicker id="q-model" value={String(answers.model ?? '')} options={model.options ?? []} required={!!model.required} onChange={(m) => setAnswer('model', m)} />
           </span>
         ) : null}
         {hasTools ? (
           <button type="button" className={`opt-chip${searchMissing ? ' opt-missing' : ''}`} aria-expanded={open === 'tools'} aria-controls="chat-tools-panel" onClick={toggle('tools')} data-testid="tools-chip">
-            <span className="opt-key">Tools</span> <span className="opt-value">{toolsSummary(web ? answers[web.name] : null, tools.servers.map((s) => s.name))}</span>
+            <span className="opt-key">{t('chat.options.tools')}</span> <span className="opt-value">{toolsSummary(web ? answers[web.name] : null, tools.servers.map((s) => s.name))}</span>
           </button>
         ) : null}
         {rest.length ? (
@@ -97,14 +99,14 @@ export function OptionsRow({ agent }: { agent: Agent }) {
             onClick={toggle('options')}
             data-testid="options-chip"
           >
-            <span className="opt-key">Options</span> <span className="opt-value">{missing.length ? `Choose ${questionLabel(missing[0]).toLowerCase()}` : summary || 'Default'}</span>
+            <span className="opt-key">{t('chat.options.options')}</span> <span className="opt-value">{missing.length ? t('chat.options.choose', { what: questionLabel(missing[0]).toLowerCase() }) : summary || t('chat.options.default')}</span>
           </button>
         ) : null}
       </div>
       {searchMissing && web ? <WebSearchMissing onWithout={() => setAnswer(web.name, 'no-tools')} /> : null}
       {open === 'tools' ? <ToolsPanel web={web} servers={tools.servers} searchReady={searchReady} /> : null}
       {open === 'options' ? (
-        <div className="options-panel" id="chat-options-panel" role="group" aria-label="Options">
+        <div className="options-panel" id="chat-options-panel" role="group" aria-label={t('chat.options.options')}>
           {rest.map((q) => (
             <OptionField key={q.name} q={q} />
           ))}
@@ -118,11 +120,12 @@ export function OptionsRow({ agent }: { agent: Agent }) {
 function ToolsPanel({ web, servers, searchReady }: { web: Question | undefined; servers: AgentTools['servers']; searchReady: boolean | null }) {
   const value = useAgentChoice((s) => (web ? s.answers[web.name] : undefined));
   const go = useNav((s) => s.go);
+  const t = useT();
   return (
-    <div className="options-panel tools-panel" id="chat-tools-panel" role="group" aria-label="Tools">
+    <div className="options-panel tools-panel" id="chat-tools-panel" role="group" aria-label={t('chat.options.tools')}>
       {web ? (
         <div className="field">
-          <label htmlFor="q-tools">Web search</label>
+          <label htmlFor="q-tools">{t('chat.options.webSearch')}</label>
           <select id="q-tools" value={String(value ?? '')} onChange={(e) => setAnswer(web.name, e.target.value || undefined)} autoFocus>
             {!web.required ? <option value="">{optionWords(web, 'no-tools')}</option> : null}
             {(web.options ?? []).map((o) => (
@@ -136,28 +139,24 @@ function ToolsPanel({ web, servers, searchReady }: { web: Question | undefined; 
         </div>
       ) : null}
       <div className="field">
-        <span>The agent's tools</span>
+        <span>{t('chat.options.agentTools')}</span>
         {servers.length ? (
           <ul className="agent-tools" data-testid="agent-tools">
             {servers.map((s) => (
               <li key={s.id}>
                 <strong>{s.name}</strong>{' '}
                 <span className="muted small">
-                  {s.tools ? s.tools.join(', ') : 'all its tools'}
-                  {s.off ? ' · switched off in Settings' : ''}
+                  {s.tools ? s.tools.join(', ') : t('chat.options.allTools')}
+                  {s.off ? t('chat.options.switchedOff') : ''}
                 </span>
               </li>
             ))}
           </ul>
         ) : (
-          <p className="muted small">This agent has no tool servers.</p>
+          <p className="muted small">{t('chat.options.noServers')}</p>
         )}
         <p className="muted small">
-          Which tool servers an agent may use is set on the{' '}
-          <button type="button" className="btn-link" onClick={() => go('agents')}>
-            Agents
-          </button>{' '}
-          screen.
+          <Trans i18nKey="chat.options.whereSet" components={{ agents: <button type="button" className="btn-link" onClick={() => go('agents')} /> }} />
         </p>
       </div>
     </div>

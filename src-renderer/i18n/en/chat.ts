@@ -171,4 +171,17 @@ export const chat = {
     deny: 'Deny',
     countdown: 'Denied automatically in <time>{{left}}</time> if you don\'t answer.',
   },
+  options: {
+    model: 'Model',
+    tools: 'Tools',
+    options: 'Options',
+    choose: 'Choose {{what}}',
+    default: 'Default',
+    webSearch: 'Web search',
+    agentTools: "The agent's tools",
+    allTools: 'all its tools',
+    switchedOff: ' · switched off in Settings',
+    noServers: 'This agent has no tool servers.',
+    whereSet: 'Which tool servers an agent may use is set on the <agents>Agents</agents> screen.',
+  },
 };

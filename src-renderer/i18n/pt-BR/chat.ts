@@ -172,4 +172,17 @@ export const chat: Catalog['chat'] = {
     deny: 'Negar',
     countdown: 'Negada automaticamente em <time>{{left}}</time> se você não responder.',
   },
+  options: {
+    model: 'Modelo',
+    tools: 'Ferramentas',
+    options: 'Opções',
+    choose: 'Escolha {{what}}',
+    default: 'Padrão',
+    webSearch: 'Pesquisa na web',
+    agentTools: 'As ferramentas do agente',
+    allTools: 'todas as ferramentas dele',
+    switchedOff: ' · desligado em Configurações',
+    noServers: 'Este agente não tem servidores de ferramentas.',
+    whereSet: 'Quais servidores de ferramentas um agente pode usar é definido na tela <agents>Agentes</agents>.',
+  },
 };
