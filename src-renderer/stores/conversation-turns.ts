@@ -52,6 +52,7 @@ export function treeOfSession(s: SessionDetail, main: string | null): Turn[] {
       error: status === 'canceled' ? null : e.error,
       credits: e.credits,
       timing: e.timing ?? null,
+      steps: e.steps ?? [],
       model: e.model ?? null,
       at: e.created_at,
       lastTextAt: null,

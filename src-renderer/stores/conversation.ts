@@ -35,6 +35,8 @@ interface ConversationState {
   sentSeq: number;
   /** the turn whose message is being edited in place */
   editing: string | null;
+  /** bumped each time a stored conversation has finished opening (the find bar reacts to it) */
+  openedSeq: number;
   selectAgent(agent: Agent): void;
   send(text: string): Promise<void>;
   regenerate(turnKey?: string): Promise<void>;
@@ -109,6 +111,7 @@ export const useConversation = create<ConversationState>((set, get) => {
     loadingSession: false,
     sentSeq: 0,
     editing: null,
+    openedSeq: 0,
 
     selectAgent(agent) {
       if (useAgentChoice.getState().agentId === agent.id) return;
@@ -201,7 +204,7 @@ export const useConversation = create<ConversationState>((set, get) => {
         const stored = s.executions.find((e) => e.id === latest?.responseId)?.answers;
         if (own) choice.pick(own, conversationAnswers(own, rootId, stored));
         else choice.pickId(s.agent_id);
-        set({ loadingSession: false, tree, chosen: {} });
+        set({ loadingSession: false, tree, chosen: {}, openedSeq: get().openedSeq + 1 });
         // Answers still being written: follow them from where they are.
         for (const t of tree) if (t.responseId !== null && t.status === 'running') void runs.reattach(t.key, t.responseId);
       } catch (err) {

@@ -9,6 +9,8 @@ import { describe, expect } from 'vitest';
 import { startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { limit } from '../fixtures/until.js';
+import { shotSizesAndThemes } from './support/shots';
+import { seriousViolationsInBothThemes } from './support/axe';
 
 /** A TCP relay on loopback to `target`; `cut()` closes it and every connection through it, `mend()` listens again on the same port. */
 async function relay(target: URL): Promise<{ url: string; cut(): Promise<void>; mend(): Promise<void>; close(): Promise<void> }> {
@@ -67,6 +69,8 @@ describe('browser mode: the platform out of reach', () => {
     expect(await page.getByRole('navigation', { name: 'Screens' }).isVisible()).toBe(true);
     expect(await page.locator('body').innerText()).not.toContain('Unable to preload');
     expect(await page.getByTestId('engine-banner').count()).toBe(1);
+    await shotSizesAndThemes(page, 'connection-lost');
+    expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await link.mend();
     await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor({ timeout: limit(30_000) });
     await banner.waitFor({ state: 'detached', timeout: limit(15_000) });

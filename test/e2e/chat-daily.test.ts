@@ -10,6 +10,14 @@ import { arrangeSession, chooseGptModel, lastTurnDone, newChat, startChatEnv, ty
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch } from './support/page';
 import { limit } from '../fixtures/until.js';
+import { shotSizesAndThemes } from './support/shots';
+import { seriousViolationsInBothThemes } from './support/axe';
+
+/** Screenshots at 1280 and 1024 in both themes, and no serious or critical axe violation in either theme. */
+async function looked(base: string): Promise<void> {
+  await shotSizesAndThemes(env.page, base);
+  expect(await seriousViolationsInBothThemes(env.page)).toEqual({});
+}
 
 let env: ChatEnv;
 
@@ -62,6 +70,7 @@ describe('a chat people live in every day', () => {
     // The answer tells its speed (as LM Studio does), not bare credits.
     expect(await turns().last().getByTestId('turn-speed').innerText()).toMatch(/^(\d+(\.\d)? tokens\/s · )?first text after \d+\.\d s$/);
     expect(await turns().last().getByTestId('turn-credits').count()).toBe(0);
+    await looked('chat-answer-speed');
     await page.reload();
     await turns().nth(1).waitFor({ timeout: limit(15_000) });
     expect(await box.inputValue()).toBe('');
@@ -97,6 +106,8 @@ describe('a chat people live in every day', () => {
         return { turn, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom, all: [...CSS.highlights.get('find-match')!].length };
       });
     await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
+    await looked('chat-find');
+    await page.locator('#find-input').focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('2 of 2');
     expect((await current())?.turn).toBe(2);
@@ -136,6 +147,7 @@ describe('a chat people live in every day', () => {
     const sheet = page.getByTestId('shortcuts-sheet');
     await sheet.getByRole('heading', { name: 'Keyboard shortcuts' }).waitFor({ timeout: limit(5_000) });
     expect(await sheet.innerText()).toContain('New chat');
+    await looked('shortcuts-sheet');
     await page.keyboard.press('Escape');
     await sheet.getByRole('heading').waitFor({ state: 'detached', timeout: limit(5_000) });
     await sidebarChat().click();
@@ -179,6 +191,7 @@ describe('a chat people live in every day', () => {
     await gone.waitFor({ timeout: limit(10_000) });
     expect(await gone.innerText()).toContain("This conversation's agent was deleted.");
     expect(await gone.innerText()).not.toMatch(/#\d|Agent \d/);
+    await looked('chat-agent-deleted');
     await gone.getByRole('button', { name: 'Continue with Chat' }).click();
     await gone.waitFor({ state: 'detached', timeout: limit(10_000) });
     // The model and tools row is back, and the message goes on in the same conversation.
@@ -225,6 +238,7 @@ describe('a chat people live in every day', () => {
     const words = await notice.innerText();
     expect(words).toMatch(/Nothing answered at 127\.0\.0\.1:\d+\. Start the server there, or check the address\./);
     expect(words).not.toMatch(/ECONNREFUSED|http:\/\//);
+    await looked('chat-provider-stopped');
     // Retry while it is still down keeps the notice; Settings leads to the providers.
     await notice.getByRole('button', { name: 'Retry' }).click();
     await notice.getByRole('button', { name: 'Retry' }).waitFor({ timeout: limit(10_000) });

@@ -56,14 +56,11 @@ export function ChatScreen() {
   }, []);
 
   // A conversation opened from a search of the list opens with the words searched highlighted.
-  const wasLoading = useRef(false);
+  const openedSeq = useConversation((s) => s.openedSeq);
+  const seenOpened = useRef(openedSeq);
   useEffect(() => {
-    if (loadingSession) {
-      wasLoading.current = true;
-      return;
-    }
-    if (!wasLoading.current) return;
-    wasLoading.current = false;
+    if (seenOpened.current === openedSeq) return;
+    seenOpened.current = openedSeq;
     // Opening a conversation asks the providers again, so a notice tells of one that stopped since.
     void useSetup.getState().check({ fresh: true });
     const q = useSessions.getState().sessionsQuery.trim();
@@ -71,7 +68,7 @@ export function ChatScreen() {
       setFindQuery(q);
       setFinding(true);
     }
-  }, [loadingSession]);
+  }, [openedSeq]);
 
   const toEnd = () => {
     stick.current = true;

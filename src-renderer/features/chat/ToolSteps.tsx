@@ -12,12 +12,15 @@ const POLL_MS = 400;
  * The tool calls of one answer (ext `steps`), read from the execution while it runs and once when
  * it is stored; a call waiting for approval shows Allow once / Always / Deny.
  */
-export function ToolSteps({ responseId, live }: { responseId: number | null; live: boolean }) {
+export function ToolSteps({ responseId, live, known }: { responseId: number | null; live: boolean; known?: ToolStep[] }) {
   const t = useT();
-  const [steps, setSteps] = useState<ToolStep[]>([]);
+  const [read, setSteps] = useState<ToolStep[] | null>(null);
+  // A stored answer brings its steps with its conversation: nothing to ask the platform for.
+  const settled = !live && known !== undefined;
+  const steps = (settled ? known : read) ?? known ?? [];
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    if (responseId === null) return;
+    if (responseId === null || settled) return;
     let gone = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
@@ -35,7 +38,7 @@ export function ToolSteps({ responseId, live }: { responseId: number | null; liv
       gone = true;
       clearTimeout(timer);
     };
-  }, [responseId, live, tick]);
+  }, [responseId, live, tick, settled]);
   if (!steps.length || responseId === null) return null;
   return (
     <div className="tool-steps" aria-label={t('chat.tools.used')} data-testid="tool-steps">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Markdown } from '../../components/Markdown';
 import { CopyButton } from '../../components/CopyButton';
 import { formatCredits, formatNumber, formatTime } from '../../components/format';
@@ -17,10 +17,14 @@ import { ToolSteps } from './ToolSteps';
 import { runningText, stalledSeconds } from './elapsed';
 import { useNow } from './use-now';
 import './turn-status.css';
+import './turns.css';
 
-export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
+/** One turn: drawn again only when it changes (a long conversation streams into its last turn alone). */
+export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
   const t = useT();
-  const { regenerate, editing, setEditing } = useConversation();
+  const regenerate = useConversation((s) => s.regenerate);
+  const setEditing = useConversation((s) => s.setEditing);
+  const editingThis = useConversation((s) => s.editing === turn.key);
   const busy = useConversation(selectBusy);
   const go = useNav((s) => s.go);
   const [sources, setSources] = useState(false);
@@ -33,7 +37,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
           {t('chat.turn.you')}
           <AltSwitcher turn={turn} />
         </div>
-        {editing === turn.key ? (
+        {editingThis ? (
           <MessageEditor turn={turn} />
         ) : (
           <>
@@ -60,7 +64,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
       </div>
       <div className="msg msg-agent" data-testid="answer">
         <div className="msg-role">{t('chat.turn.agent')}</div>
-        <ToolSteps responseId={turn.responseId} live={live} />
+        <ToolSteps responseId={turn.responseId} live={live} known={turn.steps} />
         {turn.output ? (
           <CitationProvider value={cites.citations}>
             <Markdown text={turn.output} streaming={live} />
@@ -133,7 +137,7 @@ export function TurnView({ turn }: { turn: Turn; last?: boolean }) {
       </div>
     </article>
   );
-}
+});
 
 /** "Writing…" while text flows; during a pause, for how long (it updates every second). */
 function TurnStatus({ turn }: { turn: Turn }) {

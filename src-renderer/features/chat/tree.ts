@@ -1,3 +1,5 @@
+import type { ToolStep } from '../../../src-main/platform/contract/tools';
+
 /**
  * A conversation is a tree: each turn follows a parent (ROOT for the first), and turns sharing a
  * parent are alternatives (a regenerated answer, an edited message). The chat shows one branch.
@@ -15,6 +17,8 @@ export interface Turn {
   status: 'pending' | 'running' | 'succeeded' | 'failed' | 'canceled';
   error: { message: string; code?: string } | null;
   credits: number | null;
+  /** its tool calls as stored (undefined: not known here yet, read from the platform) */
+  steps?: ToolStep[];
   /** a finished answer's speed (ext `timing`), when the platform recorded it */
   timing?: { first_token_ms: number; tokens_per_second: number | null } | null;
   /** the model that answered, once known */
@@ -34,6 +38,21 @@ export interface Turn {
   siblings?: string[];
 }
 
+/**
+ * A turn as the branch shows it (its place among its alternatives). The same object while the turn
+ * and its alternatives are unchanged, so a long conversation redraws only the turn that changed.
+ */
+const shownCache = new WeakMap<Turn, { siblings: string; turn: Turn }>();
+function shown(pick: Turn, kids: Turn[]): Turn {
+  const siblings = kids.map((k) => k.key);
+  const sig = siblings.join(' ');
+  const hit = shownCache.get(pick);
+  if (hit?.siblings === sig) return hit.turn;
+  const turn = { ...pick, alt: kids.indexOf(pick) + 1, alts: kids.length, siblings };
+  shownCache.set(pick, { siblings: sig, turn });
+  return turn;
+}
+
 /** The branch to show: from ROOT, at each step the chosen alternative, else the newest. */
 export function pathOf(tree: Turn[], chosen: Record<string, string>): Turn[] {
   const children = new Map<string, Turn[]>();
@@ -50,7 +69,7 @@ export function pathOf(tree: Turn[], chosen: Record<string, string>): Turn[] {
     if (!kids?.length || seen.has(at)) return out;
     seen.add(at);
     const pick = kids.find((k) => k.key === chosen[at]) ?? kids[kids.length - 1];
-    out.push({ ...pick, alt: kids.indexOf(pick) + 1, alts: kids.length, siblings: kids.map((k) => k.key) });
+    out.push(shown(pick, kids));
     at = pick.key;
   }
 }
