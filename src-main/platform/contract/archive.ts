@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorBody } from './common.js';
 import { WorkspaceHeader } from './keys.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 const INCLUDE_SECRETS = ['0', '1', 'true', 'false'] as const;
 
@@ -12,7 +13,7 @@ const INCLUDE_SECRETS = ['0', '1', 'true', 'false'] as const;
 export const ExportQuery = z.object({
   include_secrets: z
     .string()
-    .refine((v) => (INCLUDE_SECRETS as readonly string[]).includes(v), 'The include secrets field must be 1 or 0.')
+    .refine((v) => (INCLUDE_SECRETS as readonly string[]).includes(v), say.must('include secrets', 'be 1 or 0'))
     .meta({ enum: [...INCLUDE_SECRETS] })
     .optional(),
 });

@@ -5,7 +5,7 @@ import { ToolStep } from './tools.js';
 import { PassageScores } from './retrieval.js';
 import { MAX_MESSAGE_CHARS } from '../kernel/message-limits.js';
 import { ValidationError } from '../kernel/errors.js';
-import { laravelErrors } from './messages.js';
+import { laravelErrors, say } from './messages.js';
 
 /** Execution statuses as stored (CONTRACT.md "Execution"); stream events end on `completed` instead of `succeeded`. */
 export const EXECUTION_STATUSES = ['starting', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -96,7 +96,7 @@ const TurnContent = z.union([
   }),
 ]);
 export const ChatTurn = z.object({
-  role: z.string({ error: 'The role field is required.' }),
+  role: z.string({ error: say.required('role') }),
   content: TurnContent,
 });
 
@@ -153,20 +153,20 @@ function conversationRules(at: string, list: z.infer<typeof ChatTurn>[], ctx: z.
   let turns = 0;
   list.forEach((m, i) => {
     const key = `${at}.${i}`;
-    if (!m.role) return add([i, 'role'], `The ${key}.role field is required.`);
-    if (turnText(m.content) === null) return add([i, 'content'], `The ${key}.content field must be a string.`);
+    if (!m.role) return add([i, 'role'], say.required(`${key}.role`));
+    if (turnText(m.content) === null) return add([i, 'content'], say.must(`${key}.content`, 'be a string'));
     if (m.role === 'system') return add([i, 'role'], `The ${key}.role may not be system: put instructions in the agent, or send one developer message first.`);
     if (m.role === 'developer') {
       if (i !== 0) add([i, 'role'], `Only the first message may be a developer message (${key} is not the first).`);
       return;
     }
-    if (m.role !== 'user' && m.role !== 'assistant') return add([i, 'role'], `The selected ${key}.role is invalid: use user or assistant.`);
+    if (m.role !== 'user' && m.role !== 'assistant') return add([i, 'role'], say.invalid(`${key}.role`, 'use user or assistant'));
     if (prev === m.role) return add([i, 'role'], `The messages must alternate between user and assistant (${key} is a second ${m.role} message in a row).`);
     prev = m.role;
     turns++;
   });
   if (issues || !list.length) return;
-  if (!turns) add([], `The ${at} field must hold at least one user message.`);
+  if (!turns) add([], say.must(at, 'hold at least one user message'));
   else if (prev !== 'user') add([], 'The last message must be from the user.');
 }
 
@@ -304,7 +304,7 @@ export const ExecutionStreamHeaders = z.object({ 'last-event-id': z.string().opt
 /** ext GET /api/agent-responses: the caller's executions, newest first. */
 export const ExecutionListQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   agent_id: queryInt().pipe(z.number().int().min(1)).optional(),
-  status: z.enum([...EXECUTION_STATUSES, 'completed'], { error: 'The selected status is invalid.' }).optional(),
+  status: z.enum([...EXECUTION_STATUSES, 'completed'], { error: say.invalid('status') }).optional(),
   root_id: queryInt().pipe(z.number().int().min(1)).optional(),
 });
 export type ExecutionListQuery = z.infer<typeof ExecutionListQuery>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody, looseBool, pageQuery } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 export const FILE_STATUSES = ['waiting', 'in_progress', 'completed', 'failed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
@@ -74,7 +75,7 @@ export const AgentFileRemoved = z.object({ id: z.number().int(), file: FileObjec
 
 /** ext GET /api/files/{fileId}/text: the text read from the file, at most `max_chars` of it (the Files preview). */
 export const FileTextQuery = z.object({
-  max_chars: z.coerce.number({ error: 'The max chars field must be an integer.' }).int().min(1).max(1_000_000).optional().default(200_000),
+  max_chars: z.coerce.number({ error: say.must('max chars', 'be an integer') }).int().min(1).max(1_000_000).optional().default(200_000),
 });
 export const FileText = z
   .object({

@@ -60,6 +60,22 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   }
 }
 
+/**
+ * The one place the hosted platform's (Laravel's) sentences are written: every 422 a module or a
+ * schema words by hand goes through these, so a sentence reads the same wherever it is said.
+ * `field` is the name as the sentence shows it (`base url`, `file_ids.0`).
+ */
+export const say = {
+  /** `The title field is required.`; with `when`: `… is required when no key is saved.` */
+  required: (field: string, when?: string) => `The ${field} field is required${when ? ` ${when}` : ''}.`,
+  /** `The selected agent id is invalid.`; with `hint`: `…is invalid: use user or assistant.` */
+  invalid: (field: string, hint?: string) => `The selected ${field} is invalid${hint ? `: ${hint}` : ''}.`,
+  /** `The url field must be a valid URL.` */
+  must: (field: string, what: string) => `The ${field} field must ${what}.`,
+  /** Anything else said of a field: `The url field has a malformed % escape in its file name.` */
+  field: (field: string, what: string) => `The ${field} field ${what}.`,
+};
+
 /** The value at `path` in `root` (undefined when any step is missing). */
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
   let v: unknown = root;

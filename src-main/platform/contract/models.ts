@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody, IdPath, looseBool } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** ext: one model the configured providers serve now (CONTRACT.md "Models"). */
 export const Model = z
@@ -55,7 +56,7 @@ export const ModelDownloadCreate = z
     /** the file's expected SHA-256 (hex); without it the hub's own checksum header is used when it sends one */
     sha256: z
       .string()
-      .regex(/^[0-9a-fA-F]{64}$/, 'The sha256 field must be 64 hexadecimal characters.')
+      .regex(/^[0-9a-fA-F]{64}$/, say.must('sha256', 'be 64 hexadecimal characters'))
       .optional(),
   })
   .meta({ id: 'ModelDownloadCreate' });

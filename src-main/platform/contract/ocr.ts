@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** Tesseract's language codes (tessdata 4.0.0) with their English names. */
 export const OCR_LANGUAGE_NAMES: Readonly<Record<string, string>> = {
@@ -68,7 +69,7 @@ export const OcrSettingsUpdate = z
         z.string({ error: 'Each OCR language must be a string.' }).refine(isOcrLanguage, {
           error: (iss) => `"${String(iss.input)}" is not a Tesseract language code (for example eng, deu, fra, spa, chi_sim).`,
         }),
-        { error: 'The languages field must be a list of Tesseract language codes.' },
+        { error: say.must('languages', 'be a list of Tesseract language codes') },
       )
       .min(1, { error: 'Choose at least one OCR language.' })
       .max(MAX_OCR_LANGUAGES, { error: `At most ${MAX_OCR_LANGUAGES} OCR languages: each one slows OCR down.` }),

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { httpUrl, IdPath } from './common.js';
 import { Agent } from './agents.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
-const baseUrl = httpUrl('The base url field must be a valid http or https URL without credentials.', { credentials: false });
+const baseUrl = httpUrl(say.must('base url', 'be a valid http or https URL without credentials'), { credentials: false });
 
 /** ext: the optional remote platform connection. The key is write-only. */
 export const RemoteSettings = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 export const EMBEDDING_PROVIDERS = ['builtin', 'openai', 'ollama', 'gguf'] as const;
 
@@ -32,11 +33,11 @@ export const EmbeddingSettings = z
   .meta({ id: 'EmbeddingSettings' });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
 
-const baseUrl = httpUrl('The base url field must be a valid http or https URL without credentials.', { credentials: false });
+const baseUrl = httpUrl(say.must('base url', 'be a valid http or https URL without credentials'), { credentials: false });
 
 export const EmbeddingSettingsUpdate = z
   .object({
-    provider: z.enum(EMBEDDING_PROVIDERS, { error: 'The provider field must be one of: builtin, openai, ollama, gguf.' }),
+    provider: z.enum(EMBEDDING_PROVIDERS, { error: say.must('provider', 'be one of: builtin, openai, ollama, gguf') }),
     model: z.string().trim().min(1).max(300).optional(),
     base_url: baseUrl.nullable().optional(),
     /** Write-only; an empty string removes the stored key. */
@@ -57,8 +58,8 @@ export type PassageScores = z.infer<typeof PassageScores>;
 
 /** ext GET /api/files/{fileId}/passages: a file's extracted text, passage by passage (the file viewer). */
 export const FilePassagesQuery = z.object({
-  offset: z.coerce.number({ error: 'The offset field must be an integer.' }).int().min(0).max(10_000_000).optional().default(0),
-  limit: z.coerce.number({ error: 'The limit field must be an integer.' }).int().min(1).max(500).optional().default(100),
+  offset: z.coerce.number({ error: say.must('offset', 'be an integer') }).int().min(0).max(10_000_000).optional().default(0),
+  limit: z.coerce.number({ error: say.must('limit', 'be an integer') }).int().min(1).max(500).optional().default(100),
 });
 export const FilePassagesPage = z
   .object({

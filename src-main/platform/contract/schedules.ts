@@ -3,6 +3,7 @@ import { Cron } from 'croner';
 import { ChatTurn, Execution } from './executions.js';
 import { IdPath, pageQuery, shapeB } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** A time zone the runtime knows (IANA name such as `Europe/Paris`, or `UTC`). */
 export const TimeZone = z
@@ -16,7 +17,7 @@ export const TimeZone = z
     } catch {
       return false;
     }
-  }, 'The timezone field must be a valid IANA time zone (e.g. Europe/Paris).');
+  }, say.must('timezone', 'be a valid IANA time zone (e.g. Europe/Paris)'));
 
 /** A five-field cron expression (optionally with seconds), checked by the same parser the scheduler runs. */
 export const CronExpression = z
@@ -29,7 +30,7 @@ export const CronExpression = z
     } catch {
       return false;
     }
-  }, 'The cron field must be a valid cron expression (e.g. "0 9 * * 1-5").');
+  }, say.must('cron', 'be a valid cron expression (e.g. "0 9 * * 1-5")'));
 
 const ScheduleFields = {
   name: z.string().max(200).nullable().optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 export const PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'ollama', 'gguf'] as const;
 export const ProviderKind = z.enum(PROVIDER_KINDS);
@@ -94,7 +95,7 @@ export const ProviderTestBody = z
     id: providerId.optional(),
     provider: ProviderInput.optional(),
   })
-  .refine((b) => b.id !== undefined || b.provider !== undefined, { message: 'The id field is required when provider is not present.', path: ['id'] });
+  .refine((b) => b.id !== undefined || b.provider !== undefined, { message: say.required('id', 'when provider is not present'), path: ['id'] });
 
 export const ProviderTestResult = z
   .object({ ok: z.boolean(), models: z.array(z.string()), error: z.string().nullable(), latency_ms: z.number() })

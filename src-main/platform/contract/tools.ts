@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody, httpUrl, IdPath } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** CONTRACT.md "Tools and schedules (ext)": MCP servers as tool sources, agents' tool servers, execution steps. */
 
@@ -8,11 +9,11 @@ export const McpTransport = z.enum(['stdio', 'http']);
 export const McpApproval = z.enum(['auto', 'ask']);
 export const McpStatus = z.enum(['stopped', 'starting', 'running', 'failed']);
 
-const name = z.string().trim().min(1, 'The name field is required.').max(100);
+const name = z.string().trim().min(1, say.required('name')).max(100);
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(10_000)).refine((m) => Object.keys(m).length <= 100, 'At most 100 entries.');
 /** PATCH: a null value removes that entry. */
 const stringMapPatch = z.record(z.string().min(1).max(200), z.string().max(10_000).nullable()).refine((m) => Object.keys(m).length <= 100, 'At most 100 entries.');
-const serverUrl = httpUrl('The url field must be a valid http or https URL.');
+const serverUrl = httpUrl(say.must('url', 'be a valid http or https URL'));
 
 const serverFields = {
   name,

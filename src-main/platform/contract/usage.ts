@@ -3,6 +3,7 @@ import { AGENT_TYPES } from './agents.js';
 import { pageQuery, queryInt } from './common.js';
 import { WorkspaceHeader } from './keys.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"), as the hosted platform documents it. */
 
@@ -10,7 +11,7 @@ export const USAGE_RANGES = ['1d', '7d', '30d'] as const;
 /** The longest period `start_date`..`end_date` may span, both days counted. */
 export const USAGE_MAX_DAYS = 90;
 
-const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `The ${field} field must be a date like 2026-01-31 (YYYY-MM-DD).`);
+const day = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, say.must(field, 'be a date like 2026-01-31 (YYYY-MM-DD)'));
 
 export const WorkspaceUsageQuery = pageQuery({ maxPerPage: 100, defaultPerPage: 15 }).extend({
   /** The last day, the last 7 or the last 30 (UTC days, today included); `start_date`/`end_date` win when given. */

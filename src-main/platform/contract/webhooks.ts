@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { httpUrl, IdPath, pageQuery, shapeB } from './common.js';
 import { operations } from './operation.js';
+import { say } from './messages.js';
 
 /** Absolute http(s) URL; other schemes are refused (CONTRACT.md "Webhooks"). */
-export const WebhookUrl = httpUrl('The url field must be a valid http or https URL.');
+export const WebhookUrl = httpUrl(say.must('url', 'be a valid http or https URL'));
 
 export const WebhookStatus = z.enum(['active', 'inactive']);
 

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../kernel/errors.js';
 import { DEFAULT_USER_ID } from '../../kernel/context.js';
 import { nowMicros, isoMicros } from '../../kernel/time.js';
 import { KeysStore, type KeyRow } from './store.js';
+import { say } from '../../contract/messages.js';
 
 export interface ApiKeyInfo {
   id: number;
@@ -46,7 +47,7 @@ export class KeysService {
 
   create(userId: number, name: string): { key: string; info: ApiKeyInfo } {
     const clean = name.trim();
-    if (!clean || clean.length > 100) throw ValidationError.field('name', 'The name field must be between 1 and 100 characters.');
+    if (!clean || clean.length > 100) throw ValidationError.field('name', say.must('name', 'be between 1 and 100 characters'));
     const key = `ad_${crypto.randomBytes(32).toString('base64url')}`;
     const id = this.store.insert(userId, clean, key.slice(0, 10), hashKey(key), nowMicros());
     return { key, info: this.get(userId, id) };

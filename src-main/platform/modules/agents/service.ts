@@ -10,6 +10,7 @@ import { AgentsStore, type AgentRow } from './store.js';
 import { changeStamp, sameStamp, type Stamp } from '../../db/change-stamp.js';
 import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
 import { trimEndOf, trimOf } from '../../kernel/trim.js';
+import { say } from '../../contract/messages.js';
 
 /** Checks an agent's `tool_servers` against the user's MCP servers (set by the tools module); returns 422 errors. */
 export type ToolServersCheck = (userId: number, refs: ToolServerRef[]) => Record<string, string[]>;
@@ -156,9 +157,9 @@ export class AgentsService {
 
   create(userId: number, workspaceId: number, body: AgentCreate): Agent {
     const tpl = body.template_id !== undefined ? this.templates.find(body.template_id) : null;
-    if (body.template_id !== undefined && !tpl) throw ValidationError.field('template_id', 'The selected template id is invalid.');
+    if (body.template_id !== undefined && !tpl) throw ValidationError.field('template_id', say.invalid('template id'));
     const title = body.title ?? tpl?.title;
-    if (!title) throw ValidationError.field('title', 'The title field is required.');
+    if (!title) throw ValidationError.field('title', say.required('title'));
     if (body.slug && this.store.slugTaken(body.slug)) {
       throw ValidationError.field('slug', 'The slug has already been taken.');
     }

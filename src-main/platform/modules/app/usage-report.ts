@@ -3,6 +3,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import { offsetOf } from '../../kernel/context.js';
 import { USAGE_MAX_DAYS, type WorkspaceUsage, type WorkspaceUsageQuery } from '../../contract/usage.js';
 import { UsageReportStore, type UsageScope } from './usage-report-store.js';
+import { say } from '../../contract/messages.js';
 
 const DAY_MS = 86_400_000;
 const RANGE_DAYS = { '1d': 1, '7d': 7, '30d': 30 } as const;
@@ -41,14 +42,14 @@ export class UsageReport {
   period(q: Pick<WorkspaceUsageQuery, 'range' | 'start_date' | 'end_date'>): { fromMs: number; toMs: number } {
     if (q.start_date !== undefined || q.end_date !== undefined) {
       const errors: Record<string, string[]> = {};
-      if (q.start_date === undefined) errors.start_date = ['The start date field is required when end date is present.'];
-      if (q.end_date === undefined) errors.end_date = ['The end date field is required when start date is present.'];
+      if (q.start_date === undefined) errors.start_date = [say.required('start date', 'when end date is present')];
+      if (q.end_date === undefined) errors.end_date = [say.required('end date', 'when start date is present')];
       const from = q.start_date === undefined ? null : parseDay(q.start_date);
       const to = q.end_date === undefined ? null : parseDay(q.end_date);
-      if (q.start_date !== undefined && from === null) errors.start_date = ['The start date field must be a real calendar date.'];
-      if (q.end_date !== undefined && to === null) errors.end_date = ['The end date field must be a real calendar date.'];
+      if (q.start_date !== undefined && from === null) errors.start_date = [say.must('start date', 'be a real calendar date')];
+      if (q.end_date !== undefined && to === null) errors.end_date = [say.must('end date', 'be a real calendar date')];
       if (from !== null && to !== null) {
-        if (to < from) errors.end_date = ['The end date field must be a date after or equal to start date.'];
+        if (to < from) errors.end_date = [say.must('end date', 'be a date after or equal to start date')];
         else if ((to - from) / DAY_MS + 1 > USAGE_MAX_DAYS) errors.end_date = [`The period from start date to end date may span at most ${USAGE_MAX_DAYS} days.`];
       }
       if (Object.keys(errors).length) throw new ValidationError(errors);

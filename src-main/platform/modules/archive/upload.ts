@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ValidationError } from '../../kernel/errors.js';
+import { say } from '../../contract/messages.js';
 
 /**
  * What an archive import accepts, for the one multipart receiver (transports/http/multipart.ts):
@@ -17,7 +18,7 @@ export function archiveUploadSpec(tmpDir: string, maxBytes: number) {
       fs.mkdirSync(tmpDir, { recursive: true });
       return path.join(tmpDir, `${crypto.randomUUID()}.archive.part`);
     },
-    missing: () => ValidationError.field('archive', 'The archive field is required (a multipart upload of an export .tar).'),
+    missing: () => ValidationError.field('archive', say.required('archive', '(a multipart upload of an export .tar)')),
     maxFields: 10,
     maxFieldBytes: 1024,
   };

@@ -69,6 +69,7 @@ import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { nextIteration } from '../../kernel/turns.js';
 import { isObject, readStoredJson } from '../../kernel/stored-json.js';
+import { say } from '../../contract/messages.js';
 
 export type { ExecutionEvent, Execution };
 
@@ -233,15 +234,15 @@ export class ExecutionsService {
 
     const errors: Record<string, string[]> = {};
     body.fileIds.forEach((id, i) => {
-      if (!this.canSee(userId, id)) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+      if (!this.canSee(userId, id)) errors[`file_ids.${i}`] = [say.invalid(`file_ids.${i}`)];
     });
     body.memoryCollections?.forEach((id, i) => {
-      if (!this.deps.memories.ownsCollection(userId, id)) errors[`memory_collections.${i}`] = [`The selected memory_collections.${i} is invalid.`];
+      if (!this.deps.memories.ownsCollection(userId, id)) errors[`memory_collections.${i}`] = [say.invalid(`memory_collections.${i}`)];
     });
     let rootId: number | null = null;
     if (body.rootId !== null) {
       const root = this.store.row(body.rootId, userId);
-      if (!root) errors.root_id = ['The selected root id is invalid.'];
+      if (!root) errors.root_id = [say.invalid('root id')];
       else rootId = root.root_id;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);

@@ -8,6 +8,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import type { Turn } from '../../engine/turn.js';
 import { isoMicros } from '../../kernel/time.js';
 import { isObject, readStoredList } from '../../kernel/stored-json.js';
+import { say } from '../../contract/messages.js';
 
 const TITLE_MAX = 80;
 
@@ -119,8 +120,8 @@ export class Sessions {
 
   rename(userId: number, rootId: number, title: unknown): void {
     const clean = typeof title === 'string' ? oneLine(title) : '';
-    if (typeof title !== 'string') throw new ValidationError({ title: ['The title field is required.'] });
-    if (!clean) throw new ValidationError({ title: ['The title field must not be empty.'] });
+    if (typeof title !== 'string') throw new ValidationError({ title: [say.required('title')] });
+    if (!clean) throw new ValidationError({ title: [say.must('title', 'not be empty')] });
     this.rows.setTitle(userId, rootId, clean);
   }
 
@@ -142,7 +143,7 @@ export class Sessions {
     let out: Branch = { rootId, parentId: rootId !== null ? this.rows.latest(userId, rootId) : null };
     if (ref !== null) {
       const row = this.rows.execution(userId, ref);
-      if (!row) errors[field] = [`The selected ${field.replace(/_/g, ' ')} is invalid.`];
+      if (!row) errors[field] = [say.invalid(field.replace(/_/g, ' '))];
       else if (rootId !== null && row.root_id !== rootId) errors[field] = [`The ${field.replace(/_/g, ' ')} must belong to the session root_id names.`];
       else out = { rootId: row.root_id, parentId: alt !== null ? row.parent_id : row.id };
     }

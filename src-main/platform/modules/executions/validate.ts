@@ -3,6 +3,7 @@ import type { ExecuteRequest } from '../../contract/executions.js';
 import { BODY_QUESTIONS, STEERING_QUESTIONS } from '../../contract/agent-questions.js';
 import type { Turn } from '../../engine/turn.js';
 import { ValidationError } from '../../kernel/errors.js';
+import { say } from '../../contract/messages.js';
 
 /** Answers that steer the model rather than describe the task (left out of a text agent's prompt). */
 export const STEERING: ReadonlySet<string> = new Set([...STEERING_QUESTIONS, ...BODY_QUESTIONS]);
@@ -39,7 +40,7 @@ function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>, 
   const add = (m: string) => (errors[q.name] ??= []).push(m);
   if (empty(v)) {
     if (q.required && q.type === 'select') return omittedSelect(q);
-    if (q.required) add(`The ${label(q.name)} field is required.`);
+    if (q.required) add(say.required(label(q.name)));
     return undefined;
   }
   switch (q.type) {
@@ -48,25 +49,25 @@ function checkAnswer(q: Question, v: unknown, errors: Record<string, string[]>, 
       const s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
       // The `model` question also takes any model a configured provider serves now (GET /api/models).
       const served = q.name === 'model' && typeof s === 'string' && !!acceptModel?.(s);
-      if (typeof s !== 'string' || (!(q.options ?? []).includes(s) && !served)) return add(`The selected ${label(q.name)} is invalid.`);
+      if (typeof s !== 'string' || (!(q.options ?? []).includes(s) && !served)) return add(say.invalid(label(q.name)));
       return s;
     }
     case 'number': {
       const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-      if (typeof n !== 'number' || !Number.isFinite(n)) return add(`The ${label(q.name)} field must be a number.`);
+      if (typeof n !== 'number' || !Number.isFinite(n)) return add(say.must(label(q.name), 'be a number'));
       return n;
     }
     case 'array':
-      if (!Array.isArray(v)) return add(`The ${label(q.name)} field must be an array.`);
+      if (!Array.isArray(v)) return add(say.must(label(q.name), 'be an array'));
       return v;
     case 'boolean': {
       const b = v === 'true' || v === '1' || v === 1 ? true : v === 'false' || v === '0' || v === 0 ? false : v;
-      if (typeof b !== 'boolean') return add(`The ${label(q.name)} field must be true or false.`);
+      if (typeof b !== 'boolean') return add(say.must(label(q.name), 'be true or false'));
       return b;
     }
     default:
-      if (typeof v !== 'string' && typeof v !== 'number') return add(`The ${label(q.name)} field must be a string.`);
-      if (String(v).length > 200_000) return add(`The ${label(q.name)} field must not be greater than 200000 characters.`);
+      if (typeof v !== 'string' && typeof v !== 'number') return add(say.must(label(q.name), 'be a string'));
+      if (String(v).length > 200_000) return add(say.must(label(q.name), 'not be greater than 200000 characters'));
       return String(v);
   }
 }
@@ -90,7 +91,7 @@ export function normalizeRequest(agent: Pick<Agent, 'type' | 'questions'>, body:
   }
 
   const needsMessages = agent.type === 'chat' || agent.questions.some((q) => q.name === 'messages' && q.required);
-  if (needsMessages && !body.turns.length) errors.messages = ['The messages field is required.'];
+  if (needsMessages && !body.turns.length) errors.messages = [say.required('messages')];
 
   if (Object.keys(errors).length) throw new ValidationError(errors);
 

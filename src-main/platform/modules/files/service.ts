@@ -12,7 +12,7 @@ import type { Lifecycle } from '../../kernel/lifecycle.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { fileUploadSpec, type ReceivedUpload } from './upload.js';
 import { UploadFields } from '../../contract/files.js';
-import { laravelErrors } from '../../contract/messages.js';
+import { laravelErrors, say } from '../../contract/messages.js';
 import { isObject, readStoredJson } from '../../kernel/stored-json.js';
 
 export type { FileRow } from './rows-store.js';
@@ -52,7 +52,7 @@ export function cleanFilename(name: string): string {
 export function checkExtension(filename: string): { ext: string; kind: string } {
   const ext = extensionOf(filename);
   const kind = kindOf(ext);
-  if (!kind) throw ValidationError.field('file', `The file field must be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}.`);
+  if (!kind) throw ValidationError.field('file', say.must('file', `be a file of type: ${ACCEPTED_EXTENSIONS.join(', ')}`));
   return { ext, kind };
 }
 
@@ -210,7 +210,7 @@ export class FilesService {
     const errors: Record<string, string[]> = {};
     const rows = fileIds.map((id, i) => {
       const r = this.rows.visible(id, userId);
-      if (!r) errors[`file_ids.${i}`] = [`The selected file_ids.${i} is invalid.`];
+      if (!r) errors[`file_ids.${i}`] = [say.invalid(`file_ids.${i}`)];
       return r;
     });
     if (Object.keys(errors).length) throw new ValidationError(errors);

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../kernel/errors.js';
 import type { FileStore } from './store.js';
 import { checkExtension, cleanFilename, type IncomingFile } from './service.js';
+import { say } from '../../contract/messages.js';
 
 /** An Upload File body as the HTTP layer's multipart receiver hands it over. */
 export interface ReceivedUpload extends IncomingFile {
@@ -18,7 +19,7 @@ export function fileUploadSpec(store: FileStore, maxBytes: number) {
     maxBytes,
     label: 'file',
     tmpPath: () => store.newTempPath(),
-    missing: () => ValidationError.field('file', 'The file field is required.'),
+    missing: () => ValidationError.field('file', say.required('file')),
     cleanName: cleanFilename,
     checkName: (name: string) => void checkExtension(name),
     flush: true,

@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../kernel/err
 import type { Collection } from '../../contract/memories.js';
 import { nowMicros } from '../../kernel/time.js';
 import { MemoriesStore, type CollectionRow } from './store.js';
+import { say } from '../../contract/messages.js';
 
 export const DEFAULT_COLLECTION = 'default';
 
@@ -41,7 +42,7 @@ export class CollectionsService {
   /** For request bodies: an id that is not the user's collection is a 422, as Laravel's `exists` rule says. */
   requireForInput(userId: number, id: number): Collection {
     const row = this.store.collection(userId, id);
-    if (!row) throw ValidationError.field('collection_id', 'The selected collection id is invalid.');
+    if (!row) throw ValidationError.field('collection_id', say.invalid('collection id'));
     return toCollection(row);
   }
 

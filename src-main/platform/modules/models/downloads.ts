@@ -8,6 +8,7 @@ import { parseId } from '../../kernel/context.js';
 import type { ModelDownload, ModelDownloadCreate } from '../../contract/models.js';
 import { DownloadsStore, type DownloadRow } from './store.js';
 import { fsyncFile } from '../../kernel/fsync.js';
+import { say } from '../../contract/messages.js';
 
 /** Where a download writes: the models folder (asked each time, as Settings may change it), and a refresh of the model listings. */
 export interface DownloadTarget {
@@ -37,11 +38,11 @@ export function parseDownloadUrl(raw: string): { url: string; file: string } {
   try {
     u = new URL(raw.trim());
   } catch {
-    throw ValidationError.field('url', 'The url field must be a valid URL.');
+    throw ValidationError.field('url', say.must('url', 'be a valid URL'));
   }
-  if (u.username || u.password) throw ValidationError.field('url', 'The url field must not hold credentials.');
+  if (u.username || u.password) throw ValidationError.field('url', say.must('url', 'not hold credentials'));
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) {
-    throw ValidationError.field('url', 'The url field must be an https URL (http is allowed only on this computer).');
+    throw ValidationError.field('url', say.must('url', 'be an https URL (http is allowed only on this computer)'));
   }
   // A Hugging Face page link (`/blob/`) names the same file as its download link (`/resolve/`).
   if (u.hostname === 'huggingface.co' || u.hostname.endsWith('.huggingface.co')) u.pathname = u.pathname.replace(/^(\/[^/]+\/[^/]+)\/blob\//, '$1/resolve/');
@@ -49,9 +50,9 @@ export function parseDownloadUrl(raw: string): { url: string; file: string } {
   try {
     last = decodeURIComponent(u.pathname.split('/').pop() ?? '');
   } catch {
-    throw ValidationError.field('url', 'The url field has a malformed % escape in its file name.');
+    throw ValidationError.field('url', say.field('url', 'has a malformed % escape in its file name'));
   }
-  if (!/\.gguf$/i.test(last)) throw ValidationError.field('url', 'The url field must name a .gguf file.');
+  if (!/\.gguf$/i.test(last)) throw ValidationError.field('url', say.must('url', 'name a .gguf file'));
   const file = last.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
   if (file.length < 6 || file.length > 200) throw ValidationError.field('url', 'The file name in the url is too short or too long.');
   return { url: u.toString(), file };

@@ -8,6 +8,7 @@ import type { ProviderInput } from '../../contract/settings.js';
 import type { DefaultModel, LocalServer, Model, ModelSource } from '../../contract/models.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
+import { say } from '../../contract/messages.js';
 
 /** The agent whose `model` options join the list when none is named: the seeded chat agent. */
 const CHAT_SLUG = 'chat';
@@ -125,7 +126,7 @@ export class ModelsService {
    */
   async setup(userId: number, input: SetupInput): Promise<{ provider: string; ok: boolean; error: string | null; models: Model[]; default: DefaultModel }> {
     const provider = this.providerInput(input);
-    if (provider.base_url && !/^https?:\/\//i.test(provider.base_url)) throw ValidationError.field('base_url', 'The base url field must be an http or https URL.');
+    if (provider.base_url && !/^https?:\/\//i.test(provider.base_url)) throw ValidationError.field('base_url', say.must('base url', 'be an http or https URL'));
     // Asked before it is saved: a server that does not answer leaves the settings as they were.
     const probe = await this.providers.test({ provider }, '');
     if (!probe.ok) return { provider: provider.id, ok: false, error: probe.error, models: [], default: this.providers.defaultModelOf() };
@@ -147,7 +148,7 @@ export class ModelsService {
         try {
           host = new URL(input.base_url).host;
         } catch {
-          throw ValidationError.field('base_url', 'The base url field must be a valid URL.');
+          throw ValidationError.field('base_url', say.must('base url', 'be a valid URL'));
         }
         return { id: 'server', kind: 'openai-compatible', label: `Server at ${host}`, base_url: input.base_url, ...(input.api_key ? { api_key: input.api_key } : {}) };
       }

@@ -2,6 +2,7 @@ import { ValidationError } from '../../kernel/errors.js';
 import type { SearchTestBody, SearchTestResult } from '../../contract/settings.js';
 import { webSearch, type SearchBackend } from '../../engine/tools/web.js';
 import type { SearchConfig } from './service.js';
+import { say } from '../../contract/messages.js';
 
 /** How long a test search may take before it counts as no answer. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -29,12 +30,12 @@ export async function testSearch(body: SearchTestBody, saved: SearchConfig, sign
   let where: string;
   if (body.backend === 'searxng') {
     const url = body.searxng_url ?? saved.searxngUrl;
-    if (!url) throw ValidationError.field('searxng_url', 'The searxng url field is required when no SearXNG address is saved.');
+    if (!url) throw ValidationError.field('searxng_url', say.required('searxng url', 'when no SearXNG address is saved'));
     backend = { searxngUrl: url, braveApiKey: null };
     where = new URL(url).host;
   } else {
     const key = body.brave_api_key ?? saved.braveApiKey;
-    if (!key) throw ValidationError.field('brave_api_key', 'The brave api key field is required when no Brave key is saved.');
+    if (!key) throw ValidationError.field('brave_api_key', say.required('brave api key', 'when no Brave key is saved'));
     backend = { searxngUrl: null, braveApiKey: key };
     where = 'the Brave Search API';
   }

@@ -16,6 +16,7 @@ import { ModelCatalog, type CatalogEntry, type ProviderListing } from './catalog
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
+import { say } from '../../contract/messages.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -422,13 +423,13 @@ export class ProvidersService {
    * top), for the field of a 422.
    */
   private fromInput(input: ProviderInput, prev: StoredProvider | undefined, at = 'providers'): StoredProvider {
-    if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', `The models_dir field is required for the GGUF provider "${input.id}".`);
-    if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', `The api_key field is required for the Anthropic provider "${input.id}".`);
+    if (input.kind === 'gguf' && !input.models_dir) throw ValidationError.field('providers', say.required('models_dir', `for the GGUF provider "${input.id}"`));
+    if (input.kind === 'anthropic' && input.api_key === undefined && !prev?.api_key_sealed) throw ValidationError.field('providers', say.required('api_key', `for the Anthropic provider "${input.id}"`));
     // A server's address is what such a provider is: never guessed (an empty one meant api.openai.com).
     // A provider saved without one before keeps working as it was.
     const needsUrl = input.kind === 'openai-compatible' || input.kind === 'ollama';
     if (needsUrl && !input.base_url && !(prev && prev.kind === input.kind && !prev.base_url)) {
-      throw ValidationError.field(at ? `${at}.base_url` : 'base_url', `The base url field is required for the ${input.kind === 'ollama' ? 'Ollama' : 'OpenAI-compatible'} provider "${input.id}".`);
+      throw ValidationError.field(at ? `${at}.base_url` : 'base_url', say.required('base url', `for the ${input.kind === 'ollama' ? 'Ollama' : 'OpenAI-compatible'} provider "${input.id}"`));
     }
     const sealed = input.api_key === undefined ? (prev?.api_key_sealed ?? null) : input.api_key ? this.secrets.seal(input.api_key) : null;
     const next: StoredProvider = {
@@ -490,8 +491,8 @@ export class ProvidersService {
         throw ValidationError.field(
           `providers.${i}.kind`,
           outside.has(p.id)
-            ? `The kind field is required to change the provider "${p.id}" (without it, only enabled may be given).`
-            : `The kind field is required: "${p.id}" is not a provider from the environment or auto-detection.`,
+            ? say.required('kind', `to change the provider "${p.id}" (without it, only enabled may be given)`)
+            : say.field('kind', `is required: "${p.id}" is not a provider from the environment or auto-detection`),
         );
       }
       if (p.enabled === false) off.add(p.id);
@@ -538,7 +539,7 @@ export class ProvidersService {
     if (body.provider) p = this.build(this.fromInput(body.provider, this.all().find((x) => x.id === body.provider!.id), at));
     else {
       p = this.byId(body.id!);
-      if (!p) throw ValidationError.field('id', 'The selected id is invalid.');
+      if (!p) throw ValidationError.field('id', say.invalid('id'));
     }
     const t0 = performance.now();
     try {

@@ -13,6 +13,7 @@ import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
 import { nextTurn } from '../../kernel/turns.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
+import { say } from '../../contract/messages.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -302,8 +303,8 @@ export class RetrievalService {
     const errors: Record<string, string[]> = {};
     const model = body.provider === 'builtin' ? BUILTIN_MODEL : body.model;
     if (body.provider === 'builtin' && body.model !== undefined && body.model !== BUILTIN_MODEL) errors.model = [`The built-in embedder has one model: ${BUILTIN_MODEL}.`];
-    if (!model) errors.model = ['The model field is required for this provider.'];
-    if (body.provider === 'gguf' && model && !/^[^/\\]+$/.test(model)) errors.model = ['The model field must be a file name in the models folder.'];
+    if (!model) errors.model = [say.required('model', 'for this provider')];
+    if (body.provider === 'gguf' && model && !/^[^/\\]+$/.test(model)) errors.model = [say.must('model', 'be a file name in the models folder')];
     if ((body.provider === 'builtin' || body.provider === 'gguf') && body.base_url) errors.base_url = ['The base url field is only used by the openai and ollama providers.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const keepKey = body.api_key === undefined && this.choice.provider === body.provider ? this.choice.api_key_sealed : null;

@@ -12,6 +12,7 @@ import type { ExecutionsService } from '../executions/service.js';
 import { SchedulesStore, type ScheduleRow, type ScheduleValues } from './store.js';
 import { isArray, isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 import { backoffDelay } from '../../kernel/backoff.js';
+import { say } from '../../contract/messages.js';
 
 const RUN_JOB = 'schedule.run';
 /** A run that could not start is tried again after 5, 10, 15 and 20 s. */
@@ -206,7 +207,7 @@ export class SchedulesService {
     try {
       this.deps.agents.get(userId, agentId);
     } catch (err) {
-      if (err instanceof NotFoundError) throw ValidationError.field('agent_id', 'The selected agent id is invalid.');
+      if (err instanceof NotFoundError) throw ValidationError.field('agent_id', say.invalid('agent id'));
       throw err;
     }
   }

@@ -28,6 +28,7 @@ import { McpConnection, type ListedTool, type ServerSpec } from './mcp-client.js
 import { Approvals, type Decision } from './approvals.js';
 import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
+import { say } from '../../contract/messages.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -168,8 +169,8 @@ export class ToolsService implements ToolboxSource {
   /** Checks a server's fields as a whole (after a create or a patch): 422 with every problem. */
   private validate(userId: number, w: McpServerWrite, selfId: number | null): void {
     const errors: Record<string, string[]> = {};
-    if (w.transport === 'stdio' && !w.command) errors.command = ['The command field is required for a stdio server.'];
-    if (w.transport === 'http' && !w.url) errors.url = ['The url field is required for an http server.'];
+    if (w.transport === 'stdio' && !w.command) errors.command = [say.required('command', 'for a stdio server')];
+    if (w.transport === 'http' && !w.url) errors.url = [say.required('url', 'for an http server')];
     const same = this.store.byName(userId, w.name);
     if (same && same.id !== selfId) errors.name = ['The name has already been taken.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -378,7 +379,7 @@ export class ToolsService implements ToolboxSource {
   private checkRefs(userId: number, refs: ToolServerRef[]): Record<string, string[]> {
     const errors: Record<string, string[]> = {};
     refs.forEach((ref, i) => {
-      if (!this.store.one(userId, ref.server_id)) errors[`tool_servers.${i}.server_id`] = [`The selected tool_servers.${i}.server_id is invalid.`];
+      if (!this.store.one(userId, ref.server_id)) errors[`tool_servers.${i}.server_id`] = [say.invalid(`tool_servers.${i}.server_id`)];
     });
     return errors;
   }

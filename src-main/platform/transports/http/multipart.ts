@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
 import { PayloadTooLargeError, PlatformError, ValidationError } from '../../kernel/errors.js';
 import { discardPartial } from '../../kernel/partial-file.js';
+import { say } from '../../contract/messages.js';
 
 /**
  * An upload as the receiver reads it. Over HTTP it reads the Node request itself (`incoming`), so
@@ -150,7 +151,7 @@ export async function receiveFilePart(req: UploadRequest, opts: ReceiveOptions):
     const raw = lastPathSegment(info.filename ?? '');
     const filename = opts.cleanName ? opts.cleanName(raw) : raw;
     try {
-      if (!filename && opts.checkName) throw ValidationError.field(opts.fieldNames[0], `The ${opts.label} field must have a file name.`);
+      if (!filename && opts.checkName) throw ValidationError.field(opts.fieldNames[0], say.must(opts.label, 'have a file name'));
       opts.checkName?.(filename);
     } catch (err) {
       stream.resume();
