@@ -2,6 +2,7 @@ import { ExecutionEvent } from '../../src-main/platform/contract/executions';
 import { createParser } from 'eventsource-parser';
 import { errorFrom } from './errors';
 import type { RequestInit, StreamHandlers } from './transport';
+import { t as tr } from '../i18n';
 
 // The one SSE parser: eventsource-parser, as in the platform (providers, remote agents) and the tests.
 
@@ -23,7 +24,7 @@ export async function readExecutionEvents(t: StreamingTransport, req: RequestIni
       if (bad) return;
       try {
         const parsed = ExecutionEvent.safeParse(JSON.parse(ev.data));
-        if (!parsed.success) throw new Error('An event of the stream has an unexpected shape.');
+        if (!parsed.success) throw new Error(tr('errors.streamShape'));
         last = parsed.data;
         onEvent(parsed.data, ev.id);
       } catch (err) {

@@ -36,7 +36,7 @@ export default function DeveloperScreen() {
               i18nKey="developer.keyHelp"
               components={{
                 code: <code />,
-                link: (
+                to: (
                   <a
                     href="#/settings/keys"
                     onClick={(e) => {

@@ -1,7 +1,7 @@
 /** The Developer screen. */
 export const developer = {
   key: 'Key',
-  keyHelp: 'Send <code>Authorization: Bearer $AGENT_DESK_KEY</code>. Create a key in <link>Settings → API keys</link> and export it as <code>AGENT_DESK_KEY</code>.',
+  keyHelp: 'Send <code>Authorization: Bearer $AGENT_DESK_KEY</code>. Create a key in <to>Settings → API keys</to> and export it as <code>AGENT_DESK_KEY</code>.',
   reference: 'Reference',
   docs: 'API documentation (/api/docs)',
   openapi: 'OpenAPI document',

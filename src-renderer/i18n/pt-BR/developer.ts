@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog';
 
 export const developer: Catalog['developer'] = {
   key: 'Chave',
-  keyHelp: 'Envie <code>Authorization: Bearer $AGENT_DESK_KEY</code>. Crie uma chave em <link>Configurações → Chaves de API</link> e exporte-a como <code>AGENT_DESK_KEY</code>.',
+  keyHelp: 'Envie <code>Authorization: Bearer $AGENT_DESK_KEY</code>. Crie uma chave em <to>Configurações → Chaves de API</to> e exporte-a como <code>AGENT_DESK_KEY</code>.',
   reference: 'Referência',
   docs: 'Documentação da API (/api/docs)',
   openapi: 'Documento OpenAPI',
