@@ -53,6 +53,10 @@ export const ExecutionContext = z
   .meta({ id: 'ExecutionContext' });
 export type ExecutionContext = z.infer<typeof ExecutionContext>;
 
+/** ext: how fast a finished answer came: milliseconds from the request to its first text, and output tokens per second after it (null when unknown). */
+export const ExecutionTiming = z.object({ first_token_ms: z.number().int(), tokens_per_second: z.number().nullable() }).meta({ id: 'ExecutionTiming' });
+export type ExecutionTiming = z.infer<typeof ExecutionTiming>;
+
 const executionFields = {
   id: z.number().int(),
   status: z.string(),
@@ -79,6 +83,8 @@ export const Execution = z
     /** ext: the model and provider that answered (null until routed). */
     model: z.string().nullable().optional(),
     context: ExecutionContext.optional(),
+    /** ext: speed of a finished answer whose first text's time was recorded */
+    timing: ExecutionTiming.optional(),
   })
   .meta({ id: 'Execution' });
 export type Execution = z.infer<typeof Execution>;
