@@ -39,7 +39,6 @@ export function WebSearchPanel() {
   if (!search) return loadError ? <ErrorNote error={loadError} what={t('webSearch.heading')} /> : <p className="muted">{t('common.loading')}</p>;
   return (
     <div className="stack web-search" style={{ maxWidth: 760 }}>
-      <h2 className="section-title">{t('webSearch.heading')}</h2>
       <p className="muted">{t('webSearch.intro')}</p>
       <p className={search.configured ? 'note note-ok' : 'note note-muted'} role="status" data-testid="web-search-state">
         {search.searxng_url ? t('webSearch.state.searxng', { host: hostOf(search.searxng_url) }) : search.brave_has_api_key ? t('webSearch.state.brave') : t('webSearch.state.none')}
