@@ -1,4 +1,5 @@
 import type { Question } from '../../../src-main/platform/contract/agents';
+import { t } from '../../i18n';
 
 /**
  * Words people use for an agent's options: a question's name as a label ("temperature" →
@@ -6,11 +7,11 @@ import type { Question } from '../../../src-main/platform/contract/agents';
  * → "No web search", "internet" → "Web search"). Never the raw values the platform stores.
  */
 
-/** The web tools' choices, as the chat agent's `tools` question names them. */
-const WEB_WORDS: Record<string, string> = {
-  'no-tools': 'No web search',
-  internet: 'Web search',
-};
+/** The web tools' choices, as the chat agent's `tools` question names them (words: components.options.web). */
+const WEB_WORDS = (): Record<string, string> => ({
+  'no-tools': t('components.options.noWebSearch'),
+  internet: t('components.options.webSearch'),
+});
 
 /** Sites a search can be kept to, as people write their names. */
 const SITES: Record<string, string> = {
@@ -35,19 +36,22 @@ export const isWebToolsQuestion = (q: Pick<Question, 'name' | 'type'>) => q.name
 
 /** A web-tools choice in words: "No web search", "Web search", "Search Wikipedia". */
 export function webToolWords(value: string): string {
-  if (WEB_WORDS[value]) return WEB_WORDS[value];
-  return `Search ${SITES[value] ?? humanize(value)}`;
+  const web = WEB_WORDS()[value];
+  if (web) return web;
+  return t('components.options.searchSite', { site: SITES[value] ?? humanize(value) });
 }
 
 /** The web tools a choice turns on, as a tool name for the summary: null for none. */
 export function webToolName(value: unknown): string | null {
   if (typeof value !== 'string' || !value || value === 'no-tools') return null;
-  return value === 'internet' ? 'Web search' : `${SITES[value] ?? humanize(value)} search`;
+  return value === 'internet' ? t('components.options.webSearch') : t('components.options.siteSearch', { site: SITES[value] ?? humanize(value) });
 }
 
 /** A question's label: its name in words. */
 export function questionLabel(q: Pick<Question, 'name'>): string {
-  return q.name === 'tools' ? 'Web search' : humanize(q.name);
+  if (q.name === 'tools') return t('components.options.webSearch');
+  // The common questions' names in the app's words; an agent's own question by its name.
+  return (t('components.options.labels', { returnObjects: true }) as Record<string, string>)[q.name] ?? humanize(q.name);
 }
 
 /** One option of a select in words (the web tools' own; others are the agent author's words). */
@@ -61,14 +65,14 @@ export function optionWords(q: Pick<Question, 'name' | 'type'>, value: string): 
  */
 export function toolsSummary(web: unknown, servers: string[]): string {
   const names = [webToolName(web), ...servers].filter((n): n is string => !!n);
-  return names.length ? names.join(', ') : 'No tools';
+  return names.length ? names.join(', ') : t('components.options.noTools');
 }
 
 /** An answer as the summary shows it: "0.5", "Short", "On"; null when not answered. */
 export function answerWords(q: Pick<Question, 'name' | 'type'>, v: unknown): string | null {
   if (v === undefined || v === null || v === '') return null;
-  if (q.type === 'boolean') return v === true ? 'On' : 'Off';
-  if (Array.isArray(v)) return v.length ? `${v.length} item${v.length === 1 ? '' : 's'}` : null;
+  if (q.type === 'boolean') return v === true ? t('components.options.on') : t('components.options.off');
+  if (Array.isArray(v)) return v.length ? t('components.options.items', { count: v.length }) : null;
   const s = String(v);
   if (q.type === 'select') return optionWords(q, s);
   return s.length > 24 ? `${s.slice(0, 23)}…` : s;

@@ -56,4 +56,17 @@ export const components = {
     file: 'File {{id}}',
     passage: '{{file}}, passage {{n}}',
   },
+  options: {
+    noWebSearch: 'No web search',
+    webSearch: 'Web search',
+    searchSite: 'Search {{site}}',
+    siteSearch: '{{site}} search',
+    noTools: 'No tools',
+    on: 'On',
+    off: 'Off',
+    items_one: '{{count}} item',
+    items_other: '{{count}} items',
+    // The built-in agents' questions, by name.
+    labels: { model: 'Model', temperature: 'Temperature', prompt: 'Prompt', size: 'Size', text: 'Text', topic: 'Topic', length: 'Length', target_language: 'Target language', points: 'Points', tone: 'Tone', words: 'Words', style: 'Style', duration: 'Duration', idea: 'Idea' },
+  },
 };

@@ -57,4 +57,16 @@ export const components: Catalog['components'] = {
     file: 'Arquivo {{id}}',
     passage: '{{file}}, trecho {{n}}',
   },
+  options: {
+    noWebSearch: 'Sem pesquisa na web',
+    webSearch: 'Pesquisa na web',
+    searchSite: 'Pesquisar no {{site}}',
+    siteSearch: 'Pesquisa no {{site}}',
+    noTools: 'Sem ferramentas',
+    on: 'Ligado',
+    off: 'Desligado',
+    items_one: '{{count}} item',
+    items_other: '{{count}} itens',
+    labels: { model: 'Modelo', temperature: 'Temperatura', prompt: 'Pedido', size: 'Tamanho', text: 'Texto', topic: 'Assunto', length: 'Extensão', target_language: 'Idioma de destino', points: 'Pontos', tone: 'Tom', words: 'Palavras', style: 'Estilo', duration: 'Duração', idea: 'Ideia' },
+  },
 };
