@@ -7,12 +7,15 @@
  * The waits' time limits are made long here (10 minutes, by wrapping the service): the only thing
  * that can end them within the test is the client leaving.
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEY, startWithFake, type TestServer } from '../openai/server.js';
 import { closePlatform, makePlatform } from '../api/helpers.js';
 import { upload } from '../files/helpers.js';
 import { PlatformProcess, type PlatformChild } from '../../src-main/desktop/platform-process.js';
+import { McpConnection } from '../../src-main/platform/modules/tools/mcp-client.js';
+import { runPlatformHost } from '../../src-main/platform/host/host.js';
+import path from 'node:path';
 import { limit, until } from '../fixtures/until.js';
 
 const LONG = 10 * 60_000;
@@ -120,5 +123,45 @@ describe("the desktop's question for the API's URL", () => {
     void pp.apiUrl().then((u) => (answered = u));
     await until('an answer without the platform', () => answered !== undefined, 10_000);
     expect(answered).toBe('http://127.0.0.1:8787');
+  });
+});
+
+describe("an MCP server's back-off wait", () => {
+  it("leaves no abort listener on the caller's signal once it is over", async () => {
+    const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+    // Nothing listens on port 9: each start fails at once.
+    const mcp = new McpConnection({ id: 1, name: 'gone', transport: 'http', command: null, args: [], env: {}, cwd: null, url: 'http://127.0.0.1:9/mcp', headers: {} }, quiet as never);
+    // A run's signal lives as long as the run, across many tool calls.
+    const run = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      // In its back-off: the call waits it out, then starts (and fails).
+      (mcp as unknown as { nextStartAt: number }).nextStartAt = Date.now() + 20;
+      await mcp.connect(run.signal).catch(() => {});
+    }
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    await mcp.close();
+  });
+});
+
+describe("the platform process's question to the main process", () => {
+  it('starts without the legacy secrets when the main process does not answer in time', async () => {
+    // A data dir holding a secret an older version sealed with the keychain: the platform asks the main process to open it.
+    const seeded = makePlatform();
+    seeded.services.settings.set('providers.list' as never, [{ id: 'x', api_key_sealed: 'safe:AAAA' }] as never);
+    await seeded.close();
+    const told: any[] = [];
+    const parent = new EventEmitter() as EventEmitter & { postMessage(m: unknown): void };
+    parent.postMessage = (m) => told.push(m);
+    const host = runPlatformHost(parent as never, () => {}, 100);
+    try {
+      parent.emit('message', { data: { type: 'start', options: { dataDir: seeded.dir, resourcesDir: path.resolve('resources'), dataKey: null } }, ports: [] });
+      await until('the question', () => told.some((m) => m.type === 'open-legacy'));
+      // No answer ever comes (the keychain hangs): the start goes on after the deadline.
+      await until('the platform to be ready', () => told.find((m) => m.type === 'ready' || m.type === 'failed'), 30_000);
+      expect(told.find((m) => m.type === 'ready' || m.type === 'failed').type).toBe('ready');
+    } finally {
+      await host.stop();
+      await closePlatform(seeded).catch(() => {});
+    }
   });
 });
