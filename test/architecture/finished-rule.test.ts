@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { executionOutcome, isFinished, type ExecutionEvent } from '../../src-main/platform/contract/executions.js';
-import { collect } from '../../src-main/platform/transports/openai/respond.js';
-import type { GatewayRun } from '../../src-main/platform/transports/openai/gateway.js';
+import { collect } from '../../src-main/platform/transports/gateway/respond.js';
+import type { GatewayRun } from '../../src-main/platform/transports/gateway/gateway.js';
 import { linesWhere, sourcesUnder, type Source } from './sources.js';
 
 /** The rule's home: contract/executions.ts (executionOutcome, isFinished). */

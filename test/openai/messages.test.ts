@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readChatMessages } from '../../src-main/platform/transports/openai/messages.js';
-import { checkConversation, storedTurns } from '../../src-main/platform/transports/openai/gateway.js';
+import { checkConversation, storedTurns } from '../../src-main/platform/transports/gateway/gateway.js';
 import { readChatTools, readToolChoice } from '../../src-main/platform/transports/openai/tools.js';
-import { OpenAIError } from '../../src-main/platform/transports/openai/errors.js';
+import { OpenAIError } from '../../src-main/platform/transports/gateway/errors.js';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 

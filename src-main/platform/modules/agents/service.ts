@@ -7,7 +7,7 @@ import { isoMicros, nowMicros } from '../../kernel/time.js';
 import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
 import { AgentsStore, type AgentRow } from './store.js';
-import { changeStamp, sameStamp, type Stamp } from '../../db/change-stamp.js';
+import { changeStamp, sameStamp, type Stamp } from '../../db/stamp-store.js';
 import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
 import { trimEndOf, trimOf } from '../../kernel/trim.js';
 import { say } from '../../contract/messages.js';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../kernel/errors.js';
 import { RouteNotFoundError, errorHeaders, type ErrorDialect } from '../http/errors.js';
 import type { AnthropicErrorBody } from '../../contract/anthropic-messages.js';
-import { OpenAIError } from '../openai/errors.js';
+import { OpenAIError } from '../gateway/errors.js';
 
 /** Anthropic's error `type` for a status, as its API uses them. */
 export function anthropicType(status: number): string {

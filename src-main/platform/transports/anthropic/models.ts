@@ -4,7 +4,7 @@ import type { TransportDeps } from '../deps.js';
 import { anthropicModelOperations, type AnthropicModel } from '../../contract/anthropic-messages.js';
 import type { OpenAIModel } from '../../contract/openai.js';
 import { serveOperations } from '../http/operations.js';
-import { listModels, retrieveModel, type ProviderModelSource } from '../openai/models.js';
+import { listModels, retrieveModel, type ProviderModelSource } from '../gateway/models.js';
 
 /** A model of `/v1/models` as Anthropic lists it. */
 const anthropicModel = (m: OpenAIModel): AnthropicModel => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date(m.created * 1000).toISOString() });

@@ -5,9 +5,9 @@
  */
 import type { AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
 import type { ChatMessage, ImageInput, ToolChoice, ToolSpec } from '../../engine/providers/types.js';
-import { unsupported } from '../openai/errors.js';
-import { imageInput, type ReadConversation } from '../openai/messages.js';
-import { functionSpec } from '../openai/tools.js';
+import { unsupported } from '../gateway/errors.js';
+import { imageInput, type ReadConversation } from '../gateway/input.js';
+import { functionSpec } from '../gateway/input.js';
 import { shownValue } from '../../contract/messages.js';
 
 type Block = Record<string, unknown> & { type: string };

@@ -1,9 +1,11 @@
 import type { Logger } from '../../kernel/log.js';
 import { sseResponse } from '../http/sse.js';
 import type { GatewayRun } from './gateway.js';
-import { EXECUTION_HEADER } from './shapes.js';
 
 export { namedFrame as sseEvent } from '../http/sse.js';
+
+/** The header naming the execution behind a /v1 answer (streamed or not). */
+export const EXECUTION_HEADER = 'x-agent-desk-execution-id';
 
 /**
  * A /v1 door's streamed answer through the one SSE writer: `frames` (already framed) are pulled

@@ -4,7 +4,7 @@ import type { Agent } from '../../contract/agents.js';
 import { isFinished, parseExecuteBody } from '../../contract/executions.js';
 import { parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
-import { answersWithMessage } from '../openai/chat.js';
+import { answersWithMessage } from '../gateway/gateway.js';
 import { errorResult, textResult } from './results.js';
 import type { ToolContext } from './tools.js';
 

@@ -7,7 +7,7 @@ import { serveOperations } from '../http/operations.js';
 import { EmbedderError } from '../../ingest/embed/types.js';
 import { EXACT_MAX_CHARS, tokenCounter } from '../../engine/tokens.js';
 import { nextTurn } from '../../kernel/turns.js';
-import { OpenAIError, modelNotFound } from './errors.js';
+import { OpenAIError, modelNotFound } from '../gateway/errors.js';
 
 /** `owned_by` of the embedding model in `/v1/models`: it embeds, it does not chat. */
 export const EMBEDDINGS_OWNER = 'agent-desk-embeddings';

@@ -1,24 +1,7 @@
 import type { ChatMessage as OpenAIMessage } from '../../contract/openai.js';
 import type { ChatMessage, ImageInput } from '../../engine/providers/types.js';
-import { unsupported } from './errors.js';
-
-/** A client's conversation, read: its system text apart, then the engine's messages. */
-export interface ReadConversation {
-  system: string[];
-  messages: ChatMessage[];
-  /** the request path of each message (`messages[3]`) */
-  params: string[];
-}
-
-const IMAGE_DATA_URL = /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$/i;
-
-/** An image by URL as a client sent it: a base64 data URL of a common format, or an http(s) address. */
-export function imageInput(url: unknown, detail: unknown, param: string): ImageInput {
-  if (typeof url !== 'string' || !(IMAGE_DATA_URL.test(url) || /^https?:\/\/\S+$/i.test(url))) {
-    throw unsupported(param, 'An image must be a data URL (data:image/png;base64,... for png, jpeg, gif or webp) or an http(s) URL.');
-  }
-  return typeof detail === 'string' ? { url, detail } : { url };
-}
+import { unsupported } from '../gateway/errors.js';
+import { imageInput, type ReadConversation } from '../gateway/input.js';
 
 /** A message's text and images; other part kinds (audio, files) are refused by name. */
 function contentOf(m: OpenAIMessage, at: string, allowImages: boolean): { text: string; images: ImageInput[] } {

@@ -4,9 +4,9 @@
  */
 import type { ResponsesRequest } from '../../contract/openai-responses.js';
 import type { ChatMessage, ImageInput, ToolSpec } from '../../engine/providers/types.js';
-import { unsupported } from './errors.js';
-import { imageInput, type ReadConversation } from './messages.js';
-import { functionSpec } from './tools.js';
+import { unsupported } from '../gateway/errors.js';
+import { imageInput, type ReadConversation } from '../gateway/input.js';
+import { functionSpec } from '../gateway/input.js';
 import { shownValue } from '../../contract/messages.js';
 
 type Item = Extract<ResponsesRequest['input'], unknown[]>[number];

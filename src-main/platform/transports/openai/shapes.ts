@@ -2,7 +2,6 @@ import type { ChatCompletion, ChatCompletionChunk, FinishReason, Usage } from '.
 
 /** The completion id carries the execution id, so `GET /api/agent-responses/{id}` finds it. */
 export const completionId = (executionId: number) => `chatcmpl-${executionId}`;
-export const EXECUTION_HEADER = 'x-agent-desk-execution-id';
 
 export interface CompletionMeta {
   executionId: number;

@@ -1,25 +1,7 @@
 import type { ToolChoice, ToolSpec } from '../../engine/providers/types.js';
-import { unsupported } from './errors.js';
+import { unsupported } from '../gateway/errors.js';
+import { functionSpec } from '../gateway/input.js';
 import { shownValue } from '../../contract/messages.js';
-
-/** Function names every provider accepts (OpenAI's and Anthropic's rule). */
-const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-const EMPTY_SCHEMA = { type: 'object', properties: {} };
-
-/** One client function, checked: a valid unique name and an object schema (an empty one when omitted). */
-export function functionSpec(name: unknown, description: unknown, parameters: unknown, param: string, seen: Set<string>): ToolSpec {
-  if (typeof name !== 'string' || !FUNCTION_NAME.test(name)) {
-    throw unsupported(`${param}.name`, 'A function name must be 1 to 64 letters, digits, underscores or dashes.');
-  }
-  if (seen.has(name)) throw unsupported(`${param}.name`, `The function \`${name}\` is declared twice.`);
-  seen.add(name);
-  if (parameters !== undefined && parameters !== null && (typeof parameters !== 'object' || Array.isArray(parameters))) {
-    throw unsupported(`${param}.parameters`, 'A function\'s parameters must be a JSON Schema object.');
-  }
-  const schema = (parameters ?? EMPTY_SCHEMA) as Record<string, unknown>;
-  return { name, description: typeof description === 'string' ? description : '', parameters: schema.type === undefined ? { ...schema, type: 'object' } : schema };
-}
 
 /** Chat Completions `tools`: functions only (`{type: "function", function: {name, description, parameters}}`). */
 export function readChatTools(tools: { type: string; function?: Record<string, unknown> }[] | null | undefined): ToolSpec[] {

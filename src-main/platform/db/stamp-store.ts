@@ -1,5 +1,7 @@
 import type { DB } from './connection.js';
 
+// A store (named so): the two statements below are the only SQL of the stamp.
+
 /** Changes whenever the database may have: [this connection's writes, other connections' commits]. */
 export type Stamp = readonly [number, number];
 
