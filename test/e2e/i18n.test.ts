@@ -16,6 +16,7 @@ import { fakeProviderEnv, startServe, type ServeProcess } from './support/server
 import { pageFetch, recordProblems, shot } from './support/page';
 import { launchBrowser, type Browser } from './support/browser';
 import { e2eSetup } from './support/suite';
+import { shotSizesAndThemes } from './support/shots';
 import { limit, until } from '../fixtures/until.js';
 
 /** Every route a person can open: each screen, each usage period, each Settings tab. */
@@ -207,6 +208,9 @@ describe('Agent Desk in Brazilian Portuguese and in English', () => {
       }
     }
     await ptPage.setViewportSize({ width: 1280, height: 800 });
+    // The new Language tab in both themes too.
+    await openRoute(ptPage, 'settings/language');
+    await shotSizesAndThemes(ptPage, 'i18n-pt-language');
     expect(faults).toEqual([]);
     expect(problems).toEqual([]);
   }, limit(300_000));
