@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { workerEntry } from '../kernel/worker-entry.js';
+import type { FromLauncher, ToLauncher } from '../kernel/reader-launcher.js';
 
 /**
  * The app's side of the reader spawner (spawner.ts), and `SpawnedChild`, a reading process forked
@@ -10,13 +11,9 @@ import { workerEntry } from '../kernel/worker-entry.js';
  * a new one.
  */
 
-export type FromSpawner =
-  | { op: 'message'; id: number; msg: unknown }
-  | { op: 'error'; id: number; message: string }
-  | { op: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null; stderr: string }
-  | { op: 'gone' };
-
-export type ToSpawner = { op: 'spawn'; id: number; entry: string; execArgv: string[] } | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
+/** The one launcher protocol (kernel/reader-launcher.ts), spoken by the spawner and by the desktop's main process alike. */
+export type FromSpawner = FromLauncher;
+export type ToSpawner = ToLauncher;
 
 /**
  * What starts and relays to the reading processes: by default a worker thread that forks the

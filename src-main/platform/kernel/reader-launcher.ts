@@ -1,0 +1,122 @@
+import os from 'node:os';
+import type { Readable } from 'node:stream';
+
+/**
+ * The one way reading processes are launched, under Node and under Electron: a launcher serves
+ * this protocol for the platform (spawn/send/kill in; message/error/close out, `gone` when the
+ * launcher itself ends) and forks each reader with what its runtime has: the reader spawner
+ * process under Node (ingest/spawner.ts, child_process.fork), the Electron main process in the
+ * desktop app (desktop/reader-launcher.ts, utilityProcess.fork, since a packaged Electron runs as
+ * plain Node for no one). Readers run at background priority (nice 5) and end with the launcher.
+ */
+export type ToLauncher = { op: 'spawn'; id: number; entry: string; execArgv: string[] } | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
+
+export type FromLauncher =
+  | { op: 'message'; id: number; msg: unknown }
+  | { op: 'error'; id: number; message: string }
+  | { op: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null; stderr: string }
+  | { op: 'gone' };
+
+/** A launched reader, whichever runtime forked it. */
+export interface ReaderProcess {
+  readonly pid: number | undefined;
+  readonly stderr: Readable | null;
+  postMessage(message: unknown): void;
+  kill(): boolean;
+  on(event: 'spawn', listener: () => void): unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  /** `signal`: what ended it, when the runtime says (Node does; a utility process gives only its code). */
+  on(event: 'exit', listener: (code: number | null, signal?: NodeJS.Signals | null) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+/** Where the platform's requests come from and the answers go (a MessagePort, or the IPC channel to the parent). */
+export interface LauncherChannel {
+  send(message: FromLauncher): void;
+  onMessage(listener: (message: unknown) => void): void;
+  onClose(listener: () => void): void;
+}
+
+export interface LauncherDeps {
+  fork(entry: string, execArgv: string[]): ReaderProcess;
+  setPriority?: (pid: number, priority: number) => void;
+}
+
+const STDERR_TAIL = 4096;
+/** A mild nice: beside a busy thread of normal priority a reader still gets about a quarter of the CPU, not none. */
+export const READER_NICE = 5;
+/** The only flag the platform asks for: a heap ceiling. */
+const EXEC_ARG = /^--max-old-space-size=\d+$/;
+
+/** Serves one platform's launcher channel; `close()` (the platform went away) ends its readers. */
+export function serveReaderLauncher(channel: LauncherChannel, deps: LauncherDeps): { close(): void } {
+  const readers = new Map<number, { child: ReaderProcess; stderr: string; killed: boolean }>();
+  let open = true;
+  const tell = (m: FromLauncher) => {
+    if (open) channel.send(m);
+  };
+
+  function spawn(m: Extract<ToLauncher, { op: 'spawn' }>): void {
+    let child: ReaderProcess;
+    try {
+      if (typeof m.entry !== 'string' || !Array.isArray(m.execArgv) || !m.execArgv.every((a) => typeof a === 'string' && EXEC_ARG.test(a))) throw new Error('refused: a reader takes only a heap limit');
+      child = deps.fork(m.entry, m.execArgv);
+    } catch (err) {
+      tell({ op: 'error', id: m.id, message: (err as Error).message });
+      tell({ op: 'close', id: m.id, code: null, signal: null, stderr: '' });
+      return;
+    }
+    const entry = { child, stderr: '', killed: false };
+    readers.set(m.id, entry);
+    child.on('spawn', () => {
+      try {
+        if (child.pid) (deps.setPriority ?? os.setPriority)(child.pid, READER_NICE);
+      } catch {
+        // Not permitted here: the reader runs at normal priority.
+      }
+    });
+    const stderrDone = new Promise<void>((resolve) => {
+      const s = child.stderr;
+      if (!s) return resolve();
+      s.setEncoding('utf8');
+      s.on('data', (text: string) => {
+        entry.stderr = (entry.stderr + text).slice(-STDERR_TAIL);
+      });
+      s.once('end', resolve);
+      s.once('close', resolve);
+      s.once('error', () => resolve());
+    });
+    child.on('message', (msg) => tell({ op: 'message', id: m.id, msg }));
+    child.on('error', (err) => tell({ op: 'error', id: m.id, message: err.message }));
+    child.on('exit', (code, signal) => {
+      // The watchdog's mark is on stderr just before it kills the reader: read it to the end first.
+      void Promise.race([stderrDone, new Promise((r) => setTimeout(r, 1000).unref())]).then(() => {
+        readers.delete(m.id);
+        tell({ op: 'close', id: m.id, code: entry.killed ? null : code, signal: entry.killed ? 'SIGKILL' : (signal ?? null), stderr: entry.stderr });
+      });
+    });
+  }
+
+  channel.onMessage((raw) => {
+    const m = raw as ToLauncher;
+    if (!m || typeof m !== 'object') return;
+    if (m.op === 'spawn') return spawn(m);
+    const entry = readers.get(m.id);
+    if (!entry) return;
+    if (m.op === 'send') {
+      entry.stderr = '';
+      entry.child.postMessage(m.msg);
+    } else if (m.op === 'kill') {
+      entry.killed = true;
+      entry.child.kill();
+    }
+  });
+  const close = () => {
+    if (!open) return;
+    open = false;
+    for (const r of readers.values()) r.child.kill();
+    readers.clear();
+  };
+  channel.onClose(close);
+  return { close };
+}
