@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeServer } from '../fixtures/fake-openai';
 import { ensureRendererBuilt } from './support/build';
-import { fakeProviderEnv, startServe, type ServeProcess } from './support/server';
+import { fakeProviderEnv, nothingAt, startServe, type ServeProcess } from './support/server';
 import { pageFetch, recordProblems, shot } from './support/page';
 import { launchBrowser, type Browser } from './support/browser';
 import { e2eSetup } from './support/suite';
@@ -214,6 +214,35 @@ describe('Agent Desk in Brazilian Portuguese and in English', () => {
     expect(faults).toEqual([]);
     expect(problems).toEqual([]);
   }, limit(300_000));
+
+  it('first start with no model: the setup panel in Portuguese, nothing cut off', async () => {
+    // A fresh data dir where nothing serves a model yet; "LM Studio" is the fake.
+    const first = await startServe({ AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_PROBE_OLLAMA_URL: await nothingAt(), AGENT_DESK_PROBE_LMSTUDIO_URL: fake.origin });
+    const browser = await launchBrowser({ locale: 'pt-BR' });
+    try {
+      const page = await browser.context.newPage();
+      const content = new Set<string>();
+      collectContent(page, content);
+      recordProblems(page, problems);
+      await page.goto(first.loginUrl);
+      await page.getByTestId('setup-panel').waitFor({ timeout: limit(20_000) });
+      await page.getByRole('heading', { name: 'Conecte um modelo para começar a conversar' }).waitFor();
+      await page.getByText(/rodando · \d+ modelos?/).waitFor({ timeout: limit(15_000) });
+      const faults: string[] = [];
+      for (const width of [1280, 1024]) {
+        await page.setViewportSize({ width, height: width === 1280 ? 800 : 700 });
+        await openRoute(page, 'chat');
+        const reading = await readPage(page);
+        faults.push(...englishIn(reading, content), ...rawKeys(reading), ...reading.clipped.map((c) => `cut off: ${c}`), ...(reading.sideways ? ['scrolls sideways'] : []));
+        await shot(page, `i18n-pt-setup-${width}`);
+      }
+      expect(faults).toEqual([]);
+    } finally {
+      await browser.close();
+      await first.close();
+    }
+    expect(problems).toEqual([]);
+  }, limit(120_000));
 
   it('writes dates and numbers as each language does', async () => {
     const read = async (page: Page) => {
