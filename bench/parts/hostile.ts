@@ -26,7 +26,7 @@ import { startServer, type ServerProcess } from '../../test/api/server-process.j
 import { lzwBomb, pdfWithContent } from '../../test/hostile/support/lzw.js';
 import { docxZipBomb, longRunDocx, longRunText, pdfPageTreeBomb, pdfRunLengthBomb, pdfStreamBomb, xlsxRangeBomb } from '../../test/fixtures/bombs.js';
 import { startFakeOpenAI, type FakeOpenAIOptions } from '../../test/fixtures/fake-openai.js';
-import { hostileImports } from './hostile-import.js';
+import { hostileImports } from '../helpers/hostile-import.js';
 import { hostileWeb } from '../helpers/hostile-web.js';
 
 const KEY = 'bench-key-hostile-0123456789';
