@@ -51,6 +51,9 @@ const DELIBERATE = [
   /^test\/webhooks\/signing-schedule\.test\.ts:\d+: 250$/,
   // Fixture generation (LibreOffice, ffmpeg), run by hand, not by the suite.
   /^test\/fixtures\/make-legacy-documents\.ts:\d+: (180_000|120_000)$/,
+  // The page reader's own time limit and an MCP connection's back-off, set small: what the tests prove is enforced.
+  /^test\/hostile\/pages\.test\.ts:\d+: 300$/,
+  /^test\/hostile\/waits\.test\.ts:\d+: 20$/,
   // A DNS responder's client tries once: how long it waits is part of what the fixture answers.
   /^test\/hostile\/support\/dns-responder\.ts:\d+: 2000$/,
 ];

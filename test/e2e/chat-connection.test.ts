@@ -76,5 +76,5 @@ describe('browser mode: the platform out of reach', () => {
     await banner.waitFor({ state: 'detached', timeout: limit(15_000) });
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Chat/ }).click();
     await expect.poll(() => box.inputValue(), { timeout: limit(10_000) }).toBe('Half a thought');
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -7,6 +7,7 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from '../../src-main/platform/modules/a
 import { BadArchiveError, tarEnd, tarEntry, tarHeader, tarPadding } from '../../src-main/platform/modules/archive/tar.js';
 import { streamRows } from '../../src-main/platform/modules/archive/json-rows.js';
 import { importArchiveInWorker } from '../../src-main/platform/modules/archive/import.js';
+import { limit } from '../fixtures/until.js';
 
 const manifest = () => tarEntry('manifest.json', Buffer.from(JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION })));
 const MB = 1024 * 1024;
@@ -130,5 +131,5 @@ describe('archive tables are streamed and bounded', () => {
     } finally {
       await closePlatform(p);
     }
-  }, 120_000);
+  }, limit(120_000));
 });

@@ -75,5 +75,5 @@ describe('the first listing after start waits for the first remote sync', () => 
       silent = false;
       await closePlatform(local);
     }
-  }, 30_000);
+  }, limit(30_000));
 });
