@@ -39,6 +39,7 @@ import { systemClock, type Clock } from './kernel/time.js';
 import { PlatformEvents } from './kernel/events.js';
 import { ArchiveService } from './modules/archive/archive.js';
 import { RetrievalService } from './modules/retrieval/service.js';
+import { AudioService } from './modules/audio/service.js';
 import { runSteps, runStepsYielding, type Steps } from './kernel/steps.js';
 
 declare module './kernel/settings.js' {
@@ -90,7 +91,8 @@ function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue,
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
   const schedules = new SchedulesService(ctx, { agents, executions }, jobs, lifecycle, clock);
-  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, app, archive, models, modelDownloads, tools, schedules };
+  const audio = new AudioService(ctx, settings, providers);
+  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, app, archive, models, modelDownloads, tools, schedules, audio };
 }
 
 export type Services = ReturnType<typeof buildServices> extends Steps<infer S> ? S : never;

@@ -528,6 +528,13 @@ export class ProvidersService {
     return id === 'openai' && (p.base_url ?? '').includes(new URL(PROVIDER_URLS.openai).host) ? 'OpenAI' : id;
   }
 
+  /** The enabled OpenAI-compatible providers' addresses and keys, for calls beside chat (audio transcription). */
+  openAIEndpoints(): { id: string; label: string; baseUrl: string; apiKey: string | null }[] {
+    return this.all()
+      .filter((p) => p.enabled && (p.kind === 'openai-compatible' || p.kind === 'ollama'))
+      .map((p) => ({ id: p.id, label: this.labelOf(p.id), baseUrl: noTrailingSlash(p.base_url ?? PROVIDER_URLS.openai), apiKey: p.api_key_sealed ? this.secrets.open(p.api_key_sealed) : null }));
+  }
+
   /** Context window of a model as its provider reports it, else the family's known one. */
   contextWindowFor(providerId: string, model: string): number {
     return this.byId(providerId)?.contextWindow?.(model) ?? contextWindowOf(model);

@@ -27,6 +27,7 @@ import { docsPage } from './docs.js';
 import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
+import { audioRoutes } from '../../modules/audio/routes.js';
 import { anthropicDialect } from '../anthropic/errors.js';
 import { dialectOf } from './operations.js';
 import { mcpHandler } from '../mcp/http.js';
@@ -76,6 +77,8 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
     app.route('/api', routes(p.services));
     yield;
   }
+  // Before OpenAI's door: its catch-all under /v1 would answer /v1/audio/transcriptions with a 404.
+  app.route('/', audioRoutes(p));
   app.route('/', openaiRoutes(p));
   yield;
   app.all('/mcp', mcpHandler(p));
