@@ -25,6 +25,8 @@ export interface SoakOptions {
   tokenDelayMs: number;
   /** Idle time before an RSS reading, so the server can finish and collect. */
   settleMs: number;
+  /** When set, RSS is read once more this long after the last round settled (the memory that stays). */
+  quietMs?: number;
 }
 
 export type SoakFigures = Record<string, number>;
@@ -185,6 +187,12 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       cpu += (server.cpuSeconds() ?? 0) - c0;
       afterRounds.push(await settle());
     }
+    // The memory that stays: read again after a quiet spell (idle workers end, the heap shrinks).
+    let quiet: number | null = null;
+    if (opts.quietMs) {
+      await new Promise((r) => setTimeout(r, opts.quietMs));
+      quiet = server.rss();
+    }
     // Every stream's stored record holds the whole text too (nothing lost between stream and store).
     const db = new Database(path.join(dataDir, 'agent-desk.sqlite'), { readonly: true });
     try {
@@ -218,6 +226,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       rss_baseline_mb: mb(baseline),
       rss_peak_mb: mb(peak),
       ...Object.fromEntries(afterRounds.map((r, i) => [`rss_after_round${i + 1}_mb`, mb(r)])),
+      ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet) } : {}),
       rss_after_over_baseline: baseline && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / baseline) * 100) / 100 : -1,
       rss_last_over_first_round: afterRounds.length > 1 && afterRounds[0] && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / afterRounds[0]) * 100) / 100 : -1,
     });
