@@ -72,7 +72,10 @@ export function boundedCount(raw: Counter, text: string): number {
 // ctrl[1] byte length in, ctrl[2] tokens out.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { countTokens } = require(workerData.tokenizer);
+const { countTokens, setMergeCacheSize } = require(workerData.tokenizer);
+// The library remembers up to 100,000 pieces it has merged (~27 MB once that many distinct words
+// were counted): a few thousand keep the common words fast and the thread's heap flat.
+setMergeCacheSize(workerData.mergeCache);
 const ctrl = new Int32Array(workerData.ctrl);
 const data = new Uint8Array(workerData.data);
 const decoder = new TextDecoder();
@@ -91,11 +94,15 @@ for (;;) {
 
 /** Largest piece sent to the worker: CHUNK_CHARS UTF-16 units are at most 3 bytes each in UTF-8. */
 const DATA_BYTES = CHUNK_CHARS * 3;
+/** Pieces the tokenizer keeps merged (the library's default is 100,000). */
+export const MERGE_CACHE_PIECES = 4_096;
 /** A count the worker does not answer in this time falls back to the estimate (and the worker is dropped). */
 const ANSWER_TIMEOUT_MS = 2_000;
 
 let counter: Counter | null = null;
 let loading: Promise<Counter> | null = null;
+/** The running thread (for its heap figures). */
+let thread: Worker | null = null;
 let idle: { ms: number; clock?: IdleClock } = { ms: workerIdleMs() };
 
 /** The idle end of the tokenizer's thread (tests inject a clock); applies from its next start. */
@@ -112,9 +119,10 @@ function startWorker(): Promise<Counter> {
     const encoder = new TextEncoder();
     const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
     // Named: the thread is `tokenizer` in /proc and debuggers (a test checks it starts only when needed).
-    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf }, stdout: false, stderr: false });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf, mergeCache: MERGE_CACHE_PIECES }, stdout: false, stderr: false });
     // An idle tokenizer must not keep a CLI or a test process alive.
     worker.unref();
+    thread = worker;
     let broken = false;
     const ended = new IdleEnd({
       ...idle,
@@ -156,6 +164,7 @@ function startWorker(): Promise<Counter> {
     worker.once('exit', () => {
       broken = true;
       ended.cancel();
+      if (thread === worker) thread = null;
     });
   });
 }
@@ -172,6 +181,21 @@ export function tokenCounter(): Promise<Counter> {
     loading = started;
   }
   return loading;
+}
+
+/**
+ * The tokenizer thread's V8 heap in bytes (null when no thread runs): in use after a full collection
+ * (what its tables and caches hold; a heap snapshot collects first, it is read and dropped) and
+ * reserved (in use plus the room its generations keep).
+ * For tests and benches: it costs about a second.
+ */
+export async function tokenizerHeap(): Promise<{ used: number; total: number } | null> {
+  const w = thread;
+  if (!w) return null;
+  const snapshot = await w.getHeapSnapshot();
+  for await (const chunk of snapshot) void chunk;
+  const h = await w.getHeapStatistics();
+  return { used: h.used_heap_size, total: h.total_heap_size };
 }
 
 /** Whether exact counts are available without waiting. */

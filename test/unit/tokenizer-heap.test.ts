@@ -1,0 +1,25 @@
+/**
+ * The tokenizer's thread keeps a bounded heap however many distinct words it counts: the library's
+ * merge cache would otherwise keep up to 100,000 pieces (~27 MB), and counts stay the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { countTokensSync, tokenCounter, tokenizerHeap } from '../../src-main/platform/engine/tokens.js';
+
+/** A text of distinct made-up words (none in the vocabulary whole, so each is merged and could be cached). */
+const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `zq${(from + i).toString(36)}xv${((from + i) * 7919).toString(36)}`).join(' ');
+
+describe('tokenizer memory', () => {
+  it('counting 150,000 distinct words leaves the thread heap within a few MB of where it started, with exact counts', async () => {
+    const count = await tokenCounter();
+    const sample = words(0, 50);
+    const before = count(sample);
+    const start = (await tokenizerHeap())!.used;
+    expect(start).toBeGreaterThan(0);
+    // Texts of ~3,000 words each (under the exact-count limit), so every word is merged once.
+    for (let from = 0; from < 150_000; from += 3_000) count(words(from, 3_000));
+    const after = (await tokenizerHeap())!;
+    expect(after.used - start).toBeLessThan(12 * 1024 * 1024);
+    // The same text counts the same after the cache turned over.
+    expect(countTokensSync(sample)).toBe(before);
+  });
+});
