@@ -24,6 +24,7 @@ import { providerOperations } from '../../src-main/platform/contract/settings';
 import { mcpServerOperations } from '../../src-main/platform/contract/tools';
 import { stepApprovalOperations } from '../../src-main/platform/contract/step-approvals';
 import { remoteOperations } from '../../src-main/platform/contract/remote';
+import { audioOperations, voiceOperations, type VoiceSettingsUpdate } from '../../src-main/platform/contract/audio';
 import { ApiError, errorFrom } from './errors';
 import { t as tr } from '../i18n';
 import { readExecutionEvents } from './sse';
@@ -238,6 +239,18 @@ export function createClient(t: Transport) {
       approve: (executionId: number, step: number, always = false) =>
         op(stepApprovalOperations.approveStep, { params: { id: String(executionId), step: String(step) }, body: { always } }),
       deny: (executionId: number, step: number) => op(stepApprovalOperations.denyStep, { params: { id: String(executionId), step: String(step) }, body: {} }),
+    },
+    voice: {
+      settings: () => op(voiceOperations.getVoiceSettings, {}),
+      save: (body: VoiceSettingsUpdate) => op(voiceOperations.updateVoiceSettings, { body }),
+      /** A recording to text through the platform's transcription door (the model set in Settings → Voice). */
+      transcribe: (audio: Blob, filename: string, language: string | undefined, signal?: AbortSignal) => {
+        const form = new FormData();
+        form.append('model', 'default');
+        if (language) form.append('language', language);
+        form.append('file', audio, filename);
+        return sendUpload(audioOperations.createTranscription, {}, form, { signal });
+      },
     },
     app: () => op(appOperations.getApp, {}),
     usage: (days = 30) => op(appOperations.getUsage, { query: { days } }),

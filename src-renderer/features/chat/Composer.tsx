@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { useAgentChoice } from '../../stores/agent-choice';
 import { useAttachments } from '../../stores/attachments';
@@ -15,6 +15,7 @@ import { useSetup } from '../setup/setup-store';
 import { checkInput, inputLimits, pasteAsFile, pastedName } from './long-input';
 import { questionLabel } from './option-words';
 import { Trans, useT } from '../../i18n';
+import { DictationButton } from './DictationButton';
 
 /** Pasted texts turned into files in this window, for their names ("Pasted text 2.txt"). */
 let pastedCount = 0;
@@ -48,6 +49,13 @@ export function Composer({ agent }: { agent: Agent | null }) {
     setText('');
     void send(t);
   };
+
+  /** Dictated words go after what is typed, into the box, for the person to edit before sending. */
+  const dictated = useCallback((said: string) => {
+    const now = useDrafts.getState().drafts[key] ?? '';
+    useDrafts.getState().set(key, now.trim() ? `${now.trimEnd()} ${said}` : said);
+    box.current?.focus();
+  }, [key]);
 
   /** The text as a file attachment (what a message too long to send becomes). */
   const asFile = (content: string) => attach([new File([content], pastedName(++pastedCount), { type: 'text/plain' })]);
@@ -159,6 +167,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
           }}
         />
         <div className="composer-actions">
+          <DictationButton put={dictated} disabled={busy} />
           <button type="button" className="btn" onClick={() => void pickFiles().then((f) => (f.length ? attach(f) : undefined))} disabled={busy}>
             {t('chat.composer.attach')}
           </button>

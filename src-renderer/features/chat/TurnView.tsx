@@ -1,6 +1,7 @@
 import { memo, useState } from 'react';
 import { Markdown } from '../../components/Markdown';
 import { CopyButton } from '../../components/CopyButton';
+import { ReadAloudButton } from './ReadAloudButton';
 import { formatCredits, formatNumber, formatTime } from '../../components/format';
 import { t as tr, useT } from '../../i18n';
 import { selectBusy, useConversation, type Turn } from '../../stores/conversation';
@@ -122,6 +123,7 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
             <span data-testid="turn-credits">{t('chat.turn.credits', { credits: formatCredits(turn.credits) })}</span>
           ) : null}
           {!live && turn.output ? <CopyButton text={turn.output} label={t('chat.turn.copyAnswer')} /> : null}
+          {!live && turn.output ? <ReadAloudButton turnKey={turn.key} text={turn.output} /> : null}
           {turn.responseId !== null && !live ? (
             <button type="button" className="btn btn-small btn-ghost" aria-expanded={sources} onClick={() => setSources(!sources)}>
               {sources ? t('chat.turn.hideSources') : t('chat.turn.sources')}

@@ -15,6 +15,7 @@ import { webSearch } from './webSearch';
 import { setup } from './setup';
 import { developer } from './developer';
 import { desktop } from './desktop';
+import { voice } from './voice';
 
 /** English, the app's first language: every key the app has, one file per screen or part. */
-export const en = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop };
+export const en = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice };

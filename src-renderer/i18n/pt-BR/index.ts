@@ -16,6 +16,7 @@ import { webSearch } from './webSearch';
 import { setup } from './setup';
 import { developer } from './developer';
 import { desktop } from './desktop';
+import { voice } from './voice';
 
 /** Brazilian Portuguese, loaded only when chosen (a chunk of its own). */
-export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop };
+export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice };
