@@ -125,6 +125,8 @@ describe('a chat people live in every day', () => {
     // Across conversations: the list's search finds it, and opening the hit highlights it.
     await newChat(page);
     await page.getByRole('searchbox', { name: 'Search sessions' }).fill('marmalade');
+    // The list answers the search: only the conversation that holds the word.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="session"]').length === 1, null, { timeout: limit(15_000) });
     await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
     await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');

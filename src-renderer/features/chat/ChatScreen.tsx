@@ -58,12 +58,19 @@ export function ChatScreen() {
   // A conversation opened from a search of the list opens with the words searched highlighted.
   const openedSeq = useConversation((s) => s.openedSeq);
   const seenOpened = useRef(openedSeq);
+  // The list's search as it was when the conversation was chosen (the list may reload meanwhile).
+  const listQuery = useSessions((s) => s.sessionsQuery);
+  const searchedFor = useRef('');
+  useEffect(() => {
+    searchedFor.current = listQuery;
+    // Only when another conversation is chosen, not when the list's search changes later.
+  }, [rootId]);
   useEffect(() => {
     if (seenOpened.current === openedSeq) return;
     seenOpened.current = openedSeq;
     // Opening a conversation asks the providers again, so a notice tells of one that stopped since.
     void useSetup.getState().check({ fresh: true });
-    const q = useSessions.getState().sessionsQuery.trim();
+    const q = searchedFor.current.trim();
     if (q && useConversation.getState().tree.length) {
       setFindQuery(q);
       setFinding(true);
