@@ -64,7 +64,18 @@ export type ModelDownloadCreate = z.infer<typeof ModelDownloadCreate>;
 
 /** ext: a small GGUF chat model offered for download on first run. */
 export const CuratedModel = z
-  .object({ name: z.string(), file: z.string(), url: z.string(), size_bytes: z.number().int(), license: z.string(), good_for: z.string() })
+  .object({
+    name: z.string(),
+    file: z.string(),
+    url: z.string(),
+    size_bytes: z.number().int(),
+    license: z.string(),
+    good_for: z.string(),
+    /** ext: what the file is for (absent: a chat model): an embedder for search, or a reranker. */
+    kind: z.enum(['chat', 'embedding', 'reranker']).optional(),
+    /** ext: the published SHA-256 the download is checked against; null when none was published (the hub's is used). */
+    sha256: z.string().nullable().optional(),
+  })
   .meta({ id: 'CuratedModel' });
 export type CuratedModel = z.infer<typeof CuratedModel>;
 

@@ -29,6 +29,8 @@ export const EmbeddingSettings = z
     /** ext: whether vectors take part in search right now (false while re-embedding). */
     vectors_in_use: z.boolean(),
     error: z.string().nullable(),
+    /** ext: the GGUF reranker (a file in the models folder) that reorders the best hybrid candidates; null: off (the default). */
+    reranker: z.string().nullable(),
   })
   .meta({ id: 'EmbeddingSettings' });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
@@ -42,6 +44,8 @@ export const EmbeddingSettingsUpdate = z
     base_url: baseUrl.nullable().optional(),
     /** Write-only; an empty string removes the stored key. */
     api_key: z.string().max(4096).optional(),
+    /** ext: a GGUF reranker file in the models folder, or null to turn reranking off; absent keeps the current one. */
+    reranker: z.string().trim().min(1).max(300).nullable().optional(),
   })
   .meta({ id: 'EmbeddingSettingsUpdate' });
 export type EmbeddingSettingsUpdate = z.infer<typeof EmbeddingSettingsUpdate>;

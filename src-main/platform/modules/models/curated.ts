@@ -64,4 +64,34 @@ export const CURATED_MODELS: CuratedModel[] = [
     license: 'MIT',
     good_for: 'Reasoning, maths and code; a long (128k) context.',
   },
+  {
+    // Multilingual search (100+ languages, Portuguese among them): BAAI's bge-m3, MIT, 1024-wide
+    // vectors, 8k-token inputs; the XLM-RoBERTa architecture llama.cpp has long run. Size and
+    // SHA-256 as Hugging Face lists the file (Git LFS details of rbehzadan/bge-m3-gguf).
+    name: 'BGE-M3 (multilingual search)',
+    file: 'bge-m3-Q4_K_M.gguf',
+    url: hf('rbehzadan/bge-m3-gguf', 'bge-m3-Q4_K_M.gguf'),
+    size_bytes: 438_000_000,
+    license: 'MIT',
+    good_for: 'Search that understands Portuguese and 100+ other languages in your files and memories.',
+    kind: 'embedding',
+    sha256: 'd17e6c277fd7011454f053bf85588df617a4d450d682262fd10c638b2d665acc',
+  },
+  {
+    // The reranker trained with bge-m3 (same languages), Apache-2.0. No SHA-256 is pinned: none
+    // was found published for this file; the download checks the one the hub sends.
+    name: 'BGE Reranker v2 M3',
+    file: 'bge-reranker-v2-m3-q8_0.gguf',
+    url: hf('klnstpr/bge-reranker-v2-m3-Q8_0-GGUF', 'bge-reranker-v2-m3-q8_0.gguf'),
+    size_bytes: 636_000_000,
+    license: 'Apache-2.0',
+    good_for: 'Optional: reorders the best search results more precisely, in many languages.',
+    kind: 'reranker',
+    sha256: null,
+  },
 ];
+
+/** The SHA-256 the catalog pins for a file URL (a download of it is checked against it); null when none. */
+export function pinnedSha256(url: string): string | null {
+  return CURATED_MODELS.find((m) => m.url === url)?.sha256 ?? null;
+}

@@ -9,6 +9,7 @@ import type { ModelDownload, ModelDownloadCreate } from '../../contract/models.j
 import { DownloadsStore, type DownloadRow } from './store.js';
 import { fsyncFile } from '../../kernel/fsync.js';
 import { say } from '../../contract/messages.js';
+import { pinnedSha256 } from './curated.js';
 
 /** Where a download writes: the models folder (asked each time, as Settings may change it), and a refresh of the model listings. */
 export interface DownloadTarget {
@@ -170,7 +171,8 @@ export class DownloadsService {
     if (prev && prev.status !== 'failed') throw new ConflictError(`${file} is already ${prev.status === 'completed' ? 'downloaded' : 'being downloaded'} (download ${prev.id}).`);
     if (fs.existsSync(path.join(this.target.folder(), file))) throw new ConflictError(`${file} is already in the models folder.`);
     if (prev) this.store.remove(prev.id);
-    const r = this.store.insert(url, file, body.sha256?.toLowerCase() ?? null, this.now());
+    // A file from the curated catalog is checked against the SHA-256 pinned there when the caller gives none.
+    const r = this.store.insert(url, file, body.sha256?.toLowerCase() ?? pinnedSha256(url), this.now());
     this.pump();
     return this.view(r);
   }

@@ -14,11 +14,13 @@ import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from 
 import { nextTurn } from '../../kernel/turns.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { say } from '../../contract/messages.js';
+import { GgufReranker, type Reranker } from './reranker.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
     'retrieval.embedder': EmbedderChoice;
     'retrieval.ready_space': string | null;
+    'retrieval.reranker': string | null;
   }
 }
 
@@ -39,6 +41,9 @@ export interface MemoryKeywordSearch {
 
 const CHOICE_KEY = 'retrieval.embedder';
 const READY_KEY = 'retrieval.ready_space';
+const RERANKER_KEY = 'retrieval.reranker';
+/** How many of the best fused candidates the reranker reorders (a cross-encoder reads each with the query). */
+const RERANK_POOL = 20;
 /** How many candidates each method contributes to the fusion. */
 const POOL = 50;
 const BATCH = 32;
@@ -56,6 +61,7 @@ export class RetrievalService {
   readonly store: RetrievalStore;
   private choice: EmbedderChoice;
   private embedder: Embedder;
+  private reranker: Reranker | null;
   private draining: Promise<void> | null = null;
   private again = false;
   private lastError: string | null = null;
@@ -81,6 +87,8 @@ export class RetrievalService {
     this.store = new RetrievalStore(ctx.db);
     this.choice = settings.get(CHOICE_KEY, DEFAULT_CHOICE);
     this.embedder = opts.embedder ?? this.build(this.choice);
+    const rerankModel = settings.get(RERANKER_KEY, null);
+    this.reranker = rerankModel ? new GgufReranker(this.ggufFolders, rerankModel) : null;
     lifecycle.onShutdown(() => this.close());
     // Background embedding belongs to the process that owns the data dir.
     lifecycle.onPrimary(() => this.start());
@@ -234,10 +242,12 @@ export class RetrievalService {
     const space = mode === 'bm25' ? null : this.searchSpace();
     const qv = space !== null ? await this.queryVector(query) : null;
     const vec = space !== null && qv ? this.store.nearestPassages(space, ids, qv, POOL) : [];
-    const fused = fuseScores(
+    const all = fuseScores(
       bm.map((h) => ({ id: h.passage_id, score: -h.rank })),
       vec.map((v) => ({ id: v.id, score: v.similarity })),
-    ).slice(0, limit);
+    );
+    const rerank = mode === 'hybrid' && this.reranker !== null && all.length > 1;
+    const fused = all.slice(0, rerank ? Math.max(limit, RERANK_POOL) : limit);
     const bmById = new Map(bm.map((h) => [h.passage_id, h]));
     const simById = new Map(vec.map((v) => [v.id, v.similarity]));
     const rows = this.store.passagesById(fused.filter((f) => !bmById.has(f.id)).map((f) => f.id));
@@ -248,7 +258,18 @@ export class RetrievalService {
       if (!r) continue;
       out.push({ ...r, scores: { bm25: b ? -b.rank : null, vector: simById.get(f.id) ?? null, fused: f.fused } });
     }
-    return out;
+    return rerank ? (await this.reorder(query, out)).slice(0, limit) : out;
+  }
+
+  /** The candidates in the reranker's order; its failure leaves the fused order (search never fails for it). */
+  private async reorder(query: string, candidates: RankedPassage[]): Promise<RankedPassage[]> {
+    try {
+      const scores = await withTimeout(this.reranker!.rank(query, candidates.map((c) => c.text)), QUERY_TIMEOUT_MS);
+      return candidates.map((c, i) => ({ c, s: scores[i] ?? -Infinity, i })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.c);
+    } catch (err) {
+      this.ctx.log.warn({ err: (err as Error).message }, 'the reranker failed; the fused order answers');
+      return candidates;
+    }
   }
 
   /** The caller's memories most relevant to `text`, best first (bm25 and vectors fused by score); `collections` narrows them. */
@@ -295,6 +316,7 @@ export class RetrievalService {
       total,
       vectors_in_use: inUse,
       error: this.lastError,
+      reranker: this.settings.get(RERANKER_KEY, null),
     };
   }
 
@@ -305,6 +327,7 @@ export class RetrievalService {
     if (body.provider === 'builtin' && body.model !== undefined && body.model !== BUILTIN_MODEL) errors.model = [`The built-in embedder has one model: ${BUILTIN_MODEL}.`];
     if (!model) errors.model = [say.required('model', 'for this provider')];
     if (body.provider === 'gguf' && model && !/^[^/\\]+$/.test(model)) errors.model = [say.must('model', 'be a file name in the models folder')];
+    if (body.reranker && !/^[^/\\]+\.gguf$/i.test(body.reranker)) errors.reranker = [say.must('reranker', 'be a .gguf file name in the models folder')];
     if ((body.provider === 'builtin' || body.provider === 'gguf') && body.base_url) errors.base_url = ['The base url field is only used by the openai and ollama providers.'];
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const keepKey = body.api_key === undefined && this.choice.provider === body.provider ? this.choice.api_key_sealed : null;
@@ -319,6 +342,11 @@ export class RetrievalService {
       () => 'To change the embeddings base URL, enter its API key again: a stored key is only sent to the address it was entered for.',
     );
     this.settings.set(CHOICE_KEY, next);
+    if (body.reranker !== undefined && body.reranker !== this.settings.get(RERANKER_KEY, null)) {
+      this.settings.set(RERANKER_KEY, body.reranker);
+      void this.reranker?.close().catch(() => {});
+      this.reranker = body.reranker ? new GgufReranker(this.ggufFolders, body.reranker) : null;
+    }
     const old = this.embedder;
     this.choice = next;
     this.embedder = this.build(next);
@@ -344,8 +372,15 @@ export class RetrievalService {
     this.kick(true);
   }
 
+  /** For tests: swap in a reranker object directly (null: off), as the setting would. */
+  useReranker(reranker: Reranker | null): void {
+    void this.reranker?.close().catch(() => {});
+    this.reranker = reranker;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    await this.reranker?.close().catch(() => {});
     if (this.retryTimer) clearTimeout(this.retryTimer);
     // Ending the embedder first fails its pending batch at once instead of waiting for it.
     await this.embedder.close().catch(() => {});
