@@ -42,6 +42,12 @@ import { RetrievalService } from './modules/retrieval/service.js';
 import { AudioService } from './modules/audio/service.js';
 import { runSteps, runStepsYielding, type Steps } from './kernel/steps.js';
 
+/** How long a close may take in all (AGENT_DESK_SHUTDOWN_GRACE_S, default 20 s: running executions get 10 s of it). */
+function shutdownGraceMs(env: Record<string, string | undefined>): number {
+  const s = Number(env.AGENT_DESK_SHUTDOWN_GRACE_S);
+  return (Number.isFinite(s) && s > 0 ? s : 20) * 1000;
+}
+
 declare module './kernel/settings.js' {
   interface SettingsMap {
     'seed.agents': boolean;
@@ -78,6 +84,7 @@ function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue,
   yield;
   const webhooks = new WebhooksService(ctx, agents);
   const files = new FilesService(ctx, agents, jobs, lifecycle);
+  files.vectorState = (ids) => retrieval.vectorState(ids);
   const ocr = new OcrSettingsService(settings, ctx.config.dataDir);
   const webhookDeliveries = new WebhookDeliveryService(ctx, webhooks, jobs);
   yield;
@@ -211,15 +218,26 @@ function* platformSteps(opts: PlatformOptions): Steps<Platform> {
       return lock.primary;
     },
     async close() {
-      for (const hook of shutdownHooks) {
+      // A close always ends within the grace period: each step gets what is left of it, and one
+      // that does not end when asked (an embedder thread, a job, a connection) is logged and left
+      // behind, instead of holding the process after SIGTERM for good.
+      const deadline = Date.now() + shutdownGraceMs(config.env);
+      const step = async (name: string, work: () => unknown) => {
+        const left = deadline - Date.now();
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), Math.max(0, left))));
         try {
-          await hook();
+          const r = await Promise.race([Promise.resolve().then(work), late]);
+          if (r === 'late') log.warn({ step: name, graceMs: shutdownGraceMs(config.env) }, 'a shutdown step did not end within the grace period; closing without it');
         } catch (err) {
-          log.error({ err }, 'shutdown hook failed');
+          log.error({ err, step: name }, 'shutdown hook failed');
+        } finally {
+          clearTimeout(timer);
         }
-      }
-      await jobs.stop();
-      await checkpointer.stop();
+      };
+      for (const [i, hook] of shutdownHooks.entries()) await step(hook.name || `hook ${i + 1}`, hook);
+      await step('jobs', () => jobs.stop());
+      await step('checkpointer', () => checkpointer.stop());
       if (db.open) {
         try {
           db.pragma('wal_checkpoint(TRUNCATE)');

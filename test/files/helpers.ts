@@ -26,3 +26,16 @@ export async function upload(
   } catch {}
   return { status: res.status, json, text };
 }
+
+/**
+ * Waits until no file of the workspace reads `waiting` or `in_progress`: extracted, and its
+ * passages' vectors written (or their embedding failed) — what `completed` means.
+ */
+export async function filesSettled(p: Platform): Promise<void> {
+  const { until } = await import('../fixtures/until.js');
+  await until('every file settled, vectors included', async () => {
+    const res = await p.app.request(`${BASE}/api/files?per_page=100`, { headers: { host: '127.0.0.1:8787', authorization: `Bearer ${KEY}` } });
+    const files = ((await res.json()) as { data: { status: string }[] }).data;
+    return files.every((f) => f.status !== 'waiting' && f.status !== 'in_progress');
+  });
+}

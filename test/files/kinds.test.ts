@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makePlatform, tempDir } from '../api/helpers.js';
-import { upload } from './helpers.js';
+import { filesSettled, upload } from './helpers.js';
 import { COMMITTED_DIR, makeDocuments, phraseOf } from '../fixtures/documents.js';
 import { ACCEPTED_EXTENSIONS } from '../../src-main/platform/ingest/kinds.js';
 import { searchPassages } from '../../src-main/platform/modules/files/search.js';
@@ -28,6 +28,7 @@ describe('every accepted kind is really read', () => {
     const link = await call(p, 'POST', '/api/agents/1/files', { body: { file_ids: Object.values(files).map((f) => f.id) } });
     expect(link.status, link.text).toBe(200);
     await p.jobs.idle(150_000);
+    await filesSettled(p);
   }, limit(180_000));
 
   afterAll(async () => {

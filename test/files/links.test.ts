@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
-import { upload } from './helpers.js';
+import { filesSettled, upload } from './helpers.js';
 import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 describe('agent file sets', () => {
@@ -29,6 +29,7 @@ describe('agent file sets', () => {
     expect(link.json.files_count).toEqual({ total: 2, completed: 0, failed: 0, in_progress: 2 });
     expect(link.json.files.map((f: any) => f.status)).toEqual(['in_progress', 'in_progress']);
     await p.jobs.idle();
+    await filesSettled(p);
     const set = await call(p, 'GET', '/api/agents/1/files');
     expect(set.json.status).toBe('completed');
     expect(set.json.files_count).toBeUndefined();
@@ -48,6 +49,7 @@ describe('agent file sets', () => {
     const bad = await upload(p, 'empty.txt', '');
     await call(p, 'POST', '/api/agents/2/files', { body: { file_ids: [bad.json.id] } });
     await p.jobs.idle();
+    await filesSettled(p);
     const set = await call(p, 'GET', '/api/agents/2/files');
     expect(set.json.status).toBe('failed');
     expect(set.json.files[0]).toMatchObject({ status: 'failed', error: 'The file is empty.' });
@@ -87,6 +89,7 @@ describe('agent file sets', () => {
     expect(r.status).toBe(200);
     expect(r.json.files_count.total).toBe(1);
     await p.jobs.idle();
+    await filesSettled(p);
     expect(searchPassages(p.db, p.services.files.linkedFileIds(4), 'pomegranates', 1)[0].filename).toBe('linked.txt');
   });
 

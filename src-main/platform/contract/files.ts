@@ -6,7 +6,12 @@ import { say } from './messages.js';
 export const FILE_STATUSES = ['waiting', 'in_progress', 'completed', 'failed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
 
-/** The spec's file object; `error` (ext) is present only on a `failed` file and says why. */
+/**
+ * The spec's file object; `error` (ext) is present only on a `failed` file and says why. A file is
+ * `completed` once its text is extracted and its passages have vectors from the selected embedder
+ * (CONTRACT.md "Lean start"); ext `vectors: "failed"` marks a completed file whose embedding failed
+ * (it is still found by full text).
+ */
 export const FileObject = z
   .object({
     id: z.number().int(),
@@ -17,6 +22,7 @@ export const FileObject = z
     credits: z.number(),
     status: z.enum(FILE_STATUSES),
     error: z.string().optional(),
+    vectors: z.literal('failed').optional(),
   })
   .meta({ id: 'File' });
 export type FileObject = z.infer<typeof FileObject>;

@@ -24,6 +24,8 @@ export interface PlatformEventMap {
   'execution.finished': [ExecutionFinished];
   /** A file left `waiting`/`in_progress` (processed, failed or deleted). */
   'file.settled': [fileId: number];
+  /** A processed file's passages all have vectors from the current embedder, or embedding them failed. */
+  'file.vectors': [fileId: number];
   'credits.consumed': [CreditsConsumed];
   /** A memory was created or its text changed (retrieval embeds it). */
   'memory.saved': [memoryId: number];

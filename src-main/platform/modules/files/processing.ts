@@ -23,6 +23,8 @@ const PURGE = 'file.purge';
 export class FileProcessing {
   private readonly stopping = new AbortController();
   private readonly rows: FileRows;
+  /** Whether a completed file's passages still wait for their vectors (set by the files service). */
+  vectorsPending: (fileId: number) => boolean = () => false;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -70,19 +72,23 @@ export class FileProcessing {
     return new Promise((resolve) => {
       const check = () => {
         const r = this.rows.byId(fileId);
-        return !r || (r.status !== 'in_progress' && r.status !== 'waiting');
+        return !r || (r.status !== 'in_progress' && r.status !== 'waiting' && !(r.status === 'completed' && this.vectorsPending(fileId)));
       };
       if (signal?.aborted || check()) return resolve();
       const done = () => {
         clearTimeout(timer);
         clearInterval(poll);
         this.ctx.events.off('file.settled', onEvent);
+        this.ctx.events.off('file.vectors', onVectors);
         signal?.removeEventListener('abort', done);
         resolve();
       };
       signal?.addEventListener('abort', done, { once: true });
-      const onEvent = (id: number) => id === fileId && done();
+      const onEvent = (id: number) => id === fileId && check() && done();
       this.ctx.events.on('file.settled', onEvent);
+      // Completed waits for the file's vectors too; the embedder says when they are written (or failed).
+      const onVectors = (id: number) => id === fileId && check() && done();
+      this.ctx.events.on('file.vectors', onVectors);
       // A safety net in case the event is missed (e.g. the file was deleted meanwhile).
       const poll = setInterval(() => this.ctx.db.open && check() && done(), 500);
       const timer = setTimeout(done, waitMs);

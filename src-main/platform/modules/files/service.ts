@@ -28,8 +28,15 @@ export function toFile(r: FileRow): FileObject {
     status: r.status,
   };
   if (r.status === 'failed') f.error = r.error ?? 'Processing failed.';
+  if ((r as Seen).vectors === 'failed') f.vectors = 'failed';
   return f;
 }
+
+/** A row as answers show it: `completed` only once its vectors are written (`vectors` says when they failed). */
+type Seen = FileRow & { vectors?: 'failed' };
+
+/** What the retrieval module says of processed files' vectors (CONTRACT.md "Lean start"); none listed: all written. */
+export type VectorState = (fileIds: number[]) => Map<number, 'pending' | 'failed'>;
 
 /** A finished upload or generated file, sitting fsynced under a temp name. */
 export interface IncomingFile {
@@ -64,6 +71,23 @@ export class FilesService {
   readonly store: FileStore;
   readonly processing: FileProcessing;
   private readonly rows: FileRows;
+  /** Set by the platform: the retrieval module's view of the files' vectors. */
+  vectorState: VectorState = () => new Map();
+
+  /**
+   * Rows as answers show them: a completed file whose passages still lack vectors from the
+   * selected embedder reads `in_progress`; one whose embedding failed reads `completed` with
+   * `vectors: "failed"`.
+   */
+  private seen<T extends FileRow>(rows: T[]): (T & { vectors?: 'failed' })[] {
+    const ids = rows.filter((r) => r.status === 'completed' && r.passages > 0).map((r) => r.id);
+    const state = ids.length ? this.vectorState(ids) : new Map<number, 'pending' | 'failed'>();
+    if (!state.size) return rows;
+    return rows.map((r) => {
+      const s = state.get(r.id);
+      return s === 'pending' ? { ...r, status: 'in_progress' as const } : s === 'failed' ? { ...r, vectors: 'failed' as const } : r;
+    });
+  }
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -74,6 +98,7 @@ export class FilesService {
     this.store = new FileStore(ctx.config.dataDir);
     this.rows = new FileRows(ctx.db);
     this.processing = new FileProcessing(ctx, this.store, jobs, lifecycle);
+    this.processing.vectorsPending = (id) => this.vectorState([id]).get(id) === 'pending';
     // Only the data dir's owner cleans stray temp files (another process may be writing them),
     // at start-up or when it inherits the data dir.
     lifecycle.onPrimary(() => this.store.reconcile((id) => !!this.rows.byId(id), this.ctx.log));
@@ -87,7 +112,8 @@ export class FilesService {
   list(workspaceId: number, q: FileListQuery): FileObject[] {
     // Filenames are stored NFC (cleanFilename), so the needle is too: "é" typed either way matches.
     const needle = q.q ? q.q.normalize('NFC').toLowerCase() : null;
-    return this.rows.list(q.order === 'asc' ? 'asc' : 'desc', { workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) }).map(toFile);
+    const rows = this.rows.list(q.order === 'asc' ? 'asc' : 'desc', { workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) });
+    return this.seen(rows).map(toFile);
   }
 
   /** The row of a file the user can see, or 404 `File not found`. */
@@ -95,7 +121,7 @@ export class FilesService {
     const id = parseId(rawId);
     const row = id ? this.rows.visible(id, userId) : undefined;
     if (!row) throw new NotFoundError('File not found');
-    return row;
+    return this.seen([row])[0];
   }
 
   get(userId: number, rawId: string | number): FileObject {
@@ -191,7 +217,7 @@ export class FilesService {
     await this.processing.settled(row.id, waitMs, signal);
     const now = this.rows.byId(row.id);
     if (!now) throw new NotFoundError('File not found');
-    return toFile(now);
+    return toFile(this.seen([now])[0]);
   }
 
   linkedFileIds(agentId: number): number[] {
@@ -200,7 +226,7 @@ export class FilesService {
 
   agentFiles(userId: number, rawAgentId: string | number): AgentFileSet {
     const agent = this.agents.get(userId, rawAgentId);
-    const rows = this.rows.linkedRows(agent.id);
+    const rows = this.seen(this.rows.linkedRows(agent.id));
     return { id: agent.id, files: rows.map(toFile), status: setStatus(rows) };
   }
 
@@ -221,7 +247,7 @@ export class FilesService {
         if (r!.status === 'waiting') this.processing.request(r!.id);
       }
     }).immediate();
-    const linked = this.rows.linkedRows(agent.id);
+    const linked = this.seen(this.rows.linkedRows(agent.id));
     const count = (s: FileStatus[]) => linked.filter((r) => s.includes(r.status)).length;
     return {
       id: agent.id,

@@ -102,6 +102,7 @@ export class RetrievalService {
   private start(): void {
     this.ctx.events.on('file.settled', (fileId: number) => {
       this.files.add(fileId);
+      this.pendingFiles.add(fileId);
       this.kick();
     });
     this.ctx.events.on('memory.saved', () => this.kick());
@@ -136,8 +137,19 @@ export class RetrievalService {
         this.fullScan = false;
         const files = [...this.files];
         this.files.clear();
-        if (full) await this.embedAll(embedder);
-        else for (const f of files) await this.embedFile(embedder, f);
+        if (full) {
+          await this.embedAll(embedder);
+          if (embedder === this.embedder && !this.closed) {
+            for (const f of this.pendingFiles) this.ctx.events.emit('file.vectors', f);
+            this.pendingFiles.clear();
+          }
+        } else
+          for (const f of files) {
+            await this.embedFile(embedder, f);
+            if (embedder !== this.embedder || this.closed) continue;
+            this.pendingFiles.delete(f);
+            this.ctx.events.emit('file.vectors', f);
+          }
         await this.embedMemories(embedder);
         if (embedder !== this.embedder || this.closed) continue;
         this.lastError = null;
@@ -152,6 +164,8 @@ export class RetrievalService {
         if (this.closed || embedder !== this.embedder) continue;
         this.lastError = (err as Error).message;
         this.ctx.log.warn({ err: this.lastError, embedder: embedder.key }, 'embedding failed; search uses bm25 alone meanwhile, retrying later');
+        // Files waiting for their vectors now read completed, with `vectors: "failed"`.
+        for (const f of this.pendingFiles) this.ctx.events.emit('file.vectors', f);
         this.fullScan = true;
         this.retryTimer ??= setTimeout(() => {
           this.retryTimer = null;
@@ -209,6 +223,21 @@ export class RetrievalService {
       after = rows[rows.length - 1].id;
     }
   }
+
+  /**
+   * Of these processed files, the ones whose passages still lack vectors from the selected
+   * embedder: `pending` while it embeds them (or is being prepared), `failed` while it fails
+   * (retried later). Files not listed have all their vectors (CONTRACT.md "Lean start").
+   */
+  vectorState(fileIds: number[]): Map<number, 'pending' | 'failed'> {
+    const out = new Map<number, 'pending' | 'failed'>();
+    const space = this.store.findSpace(this.embedder.key)?.id ?? -1;
+    for (const id of this.store.filesPendingVectors(fileIds, space)) out.set(id, this.lastError ? 'failed' : 'pending');
+    return out;
+  }
+
+  /** Files whose processing ended and that the background loop has not embedded yet. */
+  private readonly pendingFiles = new Set<number>();
 
   /** The space whose vectors may answer searches: the current embedder's, once complete. */
   private searchSpace(): number | null {

@@ -108,6 +108,17 @@ export class RetrievalStore {
       'SELECT id, memory FROM memories WHERE id IN (SELECT value FROM json_each(?)) AND user_id = ?',
     );
     this.fileNameStmt = db.prepare<[number], { filename: string; passages: number }>("SELECT filename, passages FROM files WHERE id = ? AND status = 'completed'");
+    this.filesPendingStmt = db.prepare<[string, number], { id: number }>(
+      `SELECT DISTINCT p.file_id AS id FROM file_passages p
+       WHERE p.file_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM passage_vectors v WHERE v.passage_id = p.id AND v.space = ?)`,
+    );
+  }
+
+  private readonly filesPendingStmt;
+
+  /** Of these files, the ones with a passage that has no vector in `space` (-1: a space not made yet). */
+  filesPendingVectors(fileIds: number[], space: number): number[] {
+    return fileIds.length ? this.filesPendingStmt.all(JSON.stringify(fileIds), space).map((r) => r.id) : [];
   }
 
   /** The space of an embedder, created on first use. */
