@@ -202,6 +202,8 @@ export function createClient(t: Transport) {
       ocr: () => op(ocrOperations.getOcrSettings, {}),
       /** 422 for a code Tesseract does not know; a known one without its model is kept and shown as missing. */
       saveOcr: (languages: string[]) => op(ocrOperations.updateOcrSettings, { body: { languages } }),
+      embeddings: () => op(retrievalOperations.getEmbeddingSettings, {}),
+      saveEmbeddings: (body: CallInput<typeof retrievalOperations.updateEmbeddingSettings>['body']) => op(retrievalOperations.updateEmbeddingSettings, { body }),
     },
     remote: {
       settings: () => op(remoteOperations.getRemoteSettings, {}),

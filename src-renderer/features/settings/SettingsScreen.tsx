@@ -9,17 +9,18 @@ import { OcrPanel } from './OcrPanel';
 import { LanguagePanel } from './LanguagePanel';
 import { WebSearchPanel } from './WebSearchPanel';
 import { VoicePanel } from './VoicePanel';
+import { SearchModelPanel } from './SearchModelPanel';
 import { Screen } from '../../components/Screen';
 import { useT } from '../../i18n';
 
 // Each tab's name is settings.tabs.<id> in the catalogs (web search's is its own panel's).
-const TABS = ['providers', 'search', 'remote', 'tools', 'keys', 'localhost', 'data', 'ocr', 'language', 'voice'] as const;
+const TABS = ['providers', 'search', 'remote', 'tools', 'keys', 'localhost', 'data', 'ocr', 'searchModels', 'language', 'voice'] as const;
 
 export default function SettingsScreen() {
   const { sub, go } = useNav();
   const t = useT();
   const tab = TABS.find((id) => id === sub) ?? 'providers';
-  const label = (id: (typeof TABS)[number]) => (id === 'search' ? t('webSearch.tab') : id === 'voice' ? t('voice.tab') : t(`settings.tabs.${id}`));
+  const label = (id: (typeof TABS)[number]) => (id === 'search' ? t('webSearch.tab') : id === 'voice' ? t('voice.tab') : id === 'searchModels' ? t('searchModels.tab') : t(`settings.tabs.${id}`));
   return (
     <Screen id="settings" title={t('settings.title')}>
       <div className="tabs" role="tablist" aria-label={t('settings.sections')}>
@@ -38,6 +39,7 @@ export default function SettingsScreen() {
         {tab === 'localhost' ? <LocalhostPanel /> : null}
         {tab === 'data' ? <DataPanel /> : null}
         {tab === 'ocr' ? <OcrPanel /> : null}
+        {tab === 'searchModels' ? <SearchModelPanel /> : null}
         {tab === 'language' ? <LanguagePanel /> : null}
         {tab === 'voice' ? <VoicePanel /> : null}
       </div>

@@ -16,6 +16,7 @@ import { setup } from './setup';
 import { developer } from './developer';
 import { desktop } from './desktop';
 import { voice } from './voice';
+import { searchModels } from './searchModels';
 
 /** English, the app's first language: every key the app has, one file per screen or part. */
-export const en = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice };
+export const en = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice, searchModels };

@@ -55,5 +55,7 @@ export const setup = {
     gemma_2_2b_it_q4_k_m_gguf: 'Well-written prose and explanations for its size.',
     llama_3_2_3b_instruct_q4_k_m_gguf: 'The best all-rounder here: chat, summaries, following instructions.',
     phi_3_5_mini_instruct_q4_k_m_gguf: 'Reasoning, maths and code; a long (128k) context.',
+    bge_m3_q4_k_m_gguf: 'For search, not chat: finds passages in Portuguese and 100+ other languages (use it in Settings → Search models).',
+    bge_reranker_v2_m3_q8_0_gguf: 'For search, not chat: optional, puts the best search results in a more precise order.',
   },
 };

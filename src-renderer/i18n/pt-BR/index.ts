@@ -17,6 +17,7 @@ import { setup } from './setup';
 import { developer } from './developer';
 import { desktop } from './desktop';
 import { voice } from './voice';
+import { searchModels } from './searchModels';
 
 /** Brazilian Portuguese, loaded only when chosen (a chunk of its own). */
-export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice };
+export const ptBR: Catalog = { common, app, components, errors, chat, sessions, agents, files, webhooks, memories, schedules, usage, settings, webSearch, setup, developer, desktop, voice, searchModels };

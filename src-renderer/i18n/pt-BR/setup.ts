@@ -55,5 +55,7 @@ export const setup: Catalog['setup'] = {
     gemma_2_2b_it_q4_k_m_gguf: 'Textos e explicações bem escritos para o tamanho dele.',
     llama_3_2_3b_instruct_q4_k_m_gguf: 'O mais completo daqui: conversa, resumos e seguir instruções.',
     phi_3_5_mini_instruct_q4_k_m_gguf: 'Raciocínio, matemática e código; contexto longo (128k).',
+    bge_m3_q4_k_m_gguf: 'Para busca, não para conversa: encontra trechos em português e em mais de 100 idiomas (ative em Configurações → Modelos de busca).',
+    bge_reranker_v2_m3_q8_0_gguf: 'Para busca, não para conversa: opcional, coloca os melhores resultados da busca em uma ordem mais precisa.',
   },
 };

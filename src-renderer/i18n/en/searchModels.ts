@@ -1,0 +1,26 @@
+/** Settings → Search models: the embedder that reads files and memories for search, and the optional reranker. */
+export const searchModels = {
+  tab: 'Search models',
+  intro: 'Before answering, agents search your files and memories. A search model turns their text into meanings, so a question finds passages worded differently.',
+  current: 'In use',
+  builtin: 'Built-in (works offline)',
+  englishBest: 'The built-in search model works offline but understands English best. For Portuguese and other languages, download a multilingual model below and use it.',
+  status: {
+    ready: 'Ready: every passage and memory is searchable by meaning.',
+    embedding: 'Reading your files and memories with the new model: {{embedded}} of {{total}}. Until it ends, search matches words only.',
+    error: 'The search model failed; search matches words only until it works again.',
+  },
+  progress: 'Progress of reading with the new model',
+  models: 'Multilingual models',
+  sizeLicence: '{{size}} · licence {{license}}',
+  download: 'Download',
+  downloading: 'Downloading: {{percent}}',
+  use: 'Use for search',
+  inUse: 'In use',
+  useBuiltin: 'Use the built-in model',
+  rerankHeading: 'More precise ordering (optional)',
+  rerankIntro: 'A reranker rereads the best 20 results together with the question and puts them in a better order. It is slower, and off unless you turn it on.',
+  rerankOn: 'Reorder the best results with {{name}}',
+  rerankNeedsDownload: 'Download it first to turn it on.',
+  what: 'the search model settings',
+};
