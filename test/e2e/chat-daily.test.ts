@@ -81,6 +81,8 @@ describe('a chat people live in every day', () => {
     await newChat(page);
     const messages = Array.from({ length: 40 }, (_, i) => (i === 2 ? 'Bring the quince marmalade to the picnic' : `Turn ${i + 1} talks about the weather`));
     const long = await arrangeSession(page, messages);
+    // Another conversation, without the word: the list's search then visibly narrows to one.
+    await arrangeSession(page, ['Nothing about preserves here']);
     await page.reload();
     await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
