@@ -22,13 +22,16 @@ export function speakable(markdown: string): string {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^[ \t]{0,3}(#{1,6}|>|[-*+]|\d+[.)])[ \t]+/gm, '')
     .replace(/[*_~|]+/g, '')
     .replace(/[ \t]+/g, ' ')
     .trim();
 }
 
-/** Sentences, merged up to CHUNK_CHARS; a sentence longer than that is cut at commas, then spaces. */
+/** Shorter pieces are joined to the next one, so a voice does not pause after every word. */
+const MIN_CHUNK_CHARS = 40;
+
+/** One utterance per sentence (fragments joined); a sentence longer than CHUNK_CHARS is cut at commas, then spaces. */
 export function chunksOf(text: string): string[] {
   const sentences = text
     .split(/\n+/)
@@ -44,8 +47,10 @@ export function chunksOf(text: string): string[] {
     let rest = s;
     while (rest.length > CHUNK_CHARS) {
       const window = rest.slice(0, CHUNK_CHARS);
-      const cut = Math.max(window.lastIndexOf(', '), window.lastIndexOf(' '));
-      const at = cut > CHUNK_CHARS / 3 ? cut + 1 : CHUNK_CHARS;
+      // At a comma when there is one far enough in, else at a space.
+      const comma = window.lastIndexOf(', ');
+      const cut = comma > CHUNK_CHARS / 3 ? comma + 1 : window.lastIndexOf(' ');
+      const at = cut > CHUNK_CHARS / 3 ? cut + (window[cut] === ' ' ? 1 : 0) : CHUNK_CHARS;
       pieces.push(rest.slice(0, at).trim());
       rest = rest.slice(at).trim();
     }
@@ -54,7 +59,8 @@ export function chunksOf(text: string): string[] {
   const out: string[] = [];
   for (const p of pieces) {
     const last = out.length - 1;
-    if (last >= 0 && out[last].length + 1 + p.length <= CHUNK_CHARS && !/\n/.test(p)) out[last] = `${out[last]} ${p}`;
+    // A fragment ("Yes." "1.") joins the next sentence; a sentence is otherwise one utterance.
+    if (last >= 0 && out[last].length < MIN_CHUNK_CHARS && out[last].length + 1 + p.length <= CHUNK_CHARS) out[last] = `${out[last]} ${p}`;
     else out.push(p);
   }
   return out;

@@ -12,7 +12,7 @@ export interface Browser {
 }
 
 /** Debian's chromium with a fresh profile. Missing chromium is a failure with a way to fix it, never a skip. */
-export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark'; locale?: string } = {}): Promise<Browser> {
+export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark'; locale?: string; args?: string[] } = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`The browser end-to-end tests need Chromium at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium (or set AGENT_DESK_CHROMIUM).`);
   }
@@ -20,7 +20,7 @@ export async function launchBrowser(opts: { colorScheme?: 'light' | 'dark'; loca
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', ...(opts.args ?? [])],
     viewport: { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? 'light',
     // The browser's language (navigator.language and Accept-Language), as a person's system sets it.
