@@ -9,6 +9,7 @@ import { parseId } from '../kernel/context.js';
 import { createBrowserSessions } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
 import { projectRoot } from './project-root.js';
+import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
 
 const USAGE = `Usage:
   npm run serve -- [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
@@ -23,6 +24,8 @@ function fail(message: string, code = 2): never {
 }
 
 async function serveCommand(values: Record<string, string | undefined>): Promise<void> {
+  // A server runs for days: its heap's young generation stays small (kernel/young-heap.ts).
+  keepYoungGenerationSmall();
   const host = values.host ?? process.env.AGENT_DESK_HOST ?? '127.0.0.1';
   const portRaw = values.port ?? process.env.AGENT_DESK_PORT ?? '8787';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) fail(`Invalid port: ${portRaw}`);
@@ -54,11 +57,6 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
     }
     stopping = true;
     platform.log.info({ signal }, 'shutting down');
-    // The close is bounded (platform.ts); this is the last guard that the process ends at all.
-    setTimeout(() => {
-      process.stderr.write('Shutdown did not end in time; exiting.\n');
-      process.exit(1);
-    }, 30_000).unref();
     ui?.cancel();
     running!
       .close()
