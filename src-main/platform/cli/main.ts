@@ -57,6 +57,11 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
     }
     stopping = true;
     platform.log.info({ signal }, 'shutting down');
+    // The close is bounded (platform.ts); this is the last guard that the process ends at all.
+    setTimeout(() => {
+      process.stderr.write('Shutdown did not end in time; exiting.\n');
+      process.exit(1);
+    }, 30_000).unref();
     ui?.cancel();
     running!
       .close()
