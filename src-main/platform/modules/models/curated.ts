@@ -68,7 +68,7 @@ export const CURATED_MODELS: CuratedModel[] = [
     // Multilingual search (100+ languages, Portuguese among them): BAAI's bge-m3, MIT, 1024-wide
     // vectors, 8k-token inputs; the XLM-RoBERTa architecture llama.cpp has long run. Size and
     // SHA-256 as Hugging Face lists the file (Git LFS details of rbehzadan/bge-m3-gguf).
-    name: 'BGE-M3 (multilingual search)',
+    name: 'BGE-M3',
     file: 'bge-m3-Q4_K_M.gguf',
     url: hf('rbehzadan/bge-m3-gguf', 'bge-m3-Q4_K_M.gguf'),
     size_bytes: 438_000_000,
