@@ -195,6 +195,8 @@ describe('a chat people live in every day', () => {
     await gone.waitFor({ timeout: limit(10_000) });
     expect(await gone.innerText()).toContain("This conversation's agent was deleted.");
     expect(await gone.innerText()).not.toMatch(/#\d|Agent \d/);
+    // The picker does not pretend another agent is chosen.
+    expect(await page.getByTestId('agent-picker').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Choose an agent');
     await looked('chat-agent-deleted');
     await gone.getByRole('button', { name: 'Continue with Chat' }).click();
     await gone.waitFor({ state: 'detached', timeout: limit(10_000) });

@@ -28,6 +28,12 @@ export function AgentPicker({ agents, agent }: { agents: Agent[]; agent: Agent |
           if (next) selectAgent(next);
         }}
       >
+        {/* No agent chosen (the conversation's was deleted): say so rather than show the first one. */}
+        {!agent && agents.length ? (
+          <option value="" disabled>
+            {t('chat.picker.none')}
+          </option>
+        ) : null}
         {/* Groups only when there is something to tell apart. */}
         {remote.length ? (
           <>

@@ -114,6 +114,7 @@ export const chat = {
     remote: ' · remote',
     local: 'Local agents',
     remotes: 'Remote agents',
+    none: 'Choose an agent',
   },
   alt: {
     previous: 'Previous version',

@@ -115,6 +115,7 @@ export const chat: Catalog['chat'] = {
     remote: ' · remoto',
     local: 'Agentes locais',
     remotes: 'Agentes remotos',
+    none: 'Escolha um agente',
   },
   alt: {
     previous: 'Versão anterior',
