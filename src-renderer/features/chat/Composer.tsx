@@ -15,7 +15,7 @@ import { useSetup } from '../setup/setup-store';
 import { checkInput, inputLimits, pasteAsFile, pastedName } from './long-input';
 import { questionLabel } from './option-words';
 import { Trans, useT } from '../../i18n';
-import { DictationButton } from './DictationButton';
+import { DictationButton, DictationNotice } from './DictationButton';
 
 /** Pasted texts turned into files in this window, for their names ("Pasted text 2.txt"). */
 let pastedCount = 0;
@@ -110,6 +110,7 @@ export function Composer({ agent }: { agent: Agent | null }) {
           {note}
         </p>
       ) : null}
+      <DictationNotice />
       <div className="composer-row">
         <label className="sr-only" htmlFor="chat-input">
           {main ? main.description || main.name : t('chat.composer.message')}

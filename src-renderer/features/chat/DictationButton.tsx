@@ -10,8 +10,7 @@ import './dictation.css';
  */
 export function DictationButton({ put, disabled }: { put: (text: string) => void; disabled?: boolean }) {
   const t = useT();
-  const { dictation, level, elapsed, problem } = useVoice();
-  const go = useNav((s) => s.go);
+  const dictation = useVoice((s) => s.dictation);
 
   useEffect(() => {
     void useVoice.getState().loadSettings();
@@ -37,6 +36,26 @@ export function DictationButton({ put, disabled }: { put: (text: string) => void
   }, [put]);
 
   const recording = dictation === 'recording';
+  return (
+    <button
+      type="button"
+      className={recording ? 'btn btn-danger' : 'btn'}
+      aria-pressed={recording}
+      title={t('voice.dictateHint')}
+      disabled={disabled || dictation === 'transcribing'}
+      data-testid="dictate"
+      onClick={() => (recording ? useVoice.getState().finishDictation() : void useVoice.getState().startDictation(put))}
+    >
+      {recording ? t('voice.stopDictating') : t('voice.dictate')}
+    </button>
+  );
+}
+
+/** Above the message box: the recording's level and time, "Writing down…", or why dictation could not be used. */
+export function DictationNotice() {
+  const t = useT();
+  const { dictation, level, elapsed, problem } = useVoice();
+  const go = useNav((s) => s.go);
   const sentence =
     problem === null ? null
     : problem === 'setup' ? t('voice.setupNeeded')
@@ -45,45 +64,36 @@ export function DictationButton({ put, disabled }: { put: (text: string) => void
     : problem === 'noMic' ? t('voice.noMic')
     : problem === 'nothing' ? t('voice.nothingHeard')
     : t('voice.failed', { reason: problem.failed });
+  if (dictation === 'recording') {
+    return (
+      <p className="dictation-live small" role="status" data-testid="dictation-status">
+        <span className="dictation-level" role="meter" aria-label={t('voice.level')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(level * 100)}>
+          <span style={{ width: `${Math.round(level * 100)}%` }} />
+        </span>
+        {t('voice.recording', { elapsed: minutesSeconds(elapsed) })}
+      </p>
+    );
+  }
+  if (dictation === 'transcribing') {
+    return (
+      <p className="small muted dictation-live" role="status" data-testid="dictation-status">
+        {t('voice.transcribing')}
+      </p>
+    );
+  }
+  if (!sentence) return null;
   return (
-    <div className="dictation">
-      <button
-        type="button"
-        className={recording ? 'btn btn-danger' : 'btn'}
-        aria-pressed={recording}
-        title={t('voice.dictateHint')}
-        disabled={disabled || dictation === 'transcribing'}
-        data-testid="dictate"
-        onClick={() => (recording ? useVoice.getState().finishDictation() : void useVoice.getState().startDictation(put))}
-      >
-        {recording ? t('voice.stopDictating') : t('voice.dictate')}
+    <p className="small dictation-problem" role="alert" data-testid="dictation-problem">
+      {sentence}{' '}
+      {problem === 'setup' ? (
+        <button type="button" className="btn btn-small btn-link" onClick={() => go('settings', 'voice')}>
+          {t('voice.setupLink')}
+        </button>
+      ) : null}{' '}
+      <button type="button" className="btn btn-small btn-ghost" onClick={() => useVoice.getState().clearProblem()}>
+        {t('voice.close')}
       </button>
-      {recording ? (
-        <span className="dictation-live small" role="status" data-testid="dictation-status">
-          <span className="dictation-level" role="meter" aria-label={t('voice.level')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(level * 100)}>
-            <span style={{ width: `${Math.round(level * 100)}%` }} />
-          </span>
-          {t('voice.recording', { elapsed: minutesSeconds(elapsed) })}
-        </span>
-      ) : dictation === 'transcribing' ? (
-        <span className="small muted" role="status" data-testid="dictation-status">
-          {t('voice.transcribing')}
-        </span>
-      ) : null}
-      {sentence ? (
-        <p className="small dictation-problem" role="alert" data-testid="dictation-problem">
-          {sentence}{' '}
-          {problem === 'setup' ? (
-            <button type="button" className="btn btn-small btn-link" onClick={() => go('settings', 'voice')}>
-              {t('voice.setupLink')}
-            </button>
-          ) : null}{' '}
-          <button type="button" className="btn btn-small btn-ghost" onClick={() => useVoice.getState().clearProblem()}>
-            {t('voice.close')}
-          </button>
-        </p>
-      ) : null}
-    </div>
+    </p>
   );
 }
 
