@@ -5,6 +5,37 @@ import { startCheckpointer } from '../../src-main/platform/db/checkpointer.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { tempDir } from '../api/helpers.js';
 import { until } from '../fixtures/until.js';
+import type { IdleClock } from '../../src-main/platform/kernel/idle-end.js';
+
+/** A clock that moves only when told (the idle end's timers). */
+function fakeClock() {
+  let now = 0;
+  let id = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    set: (fn: () => void, ms: number) => (timers.set(++id, { at: now + ms, fn }), id),
+    clear: (h: unknown) => void timers.delete(h as number),
+    advance(ms: number) {
+      now += ms;
+      for (const [k, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (t.at > now || !timers.has(k)) continue;
+        timers.delete(k);
+        t.fn();
+      }
+    },
+  } satisfies IdleClock & { advance(ms: number): void };
+}
+
+/** Worker threads of this process named `checkpointer` (Linux /proc). */
+const checkpointThreads = () =>
+  fs.readdirSync('/proc/self/task').filter((t) => {
+    try {
+      return fs.readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim() === 'checkpointer';
+    } catch {
+      return false;
+    }
+  }).length;
 
 const log = createLogger('silent');
 const open: DB[] = [];
@@ -56,5 +87,30 @@ describe('WAL checkpoints run in a thread, not in the commits of the main connec
     expect(autoPages(db)).toBe(1000);
     write(db, 1);
     await cp.stop();
+  });
+
+  it.runIf(process.platform === 'linux')('ends its thread once the WAL has not changed for the idle period (automatic checkpoint back on) and starts it again on the next write', async () => {
+    const { db } = database();
+    const clock = fakeClock();
+    const before = checkpointThreads();
+    const cp = startCheckpointer(db, log, { everyMs: 20, watchEveryMs: 20, idleMs: 60_000, clock });
+    try {
+      await until('the checkpoint thread to be ready', () => cp.state === 'active');
+      expect(checkpointThreads()).toBe(before + 1);
+      clock.advance(59_000);
+      expect(cp.state).toBe('active');
+      clock.advance(1_000);
+      expect(cp.state).toBe('waiting');
+      expect(autoPages(db)).toBe(1000);
+      await until('the checkpoint thread to end', () => checkpointThreads() === before);
+
+      write(db, 1);
+      await until('a thread to run again after a write', () => cp.state === 'active');
+      expect(autoPages(db)).toBe(0);
+      expect(checkpointThreads()).toBe(before + 1);
+    } finally {
+      await cp.stop();
+    }
+    expect(autoPages(db)).toBe(1000);
   });
 });

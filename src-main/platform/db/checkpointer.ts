@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { DB } from './connection.js';
 import type { Logger } from '../kernel/log.js';
 import { workerEntry } from '../kernel/worker-entry.js';
+import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 
 /**
  * WAL checkpoints in a worker thread instead of on the event loop.
@@ -18,7 +19,9 @@ import { workerEntry } from '../kernel/worker-entry.js';
  *
  * With `startAtPages`, the thread (its isolate and connection) starts only once the WAL holds that
  * many pages, well below the automatic checkpoint's 1,000, which stays on meanwhile: a server that
- * only reads, or writes little, never needs it.
+ * only reads, or writes little, never needs it. Once the WAL has not changed for the workers' idle
+ * period (AGENT_DESK_WORKER_IDLE_S, 60 s), the thread ends (the automatic checkpoint is back on)
+ * and the next write starts it again: a quiet server does not keep its isolate.
  */
 
 /** How often the thread checkpoints; a WAL page costs nothing to leave for one more round. */
@@ -36,6 +39,9 @@ export interface CheckpointerOptions {
   startAtPages?: number;
   /** How often the WAL's size is looked at until then. */
   watchEveryMs?: number;
+  /** The thread ends after the WAL has not changed for this long (ms; 0 never): the workers' idle period by default. */
+  idleMs?: number;
+  clock?: IdleClock;
 }
 
 export interface Checkpointer {
@@ -58,6 +64,23 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
   };
   let worker: Worker | null = null;
   let exited: Promise<void> = Promise.resolve();
+  const watchEvery = opts.watchEveryMs ?? WATCH_EVERY_MS;
+  const walFile = `${db.name}-wal`;
+  const walChanged = () => {
+    try {
+      return fs.statSync(walFile).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  // While the thread runs, a change of the WAL's time (a write) pushes its idle end back.
+  let activity: NodeJS.Timeout | null = null;
+  const idle = new IdleEnd({ ms: opts.idleMs ?? workerIdleMs(), clock: opts.clock, end: () => rest() });
+  const stopActivity = () => {
+    if (activity) clearInterval(activity);
+    activity = null;
+    idle.cancel();
+  };
 
   const start = () => {
     state = 'starting';
@@ -84,40 +107,66 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
     w.unref();
     exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
     w.on('message', (m) => {
-      if (m !== 'ready' || state !== 'starting' || !db.open) return;
+      if (m !== 'ready' || state !== 'starting' || !db.open || worker !== w) return;
       db.pragma('wal_autocheckpoint = 0');
       state = 'active';
+      let last = walChanged();
+      idle.touch();
+      activity = setInterval(() => {
+        const now = walChanged();
+        if (now !== last) idle.touch();
+        last = now;
+      }, watchEvery);
+      activity.unref();
     });
-    w.once('error', (err) => fallBack('the checkpoint thread failed', err));
+    // A thread let go when idle is no longer this checkpointer's to report.
+    w.once('error', (err) => worker === w && fallBack('the checkpoint thread failed', err));
     w.once('exit', () => {
-      if (state === 'active' || state === 'starting') fallBack('the checkpoint thread exited');
+      if (worker === w && (state === 'active' || state === 'starting')) fallBack('the checkpoint thread exited');
     });
   };
 
   let watch: NodeJS.Timeout | null = null;
+  /** Starts the thread once `due()` (looked at every watchEvery ms while waiting). */
+  const startWhen = (due: () => boolean) => {
+    if (due()) return start();
+    watch = setInterval(() => {
+      if (state !== 'waiting' || !due()) return;
+      clearInterval(watch!);
+      watch = null;
+      start();
+    }, watchEvery);
+    watch.unref();
+  };
+
+  /** Idle: the thread ends, the automatic checkpoint is back, and the next write starts a thread again. */
+  const rest = () => {
+    const w = worker;
+    if (state !== 'active' || !w) return;
+    worker = null;
+    stopActivity();
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTO_PAGES}`);
+    state = 'waiting';
+    w.postMessage('stop');
+    const timer = setTimeout(() => void w.terminate(), 1000);
+    timer.unref();
+    void exited.then(() => clearTimeout(timer));
+    const since = walChanged();
+    startWhen(() => walChanged() !== since);
+  };
+
   const startAt = opts.startAtPages ?? 0;
   if (startAt <= 0) start();
   else {
     // A WAL frame is a page and a 24-byte header, after the file's own 32-byte header.
     const frame = (db.pragma('page_size', { simple: true }) as number) + 24;
-    const walFile = `${db.name}-wal`;
-    const grown = () => {
+    startWhen(() => {
       try {
         return (fs.statSync(walFile).size - 32) / frame >= startAt;
       } catch {
         return false;
       }
-    };
-    if (grown()) start();
-    else {
-      watch = setInterval(() => {
-        if (state !== 'waiting' || !grown()) return;
-        clearInterval(watch!);
-        watch = null;
-        start();
-      }, opts.watchEveryMs ?? WATCH_EVERY_MS);
-      watch.unref();
-    }
+    });
   }
 
   return {
@@ -128,10 +177,12 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
       if (state === 'stopped') return;
       if (watch) clearInterval(watch);
       watch = null;
+      stopActivity();
       const w = worker;
       if (!w) {
-        // Never started: the automatic checkpoint is on as it always was.
+        // Never started (or ended idle): the automatic checkpoint is on as it always was.
         state = 'stopped';
+        await exited;
         return;
       }
       state = 'stopped';
