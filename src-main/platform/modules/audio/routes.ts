@@ -1,4 +1,4 @@
-import type { TransportDeps } from '../../transports/deps.js';
+import type { AudioService } from './service.js';
 import { createRouter } from '../../transports/http/router.js';
 import { serveOperations } from '../../transports/http/operations.js';
 import { receiveFilePart, uploadRequest } from '../../transports/http/multipart.js';
@@ -19,24 +19,25 @@ const audioUpload = {
   maxFieldBytes: 16 * 1024,
 };
 
-/** `POST /v1/audio/transcriptions` (OpenAI's door) and `GET|PUT /api/settings/voice`. */
-export function audioRoutes(p: TransportDeps) {
-  const { audio } = p.services;
-  const v1 = createRouter();
-  serveOperations(v1, audioOperations, {
+/** `POST /v1/audio/transcriptions`: a router the app mounts at `/v1`, before OpenAI's door. */
+export function transcriptionRoutes({ audio }: { audio: AudioService }) {
+  const r = createRouter();
+  serveOperations(r, audioOperations, {
     createTranscription: async (_parsed, c) => {
       const part = await receiveFilePart(uploadRequest(c), audioUpload);
       const { format, body } = await audio.transcribe(part, c.req.raw.signal);
       return format === 'text' ? c.text(body.text) : body;
     },
   });
-  const api = createRouter();
-  serveOperations(api, voiceOperations, {
+  return r;
+}
+
+/** ext `GET|PUT /api/settings/voice`. */
+export function voiceRoutes({ audio }: { audio: AudioService }) {
+  const r = createRouter();
+  serveOperations(r, voiceOperations, {
     getVoiceSettings: () => audio.voice(),
     updateVoiceSettings: ({ body }) => audio.updateVoice(body),
   });
-  const r = createRouter();
-  r.route('/v1', v1);
-  r.route('/api', api);
   return r;
 }

@@ -27,7 +27,7 @@ import { docsPage } from './docs.js';
 import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
-import { audioRoutes } from '../../modules/audio/routes.js';
+import { transcriptionRoutes, voiceRoutes } from '../../modules/audio/routes.js';
 import { anthropicDialect } from '../anthropic/errors.js';
 import { dialectOf } from './operations.js';
 import { mcpHandler } from '../mcp/http.js';
@@ -72,13 +72,13 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   app.use('*', jsonBody(() => p.config.maxJsonBytes));
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes, voiceRoutes];
   for (const routes of apiRouters) {
     app.route('/api', routes(p.services));
     yield;
   }
   // Before OpenAI's door: its catch-all under /v1 would answer /v1/audio/transcriptions with a 404.
-  app.route('/', audioRoutes(p));
+  app.route('/v1', transcriptionRoutes(p.services));
   app.route('/', openaiRoutes(p));
   yield;
   app.all('/mcp', mcpHandler(p));
