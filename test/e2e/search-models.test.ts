@@ -46,7 +46,7 @@ describe('Settings → Search models', () => {
     await expect(panel.getByRole('checkbox').isDisabled()).resolves.toBe(true);
     await shotSizesAndThemes(pt, 'settings-search-models-pt');
     expect(problems).toEqual([]);
-  });
+  }, limit(120_000));
 
   it('in English: the same panel says so in English', async () => {
     await en.goto(`${serve.url}/#/settings/searchModels`);
@@ -56,5 +56,5 @@ describe('Settings → Search models', () => {
     await expect(panel.getByRole('status').innerText()).resolves.toContain('Ready');
     await shotSizesAndThemes(en, 'settings-search-models-en');
     expect(problems).toEqual([]);
-  });
+  }, limit(120_000));
 });

@@ -87,6 +87,15 @@ describe('choosing the multilingual GGUF and the reranker', () => {
     expect(env.p.services.retrieval.current().embedder.dims()).toBe(64);
   });
 
+  it('the search models in the models folder are not offered as chat models; other GGUF files are', async () => {
+    const r = await call(env.p, 'GET', '/api/models?fresh=true');
+    expect(r.status).toBe(200);
+    const files = (r.json as { data?: { id: string; source: string }[] }).data ?? (r.json as { id: string; source: string }[]);
+    const local = files.filter((m) => m.source === 'file').map((m) => m.id);
+    expect(local).toContain('tiny-rank.gguf');
+    expect(local).not.toContain(embedding!.file);
+  });
+
   it('the reranker is off by default, set and cleared by name, and a bad name is a 422', async () => {
     const first = await call(env.p, 'GET', '/api/settings/embeddings');
     expect((first.json as { reranker: unknown }).reranker).toBeNull();

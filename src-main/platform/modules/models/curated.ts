@@ -95,3 +95,6 @@ export const CURATED_MODELS: CuratedModel[] = [
 export function pinnedSha256(url: string): string | null {
   return CURATED_MODELS.find((m) => m.url === url)?.sha256 ?? null;
 }
+
+/** Files of the catalog that are not chat models (search models): a models folder lists them, but no chat offers them. */
+export const NOT_FOR_CHAT: ReadonlySet<string> = new Set(CURATED_MODELS.filter((m) => m.kind && m.kind !== 'chat').map((m) => m.file.toLowerCase()));

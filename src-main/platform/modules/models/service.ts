@@ -9,6 +9,7 @@ import type { DefaultModel, LocalServer, Model, ModelSource } from '../../contra
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
 import { say } from '../../contract/messages.js';
+import { NOT_FOR_CHAT } from './curated.js';
 
 /** The agent whose `model` options join the list when none is named: the seeded chat agent. */
 const CHAT_SLUG = 'chat';
@@ -56,7 +57,7 @@ export class ModelsService {
     for (const l of listings) {
       for (const m of l.models) {
         const key = `${l.provider}\u0000${m.id}`;
-        if (seen.has(key)) continue;
+        if (seen.has(key) || (m.source === 'file' && NOT_FOR_CHAT.has(m.id.toLowerCase()))) continue;
         seen.add(key);
         out.push({ id: m.id, provider: l.provider, label: m.source === 'file' ? m.id.replace(/\.gguf$/i, '') : m.id, context_window: this.providers.contextWindowFor(l.provider, m.id), source: m.source });
       }

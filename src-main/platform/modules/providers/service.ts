@@ -17,6 +17,7 @@ import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
 import { say } from '../../contract/messages.js';
+import { NOT_FOR_CHAT } from '../models/curated.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -378,7 +379,8 @@ export class ProvidersService {
     const set = this.settings.get('providers.default_model', null);
     if (set) return { model: set, provider: null, source: 'setting' };
     for (const e of this.entries()) {
-      const first = this.catalog.cached(e.id, e.sig)?.models[0];
+      // A search model in the models folder (the catalog's embedder or reranker) is never the default chat model.
+      const first = this.catalog.cached(e.id, e.sig)?.models.find((m) => !(m.source === 'file' && NOT_FOR_CHAT.has(m.id.toLowerCase())));
       if (first) return { model: first.id, provider: e.id, source: 'first_listed' };
     }
     return { model: null, provider: null, source: null };
