@@ -38,6 +38,7 @@ const ROUTES = [
   'settings/localhost',
   'settings/data',
   'settings/ocr',
+  'settings/searchModels',
   'settings/language',
   'developer',
 ];
