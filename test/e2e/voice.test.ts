@@ -156,4 +156,20 @@ describe('voice: read aloud and dictation', () => {
     await expect.poll(() => page.locator('[data-testid="turn"]').last().getByTestId('read-aloud').textContent()).toBe('Stop reading');
     await page.locator('[data-testid="turn"]').last().getByTestId('read-aloud').click();
   }, limit(120_000));
+
+  it('speaks Brazilian Portuguese when the app does: the Voice settings, the read-aloud and dictate buttons', async () => {
+    expect((await pageFetch(page, 'PUT', '/api/settings/app', { locale: 'pt-BR' })).status).toBe(200);
+    // The saved language is read as the app starts.
+    await page.goto(`${new URL(page.url()).origin}/#/settings/voice`);
+    await page.reload();
+    await page.getByTestId('voice-panel').waitFor({ timeout: limit(20_000) });
+    await expect.poll(() => page.getByTestId('voice-state').textContent()).toBe('O ditado usa whisper-1 em Whisper server.');
+    expect(await page.getByRole('tab', { name: 'Voz' }).count()).toBe(1);
+    await shotSizesAndThemes(page, 'voice-settings-pt-BR');
+    await page.evaluate(() => (location.hash = '#/chat'));
+    await page.getByTestId('dictate').waitFor({ timeout: limit(20_000) });
+    expect(await page.getByTestId('dictate').textContent()).toBe('Ditar');
+    await shotSizesAndThemes(page, 'voice-chat-pt-BR');
+    expect((await pageFetch(page, 'PUT', '/api/settings/app', { locale: null })).status).toBe(200);
+  }, limit(60_000));
 });
