@@ -1,4 +1,5 @@
 import { api, ApiError, messageOf } from '../api';
+import { t } from '../i18n';
 
 /**
  * The files waiting to go with the next chat message. Each is uploaded (bytes sent, as the
@@ -41,7 +42,7 @@ export const isImage = (f: File) => f.type.startsWith('image/') || IMAGE_EXT.tes
 
 export function newAttachment(key: string, f: File): Attachment {
   files.set(key, f);
-  return { key, name: f.name || 'Pasted file', size: f.size, image: isImage(f), fileId: null, phase: 'uploading', sent: 0, indeterminate: api.transport === 'bridge', readingSince: null };
+  return { key, name: f.name || t('chat.limits.pastedFile'), size: f.size, image: isImage(f), fileId: null, phase: 'uploading', sent: 0, indeterminate: api.transport === 'bridge', readingSince: null };
 }
 
 export const fileOf = (key: string) => files.get(key);
@@ -95,7 +96,7 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
     return;
   }
   if (!present()) return;
-  if (status === 'failed') patch({ phase: 'failed', error: error ?? 'The file could not be read.' });
+  if (status === 'failed') patch({ phase: 'failed', error: error ?? t('chat.limits.unreadable') });
   else patch({ phase: 'ready' });
 }
 
@@ -107,12 +108,12 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
  */
 export function attachmentBlock(attachments: Attachment[]): string | null {
   const failed = attachments.find((a) => a.phase === 'failed');
-  if (failed) return `"${failed.name}" could not be attached: ${failed.error ?? 'it failed.'} Remove it to send.`;
+  if (failed) return t('chat.limits.notAttached', { name: failed.name, why: failed.error ?? t('chat.limits.itFailed') });
   // No id yet (bytes still going, or the platform storing them): the message cannot name it.
   const uploading = attachments.find((a) => a.fileId === null);
-  if (uploading) return `Waiting for "${uploading.name}" to be uploaded…`;
+  if (uploading) return t('chat.limits.waitUpload', { name: uploading.name });
   const reading = attachments.find((a) => a.phase === 'processing' && !a.image);
-  if (reading) return `Waiting for "${reading.name}" to be read, so the model gets its text…`;
+  if (reading) return t('chat.limits.waitRead', { name: reading.name });
   return null;
 }
 
@@ -120,8 +121,7 @@ export function attachmentBlock(attachments: Attachment[]): string | null {
 export function imageNote(attachments: Attachment[]): string | null {
   const reading = attachments.filter((a) => a.phase === 'processing' && a.image);
   if (!reading.length) return null;
-  const names = reading.length === 1 ? `"${reading[0].name}" is` : `${reading.length} images are`;
-  return `${names} still being read. You can send now: the model gets the text in the image once it is read, from your next message on.`;
+  return reading.length === 1 ? t('chat.limits.imageOne', { name: reading[0].name }) : t('chat.limits.imageMany', { count: reading.length });
 }
 
 /** The attachments that go with a message: uploaded, and read (or an image being read). */

@@ -1,4 +1,6 @@
 import { MAX_MESSAGE_CHARS } from '../../../src-main/platform/kernel/message-limits';
+import { formatNumber } from '../../components/format';
+import { t } from '../../i18n';
 
 /**
  * How long a message the composer sends as text: the API takes at most 1,000,000 characters in a
@@ -31,7 +33,7 @@ export function fitChars(l: InputLimits): number {
   return Math.min(l.maxChars, l.contextTokens ? l.contextTokens * CHARS_PER_TOKEN : Infinity);
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = (x: number) => formatNumber(x);
 
 export interface InputCheck {
   /** why the text cannot be sent as it is (and what to do), or null */
@@ -42,13 +44,13 @@ export interface InputCheck {
 
 export function checkInput(length: number, l: InputLimits): InputCheck {
   const fit = fitChars(l);
-  const counter = length >= fit * COUNTER_FROM ? `${n(length)} / ${n(fit)} characters` : null;
+  const counter = length >= fit * COUNTER_FROM ? t('chat.limits.counter', { length: n(length), fit: n(fit) }) : null;
   if (length > l.maxChars) {
-    return { counter, block: `This message has ${n(length)} characters; a message holds at most ${n(l.maxChars)}. Attach it as a file instead: the model then reads the parts that matter.` };
+    return { counter, block: t('chat.limits.tooLong', { length: n(length), max: n(l.maxChars) }) };
   }
   if (l.contextTokens && length > l.contextTokens * CHARS_PER_TOKEN) {
     const tokens = Math.ceil(length / CHARS_PER_TOKEN);
-    return { counter, block: `This message is about ${n(tokens)} tokens, more than ${l.model ?? 'the model'} reads at once (${n(l.contextTokens)}). Attach it as a file instead: the model then reads the parts that matter.` };
+    return { counter, block: t('chat.limits.tooManyTokens', { tokens: n(tokens), model: l.model ?? t('chat.limits.theModel'), window: n(l.contextTokens) }) };
   }
   return { counter, block: null };
 }
@@ -59,4 +61,4 @@ export function pasteAsFile(pasted: number, current: number, l: InputLimits): bo
 }
 
 /** The name of the n-th pasted text of this window: "Pasted text 1.txt". */
-export const pastedName = (i: number) => `Pasted text ${i}.txt`;
+export const pastedName = (i: number) => t('chat.limits.pastedName', { n: i });
