@@ -6,7 +6,7 @@ import { useAgentChoice } from './agent-choice';
 import { follow, isTerminal, track, untrack } from './chat-streams';
 import { isFinished } from '../../src-main/platform/contract/executions';
 import { eventPatch } from './conversation-turns';
-import { useSessions } from './sessions';
+import { newChatDeveloper, useSessions } from './sessions';
 import { useAgents } from './agents';
 import { t } from '../i18n';
 
@@ -39,6 +39,7 @@ export function answerRuns(c: OpenConversation) {
     // The first event names the session (a new root starts one): show it in the list at once.
     if (t.responseId === null && c.rootId() === null) {
       c.named(e.root_id ?? e.id);
+      void useSessions.getState().settleNew(e.root_id ?? e.id);
       void useSessions.getState().loadSessions();
     }
   };
@@ -94,7 +95,7 @@ export function answerRuns(c: OpenConversation) {
       // A chat gets the text as its message; another agent as the answer to its main question.
       const body: ExecuteBody = {
         answers: { ...answers, ...(mainQuestion ? { [mainQuestion]: turn.user } : {}), ...(rootId ? { root_id: rootId } : {}) },
-        ...(mainQuestion ? {} : { messages: [{ role: 'user' as const, content: turn.user }] }),
+        ...(mainQuestion ? {} : { messages: [...newChatDeveloper(rootId), { role: 'user' as const, content: turn.user }] }),
         ...(fileIds.length ? { file_ids: fileIds } : {}),
         ...where,
       };

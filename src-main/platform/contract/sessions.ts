@@ -150,7 +150,18 @@ export const sessionOperations = operations({
     query: SessionListQuery,
     response: SessionPage,
   },
-  getSession: { method: 'get', path: '/sessions/{id}', tags, summary: 'A session with its executions in order (ext)', params: IdPath, response: SessionDetail, notFound: 'Session' },
+  getSession: {
+    method: 'get',
+    path: '/sessions/{id}',
+    tags,
+    summary: 'A session with its executions in order (ext)',
+    description:
+      'Every branch: executions sharing a `parent_id` are siblings (regenerated answers, edited messages, the answers of a compare); ' +
+      'the chosen path runs from the latest execution up through its parents.',
+    params: IdPath,
+    response: SessionDetail,
+    notFound: 'Session',
+  },
   renameSession: {
     method: 'patch',
     path: '/sessions/{id}',

@@ -10,6 +10,8 @@ import type { ToolStep } from '../../contract/tools.js';
 export class LiveExecution {
   status: ExecutionStatus = 'starting';
   output = '';
+  /** when the first text arrived (microseconds), for the answer's speed */
+  firstTokenAt: number | null = null;
   error: { message: string; code: string } | null = null;
   credits: number;
   updatedAt: number;

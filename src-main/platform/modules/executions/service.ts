@@ -354,6 +354,7 @@ export class ExecutionsService {
             this.scheduleFlush(live);
           },
           text: (delta) => {
+            if (live.firstTokenAt === null && delta) live.firstTokenAt = nowMicros();
             live.output += delta;
             live.notify();
             this.scheduleFlush(live);
@@ -400,7 +401,7 @@ export class ExecutionsService {
         await this.store.finishSoon(
           {
             id: live.id, status, output: live.output, errorMessage: live.error?.message ?? null, errorCode: live.error?.code ?? null, credits: live.credits,
-            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, steps: live.steps, now: nowMicros(),
+            inputTokens: result.inputTokens, outputTokens: result.outputTokens, outputFileId: result.outputFileId, provider: live.provider, context: live.context, steps: live.steps, firstTokenAt: live.firstTokenAt, now: nowMicros(),
           },
           terminal ? () => this.emitFinished(live.id, live.userId, live.agentId, terminal) : undefined,
         );
