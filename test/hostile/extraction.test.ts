@@ -16,6 +16,7 @@ import { makeDocx } from '../fixtures/documents.js';
 import { lzwBomb, lzwEncode, pdfWithContent } from './support/lzw.js';
 import { LzwCounter } from '../../src-main/platform/ingest/extract/pdf-lzw.js';
 import zlib from 'node:zlib';
+import { HashEmbedder } from '../retrieval/helpers.js';
 
 /**
  * Hostile documents end `failed` with a reason the user understands (or, for the long runs,
@@ -25,6 +26,9 @@ import zlib from 'node:zlib';
  */
 describe('hostile documents', () => {
   const p = makePlatform();
+  // What is tested is reading; `completed` also waits for the vectors (CONTRACT.md "Lean start"),
+  // so the thousands of passages of a long run get a quick embedder instead of the built-in model.
+  p.services.retrieval.useEmbedder(new HashEmbedder());
   afterAll(async () => {
     await p.close();
     fs.rmSync(p.dir, { recursive: true, force: true });
