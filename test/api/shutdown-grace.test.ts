@@ -21,5 +21,5 @@ describe('shutdown grace', () => {
     expect(outcome).toBe('closed');
     expect(p.db.open).toBe(false);
     fs.rmSync(p.dir, { recursive: true, force: true });
-  }, 60_000);
+  }, limit(60_000));
 });
