@@ -47,6 +47,9 @@ describe('damaged stored JSON', () => {
     await ok('GET', `/v1/responses/resp_${id}`);
     const session = await ok('GET', `/api/sessions/${id}`);
     expect(session.executions[0].answers).toBeUndefined();
+    const md = await call(p(), 'GET', `/api/sessions/${id}/export?format=md`);
+    expect(md.status, md.text).toBe(200);
+    expect(md.text).toContain('A plain answer.');
 
     // A continuation of the damaged turn runs, with that turn's input and answer before it.
     const next = await ok('POST', '/v1/responses', { model: 'gpt-4o-mini', input: 'What was the word?', previous_response_id: first.id });

@@ -2,6 +2,8 @@ import type { Session, SessionDetail } from '../../contract/sessions.js';
 import type { ExecutionContext } from '../../contract/executions.js';
 import type { Turn } from '../../engine/turn.js';
 import type { ExecutionRow } from './store.js';
+import { isObject, readStoredJson } from '../../kernel/stored-json.js';
+import { storedTurns } from './sessions.js';
 
 /**
  * A session as a file a person keeps: Markdown (the chosen path: from the first turn to the
@@ -20,13 +22,6 @@ export function chosenPath(rows: ExecutionRow[]): ExecutionRow[] {
   return path;
 }
 
-function parsed<T>(raw: string | null | undefined, fallback: T): T {
-  try {
-    return raw ? (JSON.parse(raw) as T) : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 /** A citation's label, unique in the file: turn number and passage number. */
 const label = (turn: number, n: number) => `${turn}.${n}`;
@@ -69,14 +64,14 @@ export function sessionMarkdown(session: Session, rows: ExecutionRow[], agentTit
   const userTurn = (t: Turn) => out.push('## You', '', t.content, '');
   // Each execution holds the turns it added (a session's first holds any history it started from).
   path.forEach((r, i) => {
-    for (const t of parsed<Turn[]>(r.turns, [])) {
+    for (const t of storedTurns(r.turns, r.id)) {
       if (t.role === 'user') userTurn(t);
       else out.push('## Assistant', '', t.content, '');
     }
-    if (!parsed<Turn[]>(r.turns, []).length && r.input) userTurn({ role: 'user', content: r.input });
+    if (!storedTurns(r.turns, r.id).length && r.input) userTurn({ role: 'user', content: r.input });
     const model = r.model ? ` (${r.model})` : '';
     out.push(`## Assistant${model}`, '');
-    const { text, notes: own } = withFootnotes(r.output, parsed<ExecutionContext | null>(r.context, null), i + 1);
+    const { text, notes: own } = withFootnotes(r.output, readStoredJson<ExecutionContext | null>(r.context, { column: 'executions.context', id: r.id }, null, isObject), i + 1);
     if (text) out.push(text, '');
     if (r.status === 'failed') out.push(`*This answer failed: ${r.error_message ?? 'no reason was given'}*`, '');
     else if (r.status === 'canceled') out.push('*This answer was stopped.*', '');
