@@ -7,7 +7,7 @@ import { offsetOf } from '../../kernel/context.js';
 import { ValidationError } from '../../kernel/errors.js';
 import type { Turn } from '../../engine/turn.js';
 import { isoMicros } from '../../kernel/time.js';
-import { isObject, readStoredList } from '../../kernel/stored-json.js';
+import { isObject, readStoredJson, readStoredList } from '../../kernel/stored-json.js';
 import { say } from '../../contract/messages.js';
 
 const TITLE_MAX = 80;
@@ -46,10 +46,8 @@ const flag = (v: boolean | undefined): 0 | 1 | null => (v === undefined ? null :
 /** Stored options JSON as the contract's shape: only known, finite numbers (an unreadable value reads as none). */
 export function readOptions(raw: string | null): SessionOptions {
   const out: SessionOptions = {};
-  try {
-    const v = JSON.parse(raw ?? '{}') as Record<string, unknown>;
-    for (const k of ['temperature', 'max_tokens', 'top_p'] as const) if (typeof v?.[k] === 'number' && Number.isFinite(v[k])) out[k] = v[k];
-  } catch {}
+  const v = readStoredJson<Record<string, unknown>>(raw, { column: 'session_settings.options' }, {}, isObject);
+  for (const k of ['temperature', 'max_tokens', 'top_p'] as const) if (typeof v[k] === 'number' && Number.isFinite(v[k])) out[k] = v[k];
   return out;
 }
 
