@@ -23,6 +23,7 @@ import { OcrSettingsService } from './modules/files/ocr-settings.js';
 import { WebhookDeliveryService } from './modules/webhooks/delivery.js';
 import { RemoteService } from './modules/remote/service.js';
 import { ProvidersService } from './modules/providers/service.js';
+import { NOT_FOR_CHAT } from './modules/models/curated.js';
 import { ModelsService } from './modules/models/service.js';
 import { DownloadsService } from './modules/models/downloads.js';
 import { ExecutionsService } from './modules/executions/service.js';
@@ -78,7 +79,7 @@ function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue,
   yield;
   const collections = new CollectionsService(ctx);
   const memories = new MemoriesService(ctx, collections);
-  const providers = new ProvidersService(ctx, settings, secrets);
+  const providers = new ProvidersService(ctx, settings, secrets, { notForChat: (file) => NOT_FOR_CHAT.has(file.toLowerCase()) });
   yield;
   const retrieval = new RetrievalService(ctx, settings, secrets, memories, lifecycle, { ggufFolders: () => providers.ggufFolders() });
   yield;

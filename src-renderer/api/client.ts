@@ -44,6 +44,10 @@ export type ExecuteBody = {
 };
 
 /** The one typed client: every call parses the answer with the contract, whatever the transport. */
+/** The address of an operation with its path and query filled: the one way the renderer names a URL. */
+export const urlOf = (o: Operation, input: { params?: Record<string, unknown>; query?: Record<string, unknown> } = {}): string =>
+  `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`;
+
 export function createClient(t: Transport) {
   const read = <S extends z.ZodType>(schema: S, res: RawResponse): z.infer<S> => {
     if (res.status < 200 || res.status >= 300) throw errorFrom(res.status, res.text);
@@ -63,7 +67,6 @@ export function createClient(t: Transport) {
     return read(schema, await t.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   };
   /** A declared operation's URL path: its base, its path with the params, its query. */
-  const urlOf = (o: Operation, input: { params?: Record<string, unknown>; query?: Record<string, unknown> }) => `${o.base ?? '/api'}${pathOf(o, input.params)}${queryOf(input.query)}`;
   /** Calls a declared operation: path, query and body as its declaration says; the answer parsed by its schema. */
   const op = <O extends Operation>(o: O, input: CallInput<O>): Promise<Answer<O>> => call(o.response, o.method.toUpperCase(), urlOf(o, input), input.body) as Promise<Answer<O>>;
   /** Sends a declared upload operation's multipart body through the transport (with progress where it can tell); the answer parsed by its schema. */

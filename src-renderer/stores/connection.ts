@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import { useAuth } from './auth';
 import { backoffDelay } from '../../src-main/platform/kernel/backoff';
+import { appOperations } from '../../src-main/platform/contract/app-settings';
+import { urlOf } from '../api/client';
 
 /**
  * Browser mode: whether the page can reach the platform that served it. A request that cannot
@@ -49,7 +51,7 @@ function schedule(): void {
 
 async function probe(): Promise<void> {
   try {
-    const res = await (plainFetch ?? fetch)('/api/app', { credentials: 'same-origin', headers: { 'x-agent-desk': '1' }, cache: 'no-store' });
+    const res = await (plainFetch ?? fetch)(urlOf(appOperations.getApp), { credentials: 'same-origin', headers: { 'x-agent-desk': '1' }, cache: 'no-store' });
     // Back, but this browser's session is gone (the platform was reset): sign in again.
     if (res.status === 401) useAuth.getState().markSignedOut();
     back();

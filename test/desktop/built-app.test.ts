@@ -87,7 +87,7 @@ describe('the built app (out/main) under Node with a fake electron', () => {
     // The window: isolated, sandboxed, no Node, the app's own origin, the built CommonJS preload.
     expect(r.window.url).toBe('agent-desk://app/index.html');
     expectIsolated(r.window.options.webPreferences, path.join(ROOT, BUILT_OUT, 'preload', 'index.cjs'));
-    expect(r.bridgeMethods).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'stream']);
+    expect(r.bridgeMethods).toEqual(['appInfo', 'onEngine', 'openFiles', 'request', 'setLocale', 'stream']);
     expect(r.appInfo).toMatchObject({ dataDir, apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
 
     expect(r.memory).toMatchObject({ status: 200, body: { memory: { memory: 'The built app remembers this.' } } });

@@ -17,7 +17,6 @@ import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
 import { say } from '../../contract/messages.js';
-import { NOT_FOR_CHAT } from '../models/curated.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -129,13 +128,20 @@ export class ProvidersService {
   /** The app's own models folder (downloads land here); served as the `local` provider when no GGUF provider is configured. */
   readonly modelsFolder: string;
 
+  private readonly notForChat: (fileName: string) => boolean;
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
     private readonly secrets: SecretBox,
-    opts: { ollamaProbeUrl?: string; catalog?: ConstructorParameters<typeof ModelCatalog>[0] } = {},
+    opts: {
+      ollamaProbeUrl?: string;
+      catalog?: ConstructorParameters<typeof ModelCatalog>[0];
+      /** Model files that are not for chat (search models): the models module knows them, given by the composition root. */
+      notForChat?: (fileName: string) => boolean;
+    } = {},
   ) {
     this.ollamaProbe = opts.ollamaProbeUrl ?? PROVIDER_URLS.ollama;
+    this.notForChat = opts.notForChat ?? (() => false);
     // Silence after which a streaming provider is given up on (default 120 s).
     const idle = Number(ctx.config.env.AGENT_DESK_PROVIDER_IDLE_TIMEOUT_S);
     this.idleTimeoutMs = Number.isFinite(idle) && idle > 0 ? idle * 1000 : undefined;
@@ -380,7 +386,7 @@ export class ProvidersService {
     if (set) return { model: set, provider: null, source: 'setting' };
     for (const e of this.entries()) {
       // A search model in the models folder (the catalog's embedder or reranker) is never the default chat model.
-      const first = this.catalog.cached(e.id, e.sig)?.models.find((m) => !(m.source === 'file' && NOT_FOR_CHAT.has(m.id.toLowerCase())));
+      const first = this.catalog.cached(e.id, e.sig)?.models.find((m) => !(m.source === 'file' && this.notForChat(m.id)));
       if (first) return { model: first.id, provider: e.id, source: 'first_listed' };
     }
     return { model: null, provider: null, source: null };
