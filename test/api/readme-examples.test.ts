@@ -47,7 +47,8 @@ let serve: ServeProcess;
 let work: string;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ models: ['gpt-4o-mini'], reply: 'A short answer.' });
+  // The examples name two models (the compare example asks both).
+  fake = await startFakeOpenAI({ models: ['gpt-4o-mini', 'gpt-4o'], reply: 'A short answer.' });
   serve = await startServe(fakeProviderEnv(fake));
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-readme-'));
   // The Files examples upload ./notes.pdf.
