@@ -98,7 +98,7 @@ export default function AgentsScreen() {
             </p>
             <p>{a.description ?? <span className="muted">{t('agents.noDescription')}</span>}</p>
             <div className="row">
-              <button type="button" className="btn btn-small" aria-label={t('agents.editOf', { title: a.title })} onClick={() => setEditing(a)}>
+              <button type="button" className="btn btn-small" aria-label={t(a.source === 'remote' ? 'agents.openOf' : 'agents.editOf', { title: a.title })} onClick={() => setEditing(a)}>
                 {a.source === 'remote' ? t('agents.open') : t('agents.edit')}
               </button>
               {a.source === 'remote' ? null : (

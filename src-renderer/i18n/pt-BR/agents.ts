@@ -20,6 +20,7 @@ export const agents: Catalog['agents'] = {
   noDescription: 'Sem descrição.',
   open: 'Abrir',
   edit: 'Editar',
+  openOf: 'Abrir {{title}}',
   editOf: 'Editar {{title}}',
   duplicate: 'Duplicar',
   duplicateOf: 'Duplicar {{title}}',
