@@ -50,6 +50,10 @@ describe('the catalogs', () => {
     expect(bad.map(([k]) => k)).toEqual([]);
   });
 
+  it('write the apostrophe one way, the straight one the platform\'s own sentences and the tests type', () => {
+    expect([...EN, ...PT].filter(([, v]) => v.includes('\u2019')).map(([k, v]) => `${k}: ${v}`)).toEqual([]);
+  });
+
   it('translate rather than copy the English', () => {
     const copied = [...EN].filter(([k, v]) => PT.get(k) === v && /\p{L}{3,}/u.test(v) && !SAME_OK.test(v) && !NAMES.has(v) && !TITLE_NAME.test(v) && !NAME_LIST.test(v));
     expect(copied.map(([k, v]) => `${k}: ${v}`)).toEqual([]);

@@ -89,5 +89,5 @@ export const errors = {
   unexpected: 'Unexpected answer from the platform: {{detail}}.',
   http: 'The request failed (HTTP {{status}}).',
   uploadNetwork: 'The upload was cut off: Agent Desk could not be reached. Check that it is still running, then try again.',
-  streamShape: 'The answer’s stream held something the app does not understand. Reload to see the answer.',
+  streamShape: "The answer's stream held something the app does not understand. Reload to see the answer.",
 };

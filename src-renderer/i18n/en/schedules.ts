@@ -1,12 +1,12 @@
 /** The Schedules screen. */
 export const schedules = {
-  intro: 'A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Each run shows up in Chat as a conversation and calls the agent’s webhooks. A run missed while Agent Desk was closed runs once at the next start.',
+  intro: "A schedule runs an agent by itself, every N minutes or at the times of a cron expression in a time zone, with the same message or answers each time. Each run shows up in Chat as a conversation and calls the agent's webhooks. A run missed while Agent Desk was closed runs once at the next start.",
   noAgents: 'Create an agent first (Agents screen); a schedule runs one of your agents.',
   created: 'Schedule created.',
   yours: 'Your schedules',
   yoursCount: 'Your schedules ({{count}})',
   none: 'No schedules yet.',
-  noneHelp: 'Use one to have an agent send you a morning digest on weekdays, check something every 15 minutes, or summarise a folder every Friday. Create it with the form; each run’s conversation will be listed here.',
+  noneHelp: "Use one to have an agent send you a morning digest on weekdays, check something every 15 minutes, or summarise a folder every Friday. Create it with the form; each run's conversation will be listed here.",
   timing: {
     everyMinutes_one: 'Every minute',
     everyMinutes_other: 'Every {{count}} minutes',
@@ -85,7 +85,7 @@ export const schedules = {
     sends: 'What each run sends',
     answersSent: 'The answers each run sends',
     message: 'Message',
-    messageExample: 'Summarise today’s news about…',
+    messageExample: "Summarise today's news about…",
     create: 'Create schedule',
     required: 'required',
     pickAgent: 'Pick an agent.',

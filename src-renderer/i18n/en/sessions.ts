@@ -72,7 +72,7 @@ export const sessions = {
     editLabel: 'Edit the instructions and options of this chat',
     title: 'Instructions and options for this chat',
     field: 'Instructions',
-    hint: 'Sent to the model with every message of this chat, after the agent’s own instructions.',
+    hint: "Sent to the model with every message of this chat, after the agent's own instructions.",
     placeholder: 'For example: Answer in short bullet points, in Portuguese.',
     count: '{{count}} of {{max}} characters',
     tooLong: 'Instructions can hold up to {{max}} characters.',

@@ -13,7 +13,7 @@ export const settings = {
     language: 'Language',
   },
   language: {
-    intro: 'The language of Agent Desk’s screens, dates and numbers. Answers from models follow what you write.',
+    intro: "The language of Agent Desk's screens, dates and numbers. Answers from models follow what you write.",
     label: 'Language',
     system: 'Same as the system: {{language}}',
     saved: 'Language changed',
@@ -155,7 +155,7 @@ export const settings = {
     optionReady: '{{name}} ({{code}}) · ready',
     folder: 'Model folder',
     checkAgain: 'Check again',
-    folderHelp: 'Put a language’s model here, named by its code (for example <code>deu.traineddata</code> or <code>deu.traineddata.gz</code>, from tesseract-ocr’s tessdata_best or tessdata_fast), then Check again. Nothing is downloaded by the app.',
+    folderHelp: "Put a language's model here, named by its code (for example <code>deu.traineddata</code> or <code>deu.traineddata.gz</code>, from tesseract-ocr's tessdata_best or tessdata_fast), then Check again. Nothing is downloaded by the app.",
     runsWith: 'OCR runs with',
   },
   data: {
@@ -189,10 +189,10 @@ export const settings = {
   remote: {
     what: 'Remote platform settings',
     openLink: 'Open Settings → Remote',
-    intro: 'Connect a remote Agent Platform (your team’s hosted platform or another Agent Desk). Its agents are listed beside yours, marked <badge>remote</badge>, and run on that platform; conversations are kept here.',
+    intro: "Connect a remote Agent Platform (your team's hosted platform or another Agent Desk). Its agents are listed beside yours, marked <badge>remote</badge>, and run on that platform; conversations are kept here.",
     connection: 'Remote platform connection',
     keepKey: 'Leave empty to keep the stored key',
-    keyPlaceholder: 'The remote platform’s API key',
+    keyPlaceholder: "The remote platform's API key",
     keyStored: 'A key is stored.',
     noKey: 'No key is stored.',
     removeKey: 'Remove key',

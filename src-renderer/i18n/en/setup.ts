@@ -29,11 +29,11 @@ export const setup = {
     notRunning: 'not running on {{where}}',
     use: 'Use {{name}}',
     again: 'Look again',
-    hint: 'Start Ollama or LM Studio’s server, then look again.',
+    hint: "Start Ollama or LM Studio's server, then look again.",
   },
   downloads: {
     title: 'Download a model',
-    intro: 'Small chat models that run on this computer’s CPU, offline once downloaded. Size and checksum are verified.',
+    intro: "Small chat models that run on this computer's CPU, offline once downloaded. Size and checksum are verified.",
     download: 'Download',
     downloadName: 'Download {{name}}',
     url: 'Hugging Face file URL',

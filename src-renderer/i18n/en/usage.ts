@@ -1,6 +1,6 @@
 /** The Usage screen. */
 export const usage = {
-  intro: 'What your agents used, day by day: runs, tokens and credits, counted from every run stored on this computer, whether it came from Chat, the API or a schedule. Credits are Agent Desk’s own measure of use, worked out from tokens; nothing is charged.',
+  intro: "What your agents used, day by day: runs, tokens and credits, counted from every run stored on this computer, whether it came from Chat, the API or a schedule. Credits are Agent Desk's own measure of use, worked out from tokens; nothing is charged.",
   period: 'Period',
   ranges: {
     '1d': { label: 'Today', phrase: 'today' },

@@ -29,7 +29,7 @@ export const webSearch = {
   },
   brave: {
     title: 'Brave Search',
-    help: 'An API key from Brave’s Search API. The key is sent only to Brave, and never shown again once saved.',
+    help: "An API key from Brave's Search API. The key is sent only to Brave, and never shown again once saved.",
     key: 'API key',
     placeholder: 'Paste the Brave Search API key',
     keepPlaceholder: 'Leave empty to keep the saved key',
