@@ -37,6 +37,8 @@ export function ChatScreen() {
   const agent = agents.find((a) => a.id === agentId) ?? null;
   const list = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** The list's scrollTop at its last scroll event: only a move up is the user leaving the end. */
+  const lastTop = useRef(0);
   const [away, setAway] = useState(false);
   useSessionUrl(agents, loaded);
   const [finding, setFinding] = useState(false);
@@ -166,8 +168,17 @@ export function ChatScreen() {
             data-testid="turns"
             onScroll={(e) => {
               const el = e.currentTarget;
-              stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-              setAway(!stick.current);
+              const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+              const movedUp = el.scrollTop < lastTop.current;
+              lastTop.current = el.scrollTop;
+              // Following the end, the list can fall short of it without the user scrolling up (a turn
+              // laid out taller than its placeholder, Jump to latest leaving the flow): follow it again.
+              if (stick.current && !atEnd && !movedUp) {
+                el.scrollTop = el.scrollHeight;
+                return;
+              }
+              stick.current = atEnd;
+              setAway(!atEnd);
               if (restored.current === placeKey) scrollPlaces.set(placeKey, { top: el.scrollTop, atEnd: stick.current });
             }}
           >
