@@ -5,6 +5,23 @@ type Llama = import('node-llama-cpp').Llama;
 type EmbeddingContext = import('node-llama-cpp').LlamaEmbeddingContext;
 
 /**
+ * Finds a GGUF file by name in the models folders and loads it on the CPU with node-llama-cpp, for
+ * the search models (embedders, rerankers); each failure is an EmbedderError saying what to do.
+ */
+export async function loadGgufModel(folders: string[], name: string): Promise<{ llama: Llama; model: import('node-llama-cpp').LlamaModel }> {
+  const file = folders.map((dir) => ggufFileFor(dir, name)).find((f) => f !== null);
+  if (!file) throw new EmbedderError(`No GGUF file named "${name}" in ${folders.join(' or ')}.`, 'embedder_unavailable');
+  let mod: typeof import('node-llama-cpp');
+  try {
+    mod = await import('node-llama-cpp');
+  } catch (err) {
+    throw new EmbedderError(`The local GGUF engine (node-llama-cpp) cannot load here: ${(err as Error).message}`, 'embedder_unavailable');
+  }
+  const llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error });
+  return { llama, model: await llama.loadModel({ modelPath: file }) };
+}
+
+/**
  * A GGUF embedding model (e.g. nomic-embed-text, bge-small) from a models folder, run by
  * node-llama-cpp in-process on its own threads (native code: the event loop is not blocked).
  * Texts are embedded one after another, as the embedding context serves one at a time.
@@ -28,17 +45,8 @@ export class GgufEmbedder implements Embedder {
 
   private open(): Promise<EmbeddingContext> {
     this.context ??= (async () => {
-      const folders = this.folders();
-      const file = folders.map((dir) => ggufFileFor(dir, this.model)).find((f) => f !== null);
-      if (!file) throw new EmbedderError(`No GGUF file named "${this.model}" in ${folders.join(' or ')}.`, 'embedder_unavailable');
-      let mod: typeof import('node-llama-cpp');
-      try {
-        mod = await import('node-llama-cpp');
-      } catch (err) {
-        throw new EmbedderError(`The local GGUF engine (node-llama-cpp) cannot load here: ${(err as Error).message}`, 'embedder_unavailable');
-      }
-      this.llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error });
-      const model = await this.llama.loadModel({ modelPath: file });
+      const { llama, model } = await loadGgufModel(this.folders(), this.model);
+      this.llama = llama;
       return model.createEmbeddingContext();
     })();
     this.context.catch(() => (this.context = null));

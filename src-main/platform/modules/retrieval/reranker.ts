@@ -1,5 +1,5 @@
 import { EmbedderError } from '../../ingest/embed/types.js';
-import { ggufFileFor } from '../../engine/providers/gguf.js';
+import { loadGgufModel } from '../../ingest/embed/gguf.js';
 
 type Llama = import('node-llama-cpp').Llama;
 type RankingContext = import('node-llama-cpp').LlamaRankingContext;
@@ -30,17 +30,8 @@ export class GgufReranker implements Reranker {
 
   private open(): Promise<RankingContext> {
     this.context ??= (async () => {
-      const folders = this.folders();
-      const file = folders.map((dir) => ggufFileFor(dir, this.model)).find((f) => f !== null);
-      if (!file) throw new EmbedderError(`No GGUF file named "${this.model}" in ${folders.join(' or ')}.`, 'embedder_unavailable');
-      let mod: typeof import('node-llama-cpp');
-      try {
-        mod = await import('node-llama-cpp');
-      } catch (err) {
-        throw new EmbedderError(`The local GGUF engine (node-llama-cpp) cannot load here: ${(err as Error).message}`, 'embedder_unavailable');
-      }
-      this.llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: mod.LlamaLogLevel.error });
-      const model = await this.llama.loadModel({ modelPath: file });
+      const { llama, model } = await loadGgufModel(this.folders(), this.model);
+      this.llama = llama;
       try {
         return await model.createRankingContext();
       } catch (err) {
