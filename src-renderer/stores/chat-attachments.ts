@@ -32,6 +32,9 @@ export type AttachmentPatch = (p: Partial<Attachment>) => void;
 const POLL_MS = 500;
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp|bmp|tiff?)$/i;
 
+/** Read: completed, or in progress only for its vectors (ext `vectors: "pending"`). */
+const textRead = (f: { status: string; vectors?: string }) => f.status === 'completed' || (f.status === 'in_progress' && f.vectors === 'pending');
+
 /** The File behind each attachment, for Retry (not state: the store holds only what it shows). */
 const files = new Map<string, File>();
 
@@ -75,19 +78,22 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
     return;
   }
   if (!present()) return;
-  patch({ fileId: file.id, sent: f.size, ...(file.status === 'completed' ? { phase: 'ready' } : { phase: 'processing', readingSince: reading() }) });
+  patch({ fileId: file.id, sent: f.size, ...(textRead(file) ? { phase: 'ready' } : { phase: 'processing', readingSince: reading() }) });
   let status = file.status;
   let error = file.error;
   try {
-    if (status !== 'completed' && status !== 'failed') {
-      // Answers once the reading has ended (or after the platform's own wait, then the polls below).
-      const settled = await api.files.process(file.id);
-      status = settled.status;
-      error = settled.error;
-    }
-    while ((status === 'waiting' || status === 'in_progress') && present()) {
-      await new Promise((r) => setTimeout(r, POLL_MS));
-      const now = await api.files.get(file.id);
+    if (!textRead(file) && status !== 'failed') {
+      // The platform's wait answers only once the passages have their vectors too (a long text
+      // takes minutes with the built-in embedder), so it runs on its own and the polls below say
+      // when the text is read: a message can use it from then on (full text finds its passages).
+      let ended: unknown = null;
+      void api.files.process(file.id).catch((err: unknown) => void (ended = err));
+      let now = file;
+      while (!textRead(now) && (now.status === 'waiting' || now.status === 'in_progress') && present()) {
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        if (ended) throw ended;
+        now = await api.files.get(file.id);
+      }
       status = now.status;
       error = now.error;
     }

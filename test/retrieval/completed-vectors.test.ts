@@ -55,8 +55,9 @@ describe('completed means the vectors are written', () => {
     const processing = call(plat, 'POST', `/api/files/${f.json.id}/process`);
     // Extraction done, the embedder holding its batch: the file is not completed yet.
     await until('the embedder was asked', () => embedder.waiting > 0 && (plat.db.prepare('SELECT status FROM files WHERE id = ?').get(f.json.id) as { status: string } | undefined)?.status === 'completed');
-    expect((await call(plat, 'GET', `/api/files/${f.json.id}`)).json.status).toBe('in_progress');
-    expect((await call(plat, 'GET', '/api/files')).json.data.find((x: { id: number }) => x.id === f.json.id).status).toBe('in_progress');
+    // Its text is read: `vectors: "pending"` says so (a message can use it already, by full text).
+    expect((await call(plat, 'GET', `/api/files/${f.json.id}`)).json).toMatchObject({ status: 'in_progress', vectors: 'pending' });
+    expect((await call(plat, 'GET', '/api/files')).json.data.find((x: { id: number }) => x.id === f.json.id)).toMatchObject({ status: 'in_progress', vectors: 'pending' });
     embedder.open();
     const done = await processing;
     expect(done.status, done.text).toBe(200);

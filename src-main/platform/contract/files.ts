@@ -10,7 +10,8 @@ export type FileStatus = (typeof FILE_STATUSES)[number];
  * The spec's file object; `error` (ext) is present only on a `failed` file and says why. A file is
  * `completed` once its text is extracted and its passages have vectors from the selected embedder
  * (CONTRACT.md "Lean start"); ext `vectors: "failed"` marks a completed file whose embedding failed
- * (it is still found by full text).
+ * (it is still found by full text), ext `vectors: "pending"` an `in_progress` file whose text is read
+ * and whose passages wait for their vectors (a message can use it already: full text finds them).
  */
 export const FileObject = z
   .object({
@@ -22,7 +23,7 @@ export const FileObject = z
     credits: z.number(),
     status: z.enum(FILE_STATUSES),
     error: z.string().optional(),
-    vectors: z.literal('failed').optional(),
+    vectors: z.enum(['pending', 'failed']).optional(),
   })
   .meta({ id: 'File' });
 export type FileObject = z.infer<typeof FileObject>;

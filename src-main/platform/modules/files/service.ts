@@ -28,12 +28,13 @@ export function toFile(r: FileRow): FileObject {
     status: r.status,
   };
   if (r.status === 'failed') f.error = r.error ?? 'Processing failed.';
-  if ((r as Seen).vectors === 'failed') f.vectors = 'failed';
+  const vectors = (r as Seen).vectors;
+  if (vectors) f.vectors = vectors;
   return f;
 }
 
-/** A row as answers show it: `completed` only once its vectors are written (`vectors` says when they failed). */
-type Seen = FileRow & { vectors?: 'failed' };
+/** A row as answers show it: `completed` only once its vectors are written (`vectors` says when they are pending or failed). */
+type Seen = FileRow & { vectors?: 'pending' | 'failed' };
 
 /** What the retrieval module says of processed files' vectors (CONTRACT.md "Lean start"); none listed: all written. */
 export type VectorState = (fileIds: number[]) => Map<number, 'pending' | 'failed'>;
@@ -76,16 +77,16 @@ export class FilesService {
 
   /**
    * Rows as answers show them: a completed file whose passages still lack vectors from the
-   * selected embedder reads `in_progress`; one whose embedding failed reads `completed` with
-   * `vectors: "failed"`.
+   * selected embedder reads `in_progress` with `vectors: "pending"` (its text is read: full text
+   * finds its passages meanwhile); one whose embedding failed reads `completed` with `vectors: "failed"`.
    */
-  private seen<T extends FileRow>(rows: T[]): (T & { vectors?: 'failed' })[] {
+  private seen<T extends FileRow>(rows: T[]): (T & { vectors?: 'pending' | 'failed' })[] {
     const ids = rows.filter((r) => r.status === 'completed' && r.passages > 0).map((r) => r.id);
     const state = ids.length ? this.vectorState(ids) : new Map<number, 'pending' | 'failed'>();
     if (!state.size) return rows;
     return rows.map((r) => {
       const s = state.get(r.id);
-      return s === 'pending' ? { ...r, status: 'in_progress' as const } : s === 'failed' ? { ...r, vectors: 'failed' as const } : r;
+      return s === 'pending' ? { ...r, status: 'in_progress' as const, vectors: 'pending' as const } : s === 'failed' ? { ...r, vectors: 'failed' as const } : r;
     });
   }
 
