@@ -173,7 +173,9 @@ export function ChatScreen() {
               lastTop.current = el.scrollTop;
               // Following the end, the list can fall short of it without the user scrolling up (a turn
               // laid out taller than its placeholder, Jump to latest leaving the flow): follow it again.
-              if (stick.current && !atEnd && !movedUp) {
+              // Not while finding: the find bar scrolls to its match, and one coalesced scroll event
+              // may not read as a move up.
+              if (stick.current && !atEnd && !movedUp && !finding) {
                 el.scrollTop = el.scrollHeight;
                 return;
               }
