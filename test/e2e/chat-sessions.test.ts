@@ -29,9 +29,9 @@ describe('conversations people keep', () => {
     env = own(
       await startChatEnv({
         models: ['gpt-4o-mini', 'gpt-5', 'gpt-4o'],
-        // Word by word, a little apart, so an answer has a speed to show.
+        // Word by word, each after a turn of the fake's event loop (not a clock), so an answer spans its writing.
         tokens: (b) => `${b.model} says: about ${String(b.messages.at(-1)?.content ?? '').slice(0, 40)}`.split(/(?<= )/),
-        gate: (i, b) => (b.model === 'gpt-4o' && i >= 2 ? held : new Promise<void>((r) => setTimeout(r, 15))),
+        gate: (i, b) => (b.model === 'gpt-4o' && i >= 2 ? held : new Promise<void>((r) => setImmediate(r))),
       }),
     );
     await chooseGptModel(env.page);
