@@ -15,6 +15,7 @@ import { KeysService } from './modules/access/keys.js';
 import { SettingsService } from './kernel/settings.js';
 import { TemplatesService, type CatalogTemplate } from './modules/agents/templates.js';
 import { AgentsService } from './modules/agents/service.js';
+import { withCatalogDefaults } from './modules/agents/catalog-defaults.js';
 import { CollectionsService } from './modules/memories/collections.js';
 import { MemoriesService } from './modules/memories/service.js';
 import { WebhooksService } from './modules/webhooks/service.js';
@@ -52,6 +53,7 @@ function shutdownGraceMs(env: Record<string, string | undefined>): number {
 declare module './kernel/settings.js' {
   interface SettingsMap {
     'seed.agents': boolean;
+    'seed.defaults': boolean;
   }
 }
 
@@ -150,6 +152,16 @@ function seed(services: Services, resourcesDir: string): void {
   if (!services.settings.get('seed.agents', false)) {
     services.agents.seed(DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID, catalog.agents);
     services.settings.set('seed.agents', true);
+  }
+  // Once per data dir: defaults the catalog gained later reach the agents seeded before them, where
+  // nobody chose a value (after this, removing a default sticks too).
+  if (!services.settings.get('seed.defaults', false)) {
+    for (const entry of catalog.agents) {
+      const agent = entry.slug ? services.agents.findBySlug(DEFAULT_USER_ID, entry.slug) : null;
+      const questions = agent && agent.source === 'local' ? withCatalogDefaults(agent.questions, entry.questions ?? []) : null;
+      if (agent && questions) services.agents.update(DEFAULT_USER_ID, String(agent.id), { questions });
+    }
+    services.settings.set('seed.defaults', true);
   }
 }
 
