@@ -41,18 +41,18 @@ describe('hosted clients, unchanged, against localhost', () => {
       expect(r.json.responses[0]).toMatchObject({ status: 'succeeded', output: 'Fake answer.' });
       const sent = lastModelRequest().body;
       expect(sent.model).toBe(DEFAULT_MODEL);
-      expect(sent.temperature).toBe(0); // the temperature question's first option
+      expect(sent.temperature).toBe(0.75); // the Chat agent's temperature default (near 0.7)
     });
 
     it('a question default set on the agent wins over the first option', async () => {
       const agent = await call(env.p, 'GET', `/api/agents/${CHAT}`);
-      const questions = agent.json.questions.map((q: any) => (q.name === 'temperature' ? { ...q, default: '0.75' } : q));
+      const questions = agent.json.questions.map((q: any) => (q.name === 'temperature' ? { ...q, default: '0.25' } : q));
       const made = await call(env.p, 'POST', '/api/agents', { body: { title: 'Chat with defaults', type: 'chat', questions } });
       expect(made.status).toBe(201);
-      expect(made.json.questions.find((q: any) => q.name === 'temperature').default).toBe('0.75');
+      expect(made.json.questions.find((q: any) => q.name === 'temperature').default).toBe('0.25');
       const r = await call(env.p, 'POST', `/api/agents/${made.json.id}/execute`, { body: { messages: [{ role: 'user', content: 'x' }], waitExecution: true } });
       expect(r.json.responses[0].status).toBe('succeeded');
-      expect(lastModelRequest().body.temperature).toBe(0.75);
+      expect(lastModelRequest().body.temperature).toBe(0.25);
     });
 
     it("a summarizer's text stays required (422), its selects do not", async () => {
