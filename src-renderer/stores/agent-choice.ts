@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
 import { mainTextQuestion, type Answers } from '../features/chat/answers';
-import { saveAnswers } from './chat-answers';
+import { saveChoice } from './chat-answers';
 
 /**
  * The chat's agent choice: which agent the next message goes to, the question its text answers
@@ -38,9 +38,9 @@ export const useAgentChoice = create<AgentChoiceState>((set, get) => ({
   setAnswer(name, value) {
     const answers = { ...get().answers, [name]: value };
     set({ answers });
-    // The last choice is what a new chat starts with.
+    // What the person picks is what a new chat starts with; the answers they left alone follow the agent.
     const { agentId } = get();
-    if (agentId !== null) saveAnswers(agentId, answers);
+    if (agentId !== null) saveChoice(agentId, name, value);
     return answers;
   },
 }));

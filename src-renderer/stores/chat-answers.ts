@@ -7,7 +7,10 @@ import { defaultAnswers, type Answers } from '../features/chat/answers';
  * with the answers its latest turn ran with (the platform keeps them), so reopening it never
  * silently switches model.
  */
-const ANSWERS_KEY = 'agent-desk.answers.';
+/** What the person picked for a new chat with an agent, by agent id: only those answers, never the defaults around them. */
+const CHOICES_KEY = 'agent-desk.choices.';
+/** Before: every answer the chat held when one changed, the ones it started with included. Read, never written. */
+const LEGACY_KEY = 'agent-desk.answers.';
 
 /** `answers` kept where they still fit the agent's questions, over its defaults. */
 export function fitAnswers(agent: Agent, answers: Answers | undefined | null): Answers {
@@ -23,18 +26,42 @@ export function fitAnswers(agent: Agent, answers: Answers | undefined | null): A
   return base;
 }
 
-/** The person's last choice for a new chat with this agent. */
-export function savedAnswers(agent: Agent): Answers {
+function read(key: string): Answers | null {
   try {
-    return fitAnswers(agent, JSON.parse(localStorage.getItem(ANSWERS_KEY + agent.id) ?? '{}') as Answers);
+    const v: unknown = JSON.parse(localStorage.getItem(key) ?? 'null');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Answers) : null;
   } catch {
-    return fitAnswers(agent, null);
+    return null;
   }
 }
 
-export function saveAnswers(agentId: number, answers: Answers): void {
+/**
+ * A last choice saved the old way, less what the chat had started with: the temperature on its
+ * first option (0) was where every chat started before the agent had a default of its own (near
+ * 0.7), so it reads as no choice and the agent's default applies.
+ */
+function legacyChoices(agent: Agent): Answers {
+  const old = read(LEGACY_KEY + agent.id);
+  if (!old) return {};
+  const temperature = agent.questions.find((q) => q.name === 'temperature' && q.type === 'select');
+  const first = temperature?.options?.[0];
+  if (temperature?.default !== undefined && temperature.default !== first && old.temperature === first) {
+    const rest = { ...old };
+    delete rest.temperature;
+    return rest;
+  }
+  return old;
+}
+
+/** The person's last choice for a new chat with this agent: what they picked, over the agent's defaults. */
+export function savedAnswers(agent: Agent): Answers {
+  return fitAnswers(agent, { ...legacyChoices(agent), ...read(CHOICES_KEY + agent.id) });
+}
+
+/** One answer the person picked: it joins their last choice for the agent (the other answers stay the agent's defaults). */
+export function saveChoice(agentId: number, name: string, value: unknown): void {
   try {
-    localStorage.setItem(ANSWERS_KEY + agentId, JSON.stringify(answers));
+    localStorage.setItem(CHOICES_KEY + agentId, JSON.stringify({ ...read(CHOICES_KEY + agentId), [name]: value }));
   } catch {}
 }
 

@@ -7,15 +7,14 @@ describe('compareSpeed', () => {
   it('is nothing before the first words', () => {
     expect(compareSpeed({ ...base, firstAt: null }, 2000)).toBeNull();
   });
-  it('while writing: seconds to the first words and about 4 characters a token over the time since', () => {
-    expect(compareSpeed(base, 3500)).toEqual({ firstSeconds: 0.5, rate: 50 });
+  it('while writing: an estimate, seconds to the first words and about 4 characters a token over the time since', () => {
+    expect(compareSpeed(base, 3500)).toEqual({ estimate: { firstSeconds: 0.5, rate: 50 } });
     // Too short a stretch to say a rate.
-    expect(compareSpeed(base, 1510)).toEqual({ firstSeconds: 0.5, rate: null });
-    // Ended: the rate stops at the end, whatever "now" is.
-    expect(compareSpeed({ ...base, endAt: 2500 }, 99_999)).toEqual({ firstSeconds: 0.5, rate: 100 });
+    expect(compareSpeed(base, 1510)).toEqual({ estimate: { firstSeconds: 0.5, rate: null } });
   });
-  it("once finished, the platform's own timing wins", () => {
-    expect(compareSpeed({ ...base, endAt: 2500, timing: { first_token_ms: 320, tokens_per_second: 41.5 } }, 3000)).toEqual({ firstSeconds: 0.32, rate: 41.5 });
+  it("once finished: the platform's measure, and no estimate while it is being read", () => {
+    expect(compareSpeed({ ...base, endAt: 2500 }, 99_999)).toBeNull();
+    expect(compareSpeed({ ...base, endAt: 2500, timing: { first_token_ms: 320, tokens_per_second: 41.5 } }, 3000)).toEqual({ measured: { first_token_ms: 320, tokens_per_second: 41.5 } });
   });
 });
 

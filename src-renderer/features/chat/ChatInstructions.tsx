@@ -13,10 +13,14 @@ import { useSessions, type Session, type SessionOptions } from '../../stores/ses
 import { CompareView } from './CompareView';
 import './chat-instructions.css';
 
-/** A chat's temperature when it has none of its own: near 0.7 for a chat; an agent keeps its own answer. */
-export function startingTemperature(agent: Agent | null, answers: Record<string, unknown>): number {
-  const own = Number(answers.temperature);
-  if (agent?.type !== 'chat' && Number.isFinite(own)) return Math.min(2, Math.max(0, own));
+/**
+ * Where the slider for a chat's own temperature starts: the temperature the chat runs with now (its
+ * agent's default, the one picked in Options, or the one its latest turn ran with), so ticking the box
+ * changes nothing until the slider moves; near 0.7 when the agent has no temperature at all.
+ */
+export function startingTemperature(answers: Record<string, unknown>): number {
+  const now = typeof answers.temperature === 'string' || typeof answers.temperature === 'number' ? Number(answers.temperature) : NaN;
+  if (String(answers.temperature ?? '').trim() !== '' && Number.isFinite(now)) return Math.min(2, Math.max(0, now));
   return 0.7;
 }
 
@@ -80,7 +84,7 @@ export function ChatInstructions({ agent }: { agent: Agent | null }) {
       <button type="button" className="btn btn-small" title={t('sessions.compare.openLabel')} onClick={() => setComparing(true)} data-testid="compare-open">
         {t('sessions.compare.open')}
       </button>
-      {editing ? <InstructionsDialog agent={agent} rootId={rootId} settings={settings ?? { instructions: null, options: {} }} onClose={() => setEditing(false)} /> : null}
+      {editing ? <InstructionsDialog rootId={rootId} settings={settings ?? { instructions: null, options: {} }} onClose={() => setEditing(false)} /> : null}
       {comparing ? <CompareView agent={agent} onClose={() => setComparing(false)} /> : null}
     </div>
   );
@@ -91,7 +95,7 @@ const oneLine = (text: string) => {
   return Array.from(line).length > 60 ? `${Array.from(line).slice(0, 60).join('')}…` : line;
 };
 
-function InstructionsDialog({ agent, rootId, settings, onClose }: { agent: Agent; rootId: number | null; settings: Settings; onClose(): void }) {
+function InstructionsDialog({ rootId, settings, onClose }: { rootId: number | null; settings: Settings; onClose(): void }) {
   const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const ids = useId();
@@ -101,7 +105,7 @@ function InstructionsDialog({ agent, rootId, settings, onClose }: { agent: Agent
   const setPending = useSessions((s) => s.setPendingInstructions);
   const [text, setText] = useState(settings.instructions ?? '');
   const [ownTemp, setOwnTemp] = useState(settings.options.temperature !== undefined);
-  const [temp, setTemp] = useState(settings.options.temperature ?? startingTemperature(agent, answers));
+  const [temp, setTemp] = useState(settings.options.temperature ?? startingTemperature(answers));
   const [max, setMax] = useState(settings.options.max_tokens !== undefined ? String(settings.options.max_tokens) : '');
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);

@@ -14,6 +14,7 @@ import { setAnswer } from '../../stores/chat';
 import { selectTurns, useConversation } from '../../stores/conversation';
 import { newChatDeveloper, useSessions } from '../../stores/sessions';
 import { compareSpeed, type Column } from './compare-speed';
+import { speedText } from './TurnView';
 import './compare.css';
 
 /**
@@ -221,9 +222,14 @@ function CompareColumn({ column: c, onStop, onUse }: { column: Column; onStop():
         </p>
         {speed ? (
           <p className="small muted" data-testid="compare-speed">
-            {[speed.rate !== null ? t('sessions.compare.speed', { rate: formatNumber(speed.rate, { maximumFractionDigits: 1 }) }) : null, t('sessions.compare.firstWords', { seconds: formatNumber(speed.firstSeconds, { maximumFractionDigits: 1 }) })]
-              .filter(Boolean)
-              .join(' · ')}
+            {'measured' in speed
+              ? speedText(speed.measured)
+              : [
+                  speed.estimate.rate !== null ? t('sessions.compare.speed', { rate: formatNumber(speed.estimate.rate, { maximumFractionDigits: 1 }) }) : null,
+                  t('sessions.compare.firstWords', { seconds: formatNumber(speed.estimate.firstSeconds, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) }),
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
           </p>
         ) : null}
       </header>
