@@ -31,7 +31,7 @@ export const AGENT_EXT_KEYS = ['instructions', 'source', 'share_context', 'tool_
 export const QUESTION_KEYS = ['type', 'name', 'description', 'required'];
 export const MEMORY_KEYS = ['id', 'user_id', 'memory', 'credits', 'collection_id'];
 export const COLLECTION_KEYS = ['id', 'user_id', 'name'];
-export const COLLECTION_LISTED_KEYS = [...COLLECTION_KEYS, 'display_name'];
+export const COLLECTION_LISTED_KEYS = [...COLLECTION_KEYS, 'display_name', 'in_context'];
 export const WEBHOOK_KEYS = [
   'id', 'template_id', 'user_id', 'url', 'method', 'status', 'success_count', 'failure_count',
   'created_at', 'updated_at', 'deleted_at', 'events', 'description',

@@ -39,7 +39,7 @@ describe('archive import: what arrives stays apart', () => {
     expect(r.json.notes).toEqual(
       expect.arrayContaining([
         'The webhook arrived inactive: turn it on in Webhooks once you trust where it sends your runs.',
-        'The 2 memories went into a new collection, "Imported export", not into your default collection.',
+        'The 2 memories went into a new collection, "Imported export", not into your default collection; conversations leave them out until you turn that collection on.',
       ]),
     );
     expect(p.db.prepare("SELECT status FROM webhooks WHERE url = 'http://127.0.0.1:9/author'").all()).toEqual([{ status: 'inactive' }]);
@@ -52,7 +52,7 @@ describe('archive import: what arrives stays apart', () => {
     // A second import of the same file gets a collection of its own too.
     const again = await importTar(p, archive);
     expect(again.status, again.text).toBe(200);
-    expect(again.json.notes).toContain('The 2 memories went into a new collection, "Imported export (2)", not into your default collection.');
+    expect(again.json.notes).toContain('The 2 memories went into a new collection, "Imported export (2)", not into your default collection; conversations leave them out until you turn that collection on.');
   });
 });
 

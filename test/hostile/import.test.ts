@@ -211,7 +211,7 @@ describe('archive import: references stay inside the archive', () => {
       expect.arrayContaining([
         '1 webhook named an agent that is not in the archive; it was left out.',
         '1 link between an agent and a file named one that is not in the archive; it was left out.',
-        expect.stringMatching(/^The \d+ memories went into a new collection, "Imported export( \(\d+\))?", not into your default collection\.$/),
+        expect.stringMatching(/^The \d+ memories went into a new collection, "Imported export( \(\d+\))?", not into your default collection; conversations leave them out until you turn that collection on\.$/),
       ]),
     );
   });

@@ -137,7 +137,7 @@ function importNotes({ count: imported, collection }: Written): string[] {
   const n = imported.webhooks;
   if (n) notes.push(`${n === 1 ? 'The webhook arrived' : `The ${n} webhooks arrived`} inactive: turn ${n === 1 ? 'it' : 'each'} on in Webhooks once you trust where ${n === 1 ? 'it sends' : 'they send'} your runs.`);
   if (imported.memories) {
-    notes.push(`${imported.memories === 1 ? 'The memory' : `The ${imported.memories} memories`} went into a new collection, "${collection}", not into your default collection.`);
+    notes.push(`${imported.memories === 1 ? 'The memory' : `The ${imported.memories} memories`} went into a new collection, "${collection}", not into your default collection; conversations leave ${imported.memories === 1 ? 'it' : 'them'} out until you turn that collection on.`);
   }
   return notes;
 }
@@ -189,11 +189,12 @@ function writeRows(db: DB, dataDir: string, scope: ExportScope, t: ExportTables,
   }
 
   // Every memory lands in one new collection named after the archive, never in the default one
-  // or another the user has: what an archive brings stays apart from what the user wrote.
+  // or another the user has: what an archive brings stays apart from what the user wrote, and out
+  // of every run's context (in_context 0) until a run names it or the person turns it on.
   let collectionName: string | null = null;
   if (t.memories.length) {
     collectionName = newCollectionName(store, scope.userId, opts.name);
-    const collection = store.insert('memory_collections', {}, { user_id: scope.userId, name: collectionName, created_at: now, updated_at: now });
+    const collection = store.insert('memory_collections', {}, { user_id: scope.userId, name: collectionName, in_context: 0, created_at: now, updated_at: now });
     count.memory_collections++;
     for (const m of t.memories) {
       store.insert('memories', m, { user_id: scope.userId, collection_id: collection });

@@ -66,7 +66,15 @@ const agents = z.strictObject({
   tool_servers: opt(jsonText(ToolServers, 'a list of tool servers')),
 });
 
-const memory_collections = z.strictObject({ id, user_id: opt(id), name: CollectionBody.shape.name, created_at: micros, updated_at: micros });
+const memory_collections = z.strictObject({
+  id,
+  user_id: opt(id),
+  name: CollectionBody.shape.name,
+  /** Read, not kept: the import puts every memory in a new collection of its own, out of context. */
+  in_context: opt(z.union([z.literal(0), z.literal(1)])),
+  created_at: micros,
+  updated_at: micros,
+});
 
 const memories = z.strictObject({ id, user_id: opt(id), collection_id: id, memory: MemoryCreate.shape.memory, credits: opt(credits), created_at: micros, updated_at: micros });
 

@@ -9,6 +9,7 @@ import { say } from '../../contract/messages.js';
 export const DEFAULT_COLLECTION = 'default';
 
 export const toCollection = (r: CollectionRow): Collection => ({ id: r.id, user_id: r.user_id, name: r.name });
+const withContext = (r: CollectionRow): Collection & { in_context: boolean } => ({ ...toCollection(r), in_context: r.in_context === 1 });
 export const displayName = (name: string): string => (name === DEFAULT_COLLECTION ? 'Default' : name);
 
 /** Memory collections: the user's named groups of memories; `default` is made when first needed. */
@@ -20,9 +21,9 @@ export class CollectionsService {
     this.store = new MemoriesStore(ctx.db);
   }
 
-  list(userId: number, q: { page: number; per_page: number; search?: string }): Page<Collection & { display_name: string }> {
+  list(userId: number, q: { page: number; per_page: number; search?: string }): Page<Collection & { in_context: boolean; display_name: string }> {
     const { rows, total } = this.store.collectionPage(userId, q.search ? q.search.toLowerCase() : null, q.per_page, offsetOf(q.page, q.per_page));
-    const items = rows.map((r) => ({ ...toCollection(r), display_name: displayName(r.name) }));
+    const items = rows.map((r) => ({ ...withContext(r), display_name: displayName(r.name) }));
     return { items, total, page: q.page, perPage: q.per_page };
   }
 
@@ -58,15 +59,24 @@ export class CollectionsService {
     return this.get(userId, this.store.insertCollection(userId, name, nowMicros()));
   }
 
-  rename(userId: number, rawId: string, name: string): Collection {
+  /** Renames it; ext `inContext` also turns its memories on or off for runs that name no collections. */
+  rename(userId: number, rawId: string, name: string, inContext?: boolean): Collection {
     const col = this.get(userId, rawId);
     const clash = this.store.collectionByName(userId, name);
     if (clash && clash.id !== col.id) throw ValidationError.field('name', 'The name has already been taken.');
     if (col.name === DEFAULT_COLLECTION && name !== DEFAULT_COLLECTION) {
       throw ValidationError.field('name', 'The default collection cannot be renamed.');
     }
-    this.store.renameCollection(col.id, name, nowMicros());
+    this.store.transaction(() => {
+      this.store.renameCollection(col.id, name, nowMicros());
+      if (inContext !== undefined) this.store.setInContext(col.id, inContext, nowMicros());
+    });
     return this.get(userId, col.id);
+  }
+
+  /** The user's collections whose memories a run that names no collections may use. */
+  inContextIds(userId: number): number[] {
+    return this.store.inContextIds(userId);
   }
 
   /** ext. Never loses data: the collection's memories move to the default collection. */

@@ -20,7 +20,7 @@ export function memoryRoutes({ memories, collections }: { memories: MemoriesServ
       const col = collections.create(userId, body.name);
       return { message: 'Collection created successfully', collection: { user_id: col.user_id, name: col.name, id: col.id } };
     },
-    renameCollection: ({ userId, params, body }) => ({ message: 'Collection updated successfully', collection: collections.rename(userId, params.collectionId, body.name) }),
+    renameCollection: ({ userId, params, body }) => ({ message: 'Collection updated successfully', collection: collections.rename(userId, params.collectionId, body.name, body.in_context) }),
     deleteCollection: ({ userId, params }) => {
       collections.delete(userId, params.collectionId);
       return { message: 'Collection deleted successfully' };

@@ -3,7 +3,6 @@ import { offsetOf, parseId } from '../../kernel/context.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import type { Collection, Memory } from '../../contract/memories.js';
 import type { CollectionsService } from './collections.js';
-import { toCollection } from './collections.js';
 import { nowMicros } from '../../kernel/time.js';
 import { ftsQuery } from '../../db/fts-query.js';
 import type { MemoriesStore, MemoryRow } from './store.js';
@@ -64,7 +63,7 @@ export class MemoriesService {
       const col = body.collection_id === undefined ? this.collections.get(userId, row.collection_id) : this.targetCollection(userId, body.collection_id);
       this.store.update(row.id, body.memory, col.id, nowMicros());
       const updated = this.store.memory(userId, row.id)!;
-      return { ...toMemory(updated), collection: toCollection(col) };
+      return { ...toMemory(updated), collection: col };
     });
     this.ctx.events.emit('memory.saved', memory.id);
     return memory;
@@ -81,15 +80,23 @@ export class MemoriesService {
   }
 
   /**
-   * The caller's memories most relevant to `text`, best first (execution context); with
-   * `collections`, only memories of those collections (ext `memory_collections`).
+   * The collections a run searches: those it names (ext `memory_collections`), else every one of
+   * the user's that is in context (not one an archive brought, unless the person turned it on).
+   */
+  contextCollections(userId: number, named: number[] | null): number[] {
+    return named ?? this.collections.inContextIds(userId);
+  }
+
+  /**
+   * The caller's memories most relevant to `text`, best first (execution context), from the
+   * collections `contextCollections` gives for `collections`.
    */
   relevant(userId: number, text: string, limit = 20, collections: number[] | null = null): (Memory & { rank: number })[] {
     // Stop words dropped: "my" or "the" must not make a memory relevant.
     const match = ftsQuery(text);
     if (!match) return [];
     return this.store
-      .relevant(userId, match, limit, collections)
+      .relevant(userId, match, limit, this.contextCollections(userId, collections))
       .map((r) => ({ ...toMemory(r), rank: r.rank }));
   }
 }

@@ -12,6 +12,8 @@ export interface CollectionRow {
   id: number;
   user_id: number;
   name: string;
+  /** 1: its memories enter a run that names no collections; 0: only one that names it (an import's). */
+  in_context: number;
 }
 
 const COLS = 'id, user_id, collection_id, memory, credits';
@@ -43,6 +45,8 @@ export class MemoriesStore {
   private readonly moveMemoriesStmt;
   private readonly dropCountsStmt;
   private readonly deleteCollectionStmt;
+  private readonly inContextStmt;
+  private readonly setInContextStmt;
 
   constructor(private readonly db: DB) {
     this.byIdStmt = db.prepare<[number, number], MemoryRow>(`SELECT ${COLS} FROM memories WHERE id = ? AND user_id = ?`);
@@ -73,12 +77,12 @@ export class MemoriesStore {
     this.updateStmt = db.prepare<[string, number, number, number]>('UPDATE memories SET memory = ?, collection_id = ?, updated_at = ? WHERE id = ?');
     this.deleteStmt = db.prepare<[number]>('DELETE FROM memories WHERE id = ?');
 
-    this.collectionByIdStmt = db.prepare<[number, number], CollectionRow>('SELECT id, user_id, name FROM memory_collections WHERE id = ? AND user_id = ?');
-    this.collectionByNameStmt = db.prepare<[number, string], CollectionRow>('SELECT id, user_id, name FROM memory_collections WHERE user_id = ? AND name = ?');
+    this.collectionByIdStmt = db.prepare<[number, number], CollectionRow>('SELECT id, user_id, name, in_context FROM memory_collections WHERE id = ? AND user_id = ?');
+    this.collectionByNameStmt = db.prepare<[number, string], CollectionRow>('SELECT id, user_id, name, in_context FROM memory_collections WHERE user_id = ? AND name = ?');
     const collectionWhere = 'user_id = @userId AND (@s IS NULL OR instr(casefold(name), @s) > 0)';
     this.collectionCountStmt = db.prepare<CollectionFilter, { n: number }>(`SELECT count(*) AS n FROM memory_collections WHERE ${collectionWhere}`);
     this.collectionPageStmt = db.prepare<CollectionFilter & { limit: number; offset: number }, CollectionRow>(
-      `SELECT id, user_id, name FROM memory_collections WHERE ${collectionWhere} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
+      `SELECT id, user_id, name, in_context FROM memory_collections WHERE ${collectionWhere} ORDER BY id DESC LIMIT @limit OFFSET @offset`,
     );
     this.insertDefaultStmt = db.prepare<[number, string, number, number]>(
       'INSERT OR IGNORE INTO memory_collections(user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)',
@@ -88,6 +92,8 @@ export class MemoriesStore {
     this.moveMemoriesStmt = db.prepare<[number, number, number]>('UPDATE memories SET collection_id = ?, updated_at = ? WHERE collection_id = ?');
     this.dropCountsStmt = db.prepare<[number]>('DELETE FROM memory_counts WHERE collection_id = ?');
     this.deleteCollectionStmt = db.prepare<[number]>('DELETE FROM memory_collections WHERE id = ?');
+    this.inContextStmt = db.prepare<[number], { id: number }>('SELECT id FROM memory_collections WHERE user_id = ? AND in_context = 1 ORDER BY id');
+    this.setInContextStmt = db.prepare<[number, number, number]>('UPDATE memory_collections SET in_context = ?, updated_at = ? WHERE id = ?');
   }
 
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
@@ -163,6 +169,15 @@ export class MemoriesStore {
   /** Moves every memory of collection `from` into `to`; the number moved. */
   moveMemories(from: number, to: number, now: number): number {
     return this.moveMemoriesStmt.run(to, now, from).changes;
+  }
+
+  /** The ids of the user's collections whose memories a run that names none may use. */
+  inContextIds(userId: number): number[] {
+    return this.inContextStmt.all(userId).map((r) => r.id);
+  }
+
+  setInContext(id: number, inContext: boolean, now: number): void {
+    this.setInContextStmt.run(inContext ? 1 : 0, now, id);
   }
 
   /** Deletes an (emptied) collection and its count rows. */

@@ -34,9 +34,10 @@ export interface RankedPassage {
   scores: PassageScores;
 }
 
-/** What memory search needs of the memories module (bm25 over the user's memories). */
+/** What memory search needs of the memories module (bm25 over the user's memories, and which collections a run searches). */
 export interface MemoryKeywordSearch {
   relevant(userId: number, text: string, limit: number, collections?: number[] | null): { id: number; memory: string; rank: number }[];
+  contextCollections(userId: number, named: number[] | null): number[];
 }
 
 const CHOICE_KEY = 'retrieval.embedder';
@@ -301,8 +302,12 @@ export class RetrievalService {
     }
   }
 
-  /** The caller's memories most relevant to `text`, best first (bm25 and vectors fused by score); `collections` narrows them. */
-  async relevantMemories(userId: number, text: string, limit = 20, collections: number[] | null = null): Promise<{ id: number; memory: string }[]> {
+  /**
+   * The caller's memories most relevant to `text`, best first (bm25 and vectors fused by score), from
+   * the collections the run names, else those in context (the memories module's rule, for both methods).
+   */
+  async relevantMemories(userId: number, text: string, limit = 20, named: number[] | null = null): Promise<{ id: number; memory: string }[]> {
+    const collections = this.memories.contextCollections(userId, named);
     const bm = this.memories.relevant(userId, text, POOL, collections);
     const space = this.searchSpace();
     const qv = space !== null && text.trim() ? await this.queryVector(text) : null;
