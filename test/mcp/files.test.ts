@@ -33,13 +33,14 @@ describe('MCP file tools', () => {
     expect(done.status).toBe('completed');
     const waiting = await upload(s, 'later.md', '# Later', false);
 
+    // The answer is GET /api/files's own (`data`), as every generated tool answers its operation's JSON.
     const listed = (await client.callTool({ name: 'list_files', arguments: {} })).structuredContent as any;
-    expect(listed.files.map((f: any) => f.filename)).toEqual(['later.md', 'notes.txt']);
+    expect(listed.data.map((f: any) => f.filename)).toEqual(['later.md', 'notes.txt']);
 
     const read = await client.callTool({ name: 'read_file', arguments: { file_id: done.id } });
     expect(read.isError).toBeFalsy();
     expect(text(read)).toContain('The backup runs every night at 02:00 and keeps 14 copies.');
-    expect((read.structuredContent as any).total_passages).toBeGreaterThan(0);
+    expect((read.structuredContent as any).total).toBeGreaterThan(0);
 
     const notYet = await client.callTool({ name: 'read_file', arguments: { file_id: waiting.id } });
     expect(notYet.isError).toBe(true);

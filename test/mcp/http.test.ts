@@ -74,9 +74,10 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
 
   it('lists agents and collections, and reads a collection resource', async () => {
     const agents = structured(await client.callTool({ name: 'list_agents', arguments: {} }));
-    expect(agents.agents.map((a: any) => a.slug)).toContain('chat');
-    const chat = agents.agents.find((a: any) => a.slug === 'chat');
-    expect(chat.questions.map((q: any) => q.name)).toEqual(['temperature', 'model', 'tools', 'root_id']);
+    // GET /api/agents's own answer (shape B: `data`), the agents whole.
+    expect(agents.data.map((a: any) => a.slug)).toContain('chat');
+    const chat = agents.data.find((a: any) => a.slug === 'chat');
+    expect(chat.questions.map((q: any) => q.name)).toEqual(['temperature', 'model', 'tools', 'root_id', 'messages']);
 
     const col = await http(s, 'POST', '/api/memory-collections', { name: 'Recipes' });
     const colId = col.json.collection.id;

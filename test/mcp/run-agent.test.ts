@@ -29,7 +29,9 @@ describe('MCP run_agent runs agents through the execution engine', () => {
     expect(stored.json).toMatchObject({ status: 'succeeded', input: 'Say something', output: 'Answer from the agent.', template_id: 1, model: 'gpt-4o-mini' });
     expect(lastSystemPrompt(s.fake)).toContain('You are a helpful, precise assistant.');
     const again = await client.callTool({ name: 'get_agent_response', arguments: { id: info.execution_id } });
-    expect(again.structuredContent).toMatchObject({ execution_id: info.execution_id, status: 'succeeded', output: 'Answer from the agent.' });
+    // The text is the output; the structured content is GET /api/agent-responses/{id}'s answer.
+    expect(text(again)).toBe('Answer from the agent.');
+    expect(again.structuredContent).toMatchObject({ id: info.execution_id, status: 'succeeded', output: 'Answer from the agent.' });
     const missing = await client.callTool({ name: 'get_agent_response', arguments: { id: 999999 } });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toBe('Agent response not found');

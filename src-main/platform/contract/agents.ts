@@ -98,7 +98,15 @@ const tags = ['Agents'] as const;
  */
 export const agentOperations = operations({
   listResources: { method: 'get', path: '/resources', tags: ['Templates'], summary: 'List templates', query: ResourceListQuery, response: ResourcePage },
-  listAgents: { method: 'get', path: '/agents', tags, summary: 'List agents', query: AgentListQuery, response: AgentPage },
+  listAgents: {
+    method: 'get',
+    path: '/agents',
+    tags,
+    summary: 'List agents',
+    query: AgentListQuery,
+    response: AgentPage,
+    mcp: { tool: 'list_agents', title: 'List agents', description: 'Lists the Agent Desk agents you can run (id, slug, title, type, the questions they accept). Pass an id or slug to run_agent.' },
+  },
   listTemplates: { method: 'get', path: '/templates', tags, deprecated: true, summary: 'List agents (the older path of GET /api/agents)', query: AgentListQuery, response: AgentPage },
   getAgent: { method: 'get', path: '/agents/{id}', tags, summary: 'Get an agent', params: IdPath, response: Agent, notFound: 'Agent' },
   getTemplate: { method: 'get', path: '/templates/{id}', tags, deprecated: true, summary: 'Get an agent (the older path of GET /api/agents/{id})', params: IdPath, response: Agent, notFound: 'Agent' },

@@ -358,7 +358,12 @@ export const executionOperations = operations({
     query: ExecutionListQuery,
     response: ExecutionPage,
   },
-  getAgentResponse: { ...getResponse, path: '/agent-responses/{id}', summary: 'Get an agent response (with ext `context`: the memories and passages the model was given)' },
+  getAgentResponse: {
+    ...getResponse,
+    path: '/agent-responses/{id}',
+    summary: 'Get an agent response (with ext `context`: the memories and passages the model was given)',
+    mcp: { tool: 'get_agent_response', title: 'Get an agent response', description: 'Reads one execution (an agent response) by id: its status, output so far, error and credits.' },
+  },
   getTemplateResponse: { ...getResponse, path: '/template-responses/{id}', deprecated: true, summary: 'Get an agent response (the older path of GET /api/agent-responses/{id})' },
   streamAgentResponse: {
     method: 'get',

@@ -111,7 +111,21 @@ const atags = ['Agent files'] as const;
 export const fileOperations = operations({
   // Streamed by busboy, never parsed into memory by a validator: the handler reads it.
   uploadFile: { method: 'post', path: '/files', tags, summary: 'Upload a file (multipart, streamed to disk)', headers: workspaceHeader, upload, response: FileObject, errors: tooLarge },
-  listFiles: { method: 'get', path: '/files', tags, summary: 'List files of the workspace', query: FileListQuery, headers: workspaceHeader, response: FileList },
+  listFiles: {
+    method: 'get',
+    path: '/files',
+    tags,
+    summary: 'List files of the workspace',
+    query: FileListQuery,
+    headers: workspaceHeader,
+    response: FileList,
+    mcp: {
+      tool: 'list_files',
+      title: 'List files',
+      description: 'Lists the files of a workspace (newest first): id, filename, bytes, status (`completed` files have text to read with read_file).',
+      args: { workspace_id: 'x-workspace-id' },
+    },
+  },
   getFile: { method: 'get', path: '/files/{fileId}', tags, summary: 'Get one file with what processing found (ext)', params: FilePath, response: FileDetail, notFound: 'File' },
   getFileText: {
     method: 'get',

@@ -58,6 +58,27 @@ export interface Operation {
   onlyWithHeader?: string;
   /** Other documented answers: status -> [description, body schema]. */
   errors?: Readonly<Record<number, readonly [string, z.ZodType]>>;
+  /** Offered as a tool by the MCP server (transports/mcp builds the tool from the operation). */
+  mcp?: McpTool;
+}
+
+/**
+ * An operation offered as an MCP tool. The tool's arguments are the operation's path, query, header
+ * and body fields merged flat, their JSON Schema generated from the operation's schemas; a call is
+ * the operation's own request through the app, so its validation, errors and handler are the
+ * operation's.
+ */
+export interface McpTool {
+  /** The tool's name, which MCP clients call it by: keep it stable. */
+  tool: string;
+  title: string;
+  description: string;
+  /**
+   * Arguments named otherwise than the operation's field, argument -> field: a path parameter or
+   * header whose HTTP name a tool caller should not have to know (`id` for `memoryId`,
+   * `workspace_id` for `x-workspace-id`), or a name the tool had before it was generated.
+   */
+  args?: Readonly<Record<string, string>>;
 }
 
 /** Keeps each operation's literal types (method, path, schemas) for handlers and the typed client. */

@@ -96,5 +96,12 @@ export const retrievalOperations = operations({
     query: FilePassagesQuery,
     response: FilePassagesPage,
     notFound: 'File',
+    mcp: {
+      tool: 'read_file',
+      title: "Read a file's text",
+      description:
+        'Reads the text Agent Desk extracted from a processed file, passage by passage (passages overlap a little at their edges). Up to 500 passages per call; continue with offset.',
+      args: { file_id: 'fileId' },
+    },
   },
 });

@@ -81,7 +81,7 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   app.route('/v1', transcriptionRoutes(p.services));
   app.route('/', openaiRoutes(p));
   yield;
-  app.all('/mcp', mcpHandler(p));
+  app.all('/mcp', mcpHandler(p, app));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/api/openapi.json', {
