@@ -85,7 +85,8 @@ describe('a chat people live in every day', () => {
     await arrangeSession(page, ['Nothing about preserves here']);
     await page.reload();
     await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
+    // The list draws only the turns near the view: opened once the newest (the 40th) is drawn.
+    await page.locator('[data-turn-index="39"]').waitFor({ timeout: limit(20_000) });
     // The newest turn in view, turn 3 far above.
     await page.locator('#chat-input').click();
     await page.keyboard.press('Control+f');
@@ -101,8 +102,8 @@ describe('a chat people live in every day', () => {
         const h = CSS.highlights.get('find-current');
         const range = h ? ([...h][0] as Range) : null;
         if (!range) return null;
-        const turns = [...document.querySelectorAll('[data-testid="turn"]')];
-        const turn = turns.findIndex((t) => t.contains(range.startContainer));
+        const row = range.startContainer.parentElement?.closest<HTMLElement>('[data-turn-index]');
+        const turn = row ? Number(row.dataset.turnIndex) : -1;
         const r = range.getBoundingClientRect();
         const box = document.querySelector('[data-testid="turns"]')!.getBoundingClientRect();
         return { turn, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom, all: [...CSS.highlights.get('find-match')!].length };
@@ -130,7 +131,7 @@ describe('a chat people live in every day', () => {
     // The list answers the search: only the conversation that holds the word.
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="session"]').length === 1, null, { timeout: limit(15_000) });
     await page.locator(`[data-session-id="${long.id}"] .session-open`).click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="turn"]').length === 40, null, { timeout: limit(20_000) });
+    await page.locator('[data-turn-index="39"]').waitFor({ timeout: limit(20_000) });
     await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');
     await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
     await page.locator('#find-input').press('Escape');

@@ -1,10 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAgents } from '../../stores/agents';
 import { useAgentChoice } from '../../stores/agent-choice';
 import { firstChatAgent, selectTurns, useConversation } from '../../stores/conversation';
 import { AgentPicker } from './AgentPicker';
 import { SessionList } from './SessionList';
-import { TurnView } from './TurnView';
+import { ConversationList, type ConversationHandle } from './ConversationList';
 import { Composer } from './Composer';
 import { ChatInstructions } from './ChatInstructions';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -15,14 +15,11 @@ import { SetupPanel } from '../setup/SetupPanel';
 import { useNeedsSetup, useSetup } from '../setup/setup-store';
 import { ProviderNotice, providerProblems } from './ProviderNotice';
 import { GoneAgentNotice } from './GoneAgentNotice';
-import { JumpToLatest } from './JumpToLatest';
 import { FindBar } from './FindBar';
 import { useSessions } from '../../stores/sessions';
 import { useSessionUrl } from './use-session-url';
 import { useChatPrefs } from './prefs';
 import { Trans, useT } from '../../i18n';
-import { draftKey } from '../../stores/drafts';
-import { scrollPlaces } from '../../stores/places';
 
 export function ChatScreen() {
   const t = useT();
@@ -31,15 +28,13 @@ export function ChatScreen() {
   const setupStatus = useSetup((s) => s.status);
   const sources = useSetup((s) => s.sources);
   const agentId = useAgentChoice((s) => s.agentId);
-  const { selectAgent, loadingSession, sentSeq, rootId } = useConversation();
+  const selectAgent = useConversation((s) => s.selectAgent);
+  const loadingSession = useConversation((s) => s.loadingSession);
+  const rootId = useConversation((s) => s.rootId);
   const turns = useConversation(selectTurns);
   const enterSends = useChatPrefs((s) => s.enterSends);
   const agent = agents.find((a) => a.id === agentId) ?? null;
-  const list = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  /** The list's scrollTop at its last scroll event: only a move up is the user leaving the end. */
-  const lastTop = useRef(0);
-  const [away, setAway] = useState(false);
+  const list = useRef<ConversationHandle>(null);
   useSessionUrl(agents, loaded);
   const [finding, setFinding] = useState(false);
   const [findQuery, setFindQuery] = useState('');
@@ -78,35 +73,6 @@ export function ChatScreen() {
       setFinding(true);
     }
   }, [openedSeq]);
-
-  const toEnd = () => {
-    stick.current = true;
-    setAway(false);
-    if (list.current) list.current.scrollTop = list.current.scrollHeight;
-  };
-
-  useEffect(() => {
-    // Follow the answer as it grows, unless the user has scrolled up to read.
-    if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
-  }, [turns]);
-
-  // Back on a conversation read before (another screen, another chat): where it was left.
-  const placeKey = draftKey(rootId);
-  const restored = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    if (loadingSession || !turns.length || restored.current === placeKey || !list.current) return;
-    restored.current = placeKey;
-    const place = scrollPlaces.get(placeKey);
-    if (!place || place.atEnd) return toEnd();
-    list.current.scrollTop = place.top;
-    stick.current = false;
-    setAway(true);
-  }, [placeKey, loadingSession, turns.length]);
-
-  // The message just sent always comes into view, wherever the user had scrolled.
-  useEffect(() => {
-    if (sentSeq) toEnd();
-  }, [sentSeq]);
 
   const last = turns[turns.length - 1];
   const remoteFailure = last && isRemoteErrorCode(last.error?.code) ? last.key : null;
@@ -149,56 +115,29 @@ export function ChatScreen() {
         {firstRun ? <SetupPanel /> : null}
         {finding ? (
           <FindBar
-            scroller={list}
+            list={list}
+            turns={turns}
             query={findQuery}
             setQuery={setFindQuery}
-            version={turns}
             onClose={() => {
               setFinding(false);
               document.getElementById('chat-input')?.focus();
             }}
           />
         ) : null}
-        <div className="turns-wrap">
-          <div
-            className="turns"
-            ref={list}
-            aria-live="polite"
-            aria-busy={loadingSession}
-            data-testid="turns"
-            onScroll={(e) => {
-              const el = e.currentTarget;
-              const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-              const movedUp = el.scrollTop < lastTop.current;
-              lastTop.current = el.scrollTop;
-              // Following the end, the list can fall short of it without the user scrolling up (a turn
-              // laid out taller than its placeholder, Jump to latest leaving the flow): follow it again.
-              // Not while finding: the find bar scrolls to its match, and one coalesced scroll event
-              // may not read as a move up.
-              if (stick.current && !atEnd && !movedUp && !finding) {
-                el.scrollTop = el.scrollHeight;
-                return;
-              }
-              stick.current = atEnd;
-              setAway(!atEnd);
-              if (restored.current === placeKey) scrollPlaces.set(placeKey, { top: el.scrollTop, atEnd: stick.current });
-            }}
-          >
-            {loadingSession ? <p className="muted">{t('chat.screen.loading')}</p> : null}
-            {!turns.length && !loadingSession ? (
-              <div className="empty-chat">
-                <p>{agent ? t('chat.screen.ask', { name: agent.title }) : t('chat.screen.askAny')}</p>
-                <p className="muted">
-                  <Trans i18nKey="chat.screen.hint" values={{ send: enterSends ? 'Enter' : 'Ctrl+Enter' }} components={{ kbd: <kbd /> }} />
-                </p>
-              </div>
-            ) : null}
-            {turns.map((turn) => (
-              <TurnView key={turn.key} turn={turn} />
-            ))}
-          </div>
-          <JumpToLatest visible={away && turns.length > 0} onJump={toEnd} />
-        </div>
+        <ConversationList
+          turns={turns}
+          finding={finding}
+          handle={list}
+          empty={
+            <div className="empty-chat">
+              <p>{agent ? t('chat.screen.ask', { name: agent.title }) : t('chat.screen.askAny')}</p>
+              <p className="muted">
+                <Trans i18nKey="chat.screen.hint" values={{ send: enterSends ? 'Enter' : 'Ctrl+Enter' }} components={{ kbd: <kbd /> }} />
+              </p>
+            </div>
+          }
+        />
         {!firstRun && agent?.source !== 'remote' ? <ProviderNotice problems={problems} /> : null}
         {agentGone ? <GoneAgentNotice agents={agents} /> : null}
         <ChatInstructions agent={agent} />

@@ -42,7 +42,9 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
           <MessageEditor turn={turn} />
         ) : (
           <>
-            <div className="msg-text">{turn.user}</div>
+            <div className="msg-text" data-find-text>
+              {turn.user}
+            </div>
             <div className="msg-tools">
               <CopyButton text={turn.user} label={t('chat.turn.copy')} name={t('chat.turn.copyMessage')} />
               {!busy ? (
@@ -67,9 +69,11 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
         <div className="msg-role">{t('chat.turn.agent')}</div>
         <ToolSteps responseId={turn.responseId} live={live} known={turn.steps} />
         {turn.output ? (
-          <CitationProvider value={cites.citations}>
-            <Markdown text={turn.output} streaming={live} />
-          </CitationProvider>
+          <div data-find-text>
+            <CitationProvider value={cites.citations}>
+              <Markdown text={turn.output} streaming={live} />
+            </CitationProvider>
+          </div>
         ) : live ? (
           <div className="typing" aria-label={t('chat.turn.thinking')}>
             …

@@ -49,3 +49,29 @@ export function findRanges(root: Node, query: string): Range[] {
   }
   return ranges;
 }
+
+/** Every occurrence of `query` in a drawn turn's messages (the elements marked data-find-text), in reading order. */
+export function rangesInTurn(row: Element, query: string): Range[] {
+  return [...row.querySelectorAll('[data-find-text]')].flatMap((el) => findRanges(el, query));
+}
+
+/**
+ * Markdown as a person reads it once drawn (no marks, a link's words without its address), to
+ * count a query's matches in turns out of the window, which are not drawn.
+ */
+export function readingText(markdown: string): string {
+  return (
+    markdown
+      // code fences, images (their alternative text), links (their words), HTML tags
+      .replace(/^ {0,3}(```|~~~).*$/gm, '')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<\/?[a-z][^>]*>/gi, '')
+      // a heading's, a quote's and a list item's marks; a table's rule and its bars
+      .replace(/^ {0,3}(#{1,6} +|> ?|[-*+] +(\[[ xX]\] +)?|\d+[.)] +)/gm, '')
+      .replace(/^ *\|?( *:?-+:? *\|)+( *:?-+:? *)?$/gm, '')
+      .replace(/\|/g, ' ')
+      // emphasis, strike-through and inline code marks
+      .replace(/\*\*|__|~~|[*`]/g, '')
+  );
+}
