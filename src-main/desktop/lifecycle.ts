@@ -13,7 +13,7 @@ import { registerBridge } from './bridge.js';
 import { buildMenuTemplate } from './menu.js';
 import { desktopLocale, desktopWords, type DesktopLocale } from './words.js';
 import { PlatformProcess, type PlatformChild, type MainPort } from './platform-process.js';
-import { serveReaderLauncher, type ReaderProcess } from './reader-launcher.js';
+import { serveReaders } from './utility-readers.js';
 
 /**
  * Quit waits for the platform: the first `before-quit` is held back while `shutdown` runs
@@ -96,10 +96,7 @@ export async function startDesktop(): Promise<Running | null> {
         bindingFix: app.isPackaged ? 'reinstall Agent Desk (its package lacks a working SQLite)' : undefined,
       }),
       openLegacy: (sealed) => openLegacySecrets(sealed),
-      serveReaders: (port) =>
-        serveReaderLauncher(port, {
-          fork: (file, execArgv) => utilityProcess.fork(file, [], { serviceName: 'Agent Desk reader', execArgv, stdio: ['ignore', 'ignore', 'pipe'] }) as unknown as ReaderProcess,
-        }),
+      serveReaders,
       log: (message, extra) => log.warn(extra ?? {}, message),
     });
     await platform.start();

@@ -6,7 +6,8 @@ export type { ReaderProcess, LauncherDeps };
  * The main process as the platform's reader launcher (kernel/reader-launcher.ts, the same code the
  * spawner runs under Node): a packaged Electron runs as plain Node for no one (the RunAsNode fuse is
  * off), so neither process can child_process.fork a reader; the main process launches each as a
- * utility process and serves the launcher protocol over a MessagePort to the platform.
+ * utility process (desktop/utility-readers.ts) and serves the launcher protocol over a MessagePort
+ * to the platform, whose `spawnReader` (ingest/spawned.ts) starts readers under Node too.
  */
 
 /** The parts of MessagePortMain the launcher uses. */

@@ -9,6 +9,45 @@ export function launchersElsewhere(files: Source[]): string[] {
   return linesWhere(files, (name, line) => name !== HOME && SERVES.some((re) => re.test(line)));
 }
 
+/** The files a reader's start passes through, from the platform's call to the reader's first message. */
+const PATH = [
+  'src-main/platform/ingest/spawned.ts',
+  'src-main/platform/ingest/spawner.ts',
+  'src-main/platform/ingest/run.ts',
+  'src-main/platform/ingest/pages/read.ts',
+  'src-main/platform/ingest/worker.ts',
+  'src-main/platform/ingest/pages/page-reader.ts',
+  HOME,
+  'src-main/desktop/reader-launcher.ts',
+  'src-main/desktop/utility-readers.ts',
+];
+
+/** Code run from a string (`new Worker(code, { eval: true })`) on the reader path: it must start from bundled files. */
+export function evalOnPath(files: Source[]): string[] {
+  return linesWhere(
+    files.filter((f) => PATH.includes(f.name)),
+    (_n, line) => /\beval:\s*true\b/.test(line),
+  );
+}
+
+/** Only the launchers fork: the spawner (child_process) and the desktop's utility readers (utilityProcess). */
+const FORKERS = new Set(['src-main/platform/ingest/spawner.ts', 'src-main/desktop/utility-readers.ts']);
+export function readerForksElsewhere(files: Source[]): string[] {
+  return linesWhere(
+    files.filter((f) => f.name.startsWith('src-main/platform/ingest/') || f.name.startsWith('src-main/platform/kernel/') || f.name.startsWith('src-main/desktop/')),
+    (name, line) => !FORKERS.has(name) && /'Agent Desk reader'|\bfrom 'node:child_process'/.test(line),
+  );
+}
+
+/** A reader hears its parent only through kernel `readerParent` (parentPort under Electron, IPC under Node), never on its own. */
+const READERS = new Set(['src-main/platform/ingest/worker.ts', 'src-main/platform/ingest/pages/page-reader.ts']);
+export function readersOwnChannel(files: Source[]): string[] {
+  return linesWhere(
+    files.filter((f) => READERS.has(f.name)),
+    (_n, line) => /\.parentPort\b|process\.(on|once)\(\s*'(message|disconnect)'|process\.send\b/.test(line),
+  );
+}
+
 describe('one process path for readers (kernel/reader-launcher.ts serves the spawner and the desktop main process)', () => {
   it('finds a planted second launcher', () => {
     const planted = "type FromParent = { op: 'spawn'; id: number; entry: string } | { op: 'kill'; id: number };\nif (m.op === 'spawn') return spawn(m);\ntell({ op: 'close', id: m.id, code, signal, stderr });\n";
@@ -16,11 +55,30 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     expect(launchersElsewhere([{ name: HOME, text: planted }])).toEqual([]);
   });
 
-  it('holds for src-main: the spawner and the desktop launcher both serve through the kernel', () => {
+  it('finds a planted eval’d launcher thread, a second forker, and a reader with its own channel', () => {
+    const thread = "const LAUNCHER = `const { fork } = require('node:child_process');`;\nnew Worker(LAUNCHER, { eval: true, workerData: { entry } });\n";
+    expect(evalOnPath([{ name: 'src-main/platform/ingest/spawned.ts', text: thread }])).toHaveLength(1);
+    expect(evalOnPath([{ name: 'src-main/platform/engine/tokens.ts', text: thread }])).toEqual([]);
+    const forker = "import { fork } from 'node:child_process';\nutilityProcess.fork(file, [], { serviceName: 'Agent Desk reader' });\n";
+    expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/pages/read.ts', text: forker }])).toHaveLength(2);
+    expect(readerForksElsewhere([{ name: 'src-main/desktop/lifecycle.ts', text: forker }])).toHaveLength(2);
+    expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/spawner.ts', text: forker }])).toEqual([]);
+    const own = "const parentPort = (process as any).parentPort;\nprocess.on('message', (m) => read(m, (r) => process.send!(r)));\n";
+    expect(readersOwnChannel([{ name: 'src-main/platform/ingest/pages/page-reader.ts', text: own }])).toHaveLength(2);
+  });
+
+  it('holds for src-main: one launcher in the kernel, started from bundled files, forked only by the two launchers, heard through readerParent', () => {
     const files = sourcesUnder('src-main');
     expect(launchersElsewhere(files)).toEqual([]);
+    expect(evalOnPath(files)).toEqual([]);
+    expect(readerForksElsewhere(files)).toEqual([]);
+    expect(readersOwnChannel(files)).toEqual([]);
     const text = (n: string) => files.find((f) => f.name === n)?.text ?? '';
+    for (const f of PATH) expect(text(f), f).not.toBe('');
     expect(text('src-main/platform/ingest/spawner.ts')).toMatch(/serveReaderLauncher\(/);
     expect(text('src-main/desktop/reader-launcher.ts')).toMatch(/from '\.\.\/platform\/kernel\/reader-launcher\.js'/);
+    for (const r of READERS) expect(text(r)).toMatch(/readerParent\(\)/);
+    // The file reader and the page reader start through the one function.
+    for (const caller of ['src-main/platform/ingest/run.ts', 'src-main/platform/ingest/pages/read.ts']) expect(text(caller)).toMatch(/import \{ spawnReader\b[^}]*\} from '\.{1,2}\/spawned\.js'/);
   });
 });

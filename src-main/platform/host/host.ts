@@ -1,11 +1,10 @@
 import { startPlatform, checkSqliteBinding, StartupError, type Platform } from '../platform.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
 import { dataKeyBox, plainBox, type SecretBox } from '../kernel/secrets.js';
-import { useReaderLauncher } from '../ingest/spawned.js';
+import { portLauncher, useReaderLauncher } from '../ingest/spawned.js';
 import { servePort } from '../transports/port/server.js';
 import { ApiServer } from './api-server.js';
 import { findLegacySecrets } from './legacy-secrets-store.js';
-import { portLauncher } from './readers.js';
 import type { MainToPlatform, ParentPort, PlatformToMain, PortMain, StartOptions } from './protocol.js';
 
 export interface Host {

@@ -2,7 +2,7 @@ import type { ExtractionInput, ExtractionResult } from './types.js';
 import { limitsFor, type ExtractionLimits } from './limits.js';
 import { RSS_MARK } from './watchdog.js';
 import { workerEntry } from '../kernel/worker-entry.js';
-import { spawnReader as spawnThroughSpawner, type SpawnedChild } from './spawned.js';
+import { spawnReader, type SpawnedChild } from './spawned.js';
 
 /**
  * Runs each extraction in a child process (worker.ts), not a thread: a decode bomb can take a
@@ -11,7 +11,8 @@ import { spawnReader as spawnThroughSpawner, type SpawnedChild } from './spawned
  * and a wall-time budget scaled by the file's size (the parent kills it past it); each ends the
  * file `failed` with a reason the user can act on. A child that finished a file in good health
  * reads the next one (up to two wait, for 30 s); one that was killed is never reused. Children
- * are forked by the reader spawner (spawned.ts), never by the app's own process.
+ * start through `spawnReader` (spawned.ts), under Node and Electron alike, never forked by the
+ * app's own process.
  */
 
 export interface RunOptions {
@@ -57,8 +58,8 @@ const MAX_JOBS = 1000;
 /** A reader that grew past this after a file (caches, fragmented heap) is not reused. */
 const RETIRE_RSS = 256 * 1024 * 1024;
 
-async function spawnReader(entry: string, heapMb: number): Promise<Reader> {
-  const child = await spawnThroughSpawner(entry, [`--max-old-space-size=${heapMb}`]);
+async function startReader(entry: string, heapMb: number): Promise<Reader> {
+  const child = await spawnReader(entry, [`--max-old-space-size=${heapMb}`]);
   const reader: Reader = { child, heapMb, jobs: 0 };
   // An idle reader that dies is simply dropped.
   child.on('close', () => {
@@ -70,7 +71,7 @@ async function spawnReader(entry: string, heapMb: number): Promise<Reader> {
 
 function takeReader(entry: string, heapMb: number): Promise<Reader> {
   const i = idle.findIndex((r) => r.heapMb === heapMb && r.child.connected);
-  if (i < 0) return spawnReader(entry, heapMb);
+  if (i < 0) return startReader(entry, heapMb);
   const [reader] = idle.splice(i, 1);
   clearTimeout(reader.idleTimer);
   reader.child.ref();

@@ -4,23 +4,22 @@ import { workerEntry } from '../kernel/worker-entry.js';
 import type { FromLauncher, ToLauncher } from '../kernel/reader-launcher.js';
 
 /**
- * The app's side of the reader spawner (spawner.ts), and `SpawnedChild`, a reading process forked
- * by it, with the parts of a ChildProcess that run.ts uses. The spawner itself is forked from a
- * small worker thread that relays its messages, so not even that one fork stops the event loop.
- * A spawner that dies takes its readers with it (each closes as killed); the next reader starts
- * a new one.
+ * The platform's end of the one reader path (kernel/reader-launcher.ts): `spawnReader` is the one
+ * function every reading process starts through (file readers, the page reader), under Node and
+ * under Electron alike. It speaks the launcher protocol to a launcher, which is, under Node, the
+ * reader spawner process (spawner.ts, started from its bundled file in a worker thread that relays
+ * its messages, so not even that one fork stops the event loop), and in the desktop app the
+ * Electron main process over a MessagePort (`portLauncher`), which launches each reader as a
+ * utility process. `SpawnedChild` is a launched reader, with the parts of a ChildProcess that
+ * run.ts uses. A launcher that ends takes its readers with it (each closes as killed); the next
+ * reader starts a new one.
  */
 
 /** The one launcher protocol (kernel/reader-launcher.ts), spoken by the spawner and by the desktop's main process alike. */
 export type FromSpawner = FromLauncher;
 export type ToSpawner = ToLauncher;
 
-/**
- * What starts and relays to the reading processes: by default a worker thread that forks the
- * spawner (below); in the desktop app, the Electron main process, which launches each reader as a
- * utility process (its packaged executable cannot run as plain Node, so nothing here can fork it).
- * It speaks the spawner's protocol; 'exit' means it is gone, with every reader.
- */
+/** What starts and relays to the reading processes. It speaks the launcher protocol; 'exit' means it is gone, with every reader. */
 export interface ReaderLauncher {
   postMessage(m: ToSpawner): void;
   on(event: 'message', listener: (m: FromSpawner) => void): unknown;
@@ -28,31 +27,77 @@ export interface ReaderLauncher {
   /** Whether a reader at work keeps this process running. */
   ref(): void;
   unref(): void;
+  /** Ends the launcher and its readers (its 'exit' follows). */
+  terminate(): unknown;
 }
 
 let launcherFactory: (() => ReaderLauncher) | null = null;
 
-/** Launches readers through `start()` from now on (null: back to the spawner process). */
+/**
+ * Launches readers through `start()` from now on (null: back to the spawner process under Node).
+ * The readers of the launcher used so far end with it, so none outlives the switch.
+ */
 export function useReaderLauncher(start: (() => ReaderLauncher) | null): void {
   launcherFactory = start;
+  const old = spawner;
   spawner = null;
+  void old?.then((s) => s.stop(), () => {});
 }
 
-/** The worker thread that forks the spawner and relays between it and the app. */
-const LAUNCHER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { fork } = require('node:child_process');
-const child = fork(workerData.entry, [], {
-  execArgv: [],
-  env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-  serialization: 'json',
-});
-child.on('message', (m) => parentPort.postMessage(m));
-child.on('error', () => {});
-child.on('exit', () => { parentPort.postMessage({ op: 'gone' }); parentPort.close(); });
-parentPort.on('message', (m) => { if (child.connected) child.send(m); });
-`;
+/** The parts of Electron's MessagePortMain the platform's launcher uses. */
+export interface LauncherPortMain {
+  postMessage(message: unknown): void;
+  start(): void;
+  close(): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * The launcher of the desktop app's platform process: the protocol over a MessagePort to the
+ * Electron main process (a packaged Electron cannot run as plain Node, so this process cannot fork
+ * a reader). The port closing (the main process going away) is the launcher gone, with every reader.
+ */
+export function portLauncher(port: LauncherPortMain): ReaderLauncher {
+  const events = new EventEmitter();
+  let gone = false;
+  const end = () => {
+    if (gone) return;
+    gone = true;
+    events.emit('exit');
+  };
+  port.on('message', (e) => {
+    const m = e.data as FromSpawner;
+    if (m?.op === 'gone') end();
+    else if (!gone) events.emit('message', m);
+  });
+  port.on('close', end);
+  port.start();
+  return {
+    postMessage(m: ToSpawner) {
+      if (!gone) port.postMessage(m);
+    },
+    on(event: string, listener: (...args: unknown[]) => void) {
+      events.on(event, listener);
+      return this;
+    },
+    // The parent port keeps this process running anyway; a reader's work needs nothing more.
+    ref() {},
+    unref() {},
+    terminate() {
+      // The main process ends this port's readers when it closes.
+      port.close();
+      end();
+    },
+  } as ReaderLauncher;
+}
+
+/** Under Node: the spawner, started from its bundled file (spawner.ts, its thread role). */
+async function spawnerThread(): Promise<ReaderLauncher> {
+  // Built, spawner.js sits next to the main bundle (electron.vite.config.ts, scripts/build-serve.mjs).
+  const entry = await workerEntry(import.meta.url, './spawner.ts', './spawner.js');
+  return new Worker(entry, { workerData: { self: entry }, stdout: false, stderr: false }) as ReaderLauncher;
+}
 
 export class SpawnedChild extends EventEmitter {
   connected = true;
@@ -100,6 +145,8 @@ class Spawner {
   private readonly children = new Map<number, SpawnedChild>();
   private readonly held = new Set<SpawnedChild>();
   private nextId = 1;
+  /** The launcher is gone: every reader closes as killed. */
+  private readonly end: () => void;
 
   constructor(
     private readonly launcher: ReaderLauncher,
@@ -127,10 +174,17 @@ class Spawner {
         c.closed(m.code, m.signal, m.stderr);
       }
     });
-    launcher.on('exit', end);
+    this.end = end;
+    launcher.on('exit', () => end());
     // A launcher that fails is a spawner gone (above); the event itself must not go unheard.
     launcher.on('error', () => {});
     this.idle();
+  }
+
+  /** Ends the launcher, and with it every reader it launched. */
+  stop(): void {
+    void this.launcher.terminate();
+    this.end();
   }
 
   spawn(entry: string, execArgv: string[]): SpawnedChild {
@@ -161,12 +215,10 @@ class Spawner {
 let spawner: Promise<Spawner> | null = null;
 
 function startSpawner(): Promise<Spawner> {
-  // Built, spawner.js sits next to the main bundle (electron.vite.config.ts input `spawner`).
-  const launch = launcherFactory ?? ((entry: string) => new Worker(LAUNCHER, { eval: true, workerData: { entry }, stdout: false, stderr: false }) as ReaderLauncher);
-  const entry = launcherFactory ? Promise.resolve('') : workerEntry(import.meta.url, './spawner.ts', './spawner.js');
-  const started = entry.then(
-    (e) =>
-      new Spawner(launch(e), () => {
+  const launch = launcherFactory;
+  const started = (launch ? Promise.resolve(launch()) : spawnerThread()).then(
+    (l) =>
+      new Spawner(l, () => {
         if (spawner === started) spawner = null;
       }),
   );
@@ -176,7 +228,10 @@ function startSpawner(): Promise<Spawner> {
   return started;
 }
 
-/** Forks a reading process from `entry` through the spawner. */
+/**
+ * Starts a reading process from `entry` (a bundled file) through the launcher in use: the one
+ * function that starts readers, under Node and Electron. `execArgv` takes only a heap limit.
+ */
 export async function spawnReader(entry: string, execArgv: string[]): Promise<SpawnedChild> {
   spawner ??= startSpawner();
   return (await spawner).spawn(entry, execArgv);

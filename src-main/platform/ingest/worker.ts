@@ -14,6 +14,7 @@ import { limitsOf } from './limits.js';
 import { configureOcr } from './extract/ocr.js';
 import { ocrFolderOf, storedOcrLanguages } from './extract/ocr-langs.js';
 import { PassagesStore } from './passages-store.js';
+import { readerParent } from '../kernel/reader-launcher.js';
 
 const BATCH = 100;
 
@@ -84,12 +85,6 @@ function read(input: ExtractionInput, reply: (m: unknown) => void): void {
   main(input).then(answer, (err) => answer(reason(err, input)));
 }
 
-// Launched by Electron's main process as a utility process, the parent is `process.parentPort`
-// (whose owner ends us with the app); forked by the spawner, it is the IPC channel.
-const parentPort = (process as NodeJS.Process & { parentPort?: { on(e: 'message', l: (ev: { data: unknown }) => void): unknown; postMessage(m: unknown): void } }).parentPort;
-if (parentPort) parentPort.on('message', (e) => read(e.data as ExtractionInput, (m) => parentPort.postMessage(m)));
-else {
-  process.on('message', (input: ExtractionInput) => read(input, (m) => process.send!(m)));
-  // The app went away (even by kill -9): nothing left to read for.
-  process.on('disconnect', () => process.exit(0));
-}
+// Launched by the Node spawner or by Electron's main process alike (kernel/reader-launcher.ts).
+const parent = readerParent();
+parent.onMessage((input) => read(input as ExtractionInput, (m) => parent.send(m)));

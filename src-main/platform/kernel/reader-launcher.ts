@@ -2,12 +2,16 @@ import os from 'node:os';
 import type { Readable } from 'node:stream';
 
 /**
- * The one way reading processes are launched, under Node and under Electron: a launcher serves
- * this protocol for the platform (spawn/send/kill in; message/error/close out, `gone` when the
- * launcher itself ends) and forks each reader with what its runtime has: the reader spawner
- * process under Node (ingest/spawner.ts, child_process.fork), the Electron main process in the
- * desktop app (desktop/reader-launcher.ts, utilityProcess.fork, since a packaged Electron runs as
- * plain Node for no one). Readers run at background priority (nice 5) and end with the launcher.
+ * The one way reading processes are launched, under Node and under Electron, all three ends of it:
+ *  - the platform's (ingest/spawned.ts `spawnReader`, the one function every reader starts through)
+ *    speaks this protocol to a launcher (spawn/send/kill in; message/error/close out, `gone` when
+ *    the launcher itself ends);
+ *  - the launcher's (`serveReaderLauncher` below) forks each reader with what its runtime has: the
+ *    reader spawner process under Node (ingest/spawner.ts, child_process.fork), the Electron main
+ *    process in the desktop app (desktop/reader-launcher.ts, utilityProcess.fork, since a packaged
+ *    Electron runs as plain Node for no one);
+ *  - the reader's (`readerParent` below): its messages in and answers out, whichever forked it.
+ * Readers run at background priority (nice 5) and end with the launcher.
  */
 export type ToLauncher = { op: 'spawn'; id: number; entry: string; execArgv: string[] } | { op: 'send'; id: number; msg: unknown } | { op: 'kill'; id: number };
 
@@ -119,4 +123,29 @@ export function serveReaderLauncher(channel: LauncherChannel, deps: LauncherDeps
   };
   channel.onClose(close);
   return { close };
+}
+
+/** The reader's end: the platform's messages in, its answers out. */
+export interface ReaderParent {
+  onMessage(listener: (message: unknown) => void): void;
+  send(message: unknown): void;
+}
+
+type UtilityParentPort = { on(e: 'message', l: (ev: { data: unknown }) => void): unknown; postMessage(m: unknown): void };
+
+/**
+ * The channel to whoever launched this reading process: `process.parentPort` in an Electron
+ * utility process (its owner ends it with the app), the IPC channel in a forked Node process (a
+ * parent that went away, even by kill -9, ends it: there is nothing left to read for).
+ */
+export function readerParent(proc: NodeJS.Process = process): ReaderParent {
+  const port = (proc as NodeJS.Process & { parentPort?: UtilityParentPort }).parentPort;
+  if (port) return { onMessage: (listener) => void port.on('message', (e) => listener(e.data)), send: (m) => port.postMessage(m) };
+  proc.on('disconnect', () => proc.exit(0));
+  return {
+    onMessage: (listener) => void proc.on('message', listener),
+    send: (m) => {
+      if (proc.connected) proc.send!(m);
+    },
+  };
 }
