@@ -22,11 +22,14 @@ export interface FileRow {
   processed_at: number | null;
 }
 
-export type ListParams = { workspaceId: number; status: FileStatus | null; q: string | null; limit: number; offset: number };
+/** `pending`: JSON ids of completed files whose vectors are still coming; they read, and filter as, `in_progress`. */
+export type ListParams = { workspaceId: number; status: FileStatus | null; pending: string; q: string | null; limit: number; offset: number };
 
 const VISIBLE = 'workspace_id IN (SELECT workspace_id FROM workspace_members WHERE user_id = @userId)';
 const LIST = (dir: 'ASC' | 'DESC') =>
-  `SELECT * FROM files WHERE workspace_id = @workspaceId AND (@status IS NULL OR status = @status) AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
+  `SELECT * FROM files WHERE workspace_id = @workspaceId
+     AND (@status IS NULL OR (CASE WHEN id IN (SELECT value FROM json_each(@pending)) THEN 'in_progress' ELSE status END) = @status)
+     AND (@q IS NULL OR instr(casefold(filename), @q) > 0)
    ORDER BY created_at ${dir}, id ${dir} LIMIT @limit OFFSET @offset`;
 
 /**
@@ -46,6 +49,13 @@ export class FileRows {
   /** A file the user can see (a member of its workspace). */
   visible(id: number, userId: number): FileRow | undefined {
     return this.sql<{ id: number; userId: number }, FileRow>(`SELECT * FROM files WHERE id = @id AND ${VISIBLE}`).get({ id, userId });
+  }
+
+  /** The workspace's completed files that have passages: the ones whose vectors may still be coming. */
+  completedWithPassages(workspaceId: number): number[] {
+    return this.sql<[number], { id: number }>("SELECT id FROM files WHERE workspace_id = ? AND status = 'completed' AND passages > 0")
+      .all(workspaceId)
+      .map((r) => r.id);
   }
 
   byId(id: number): FileRow | undefined {

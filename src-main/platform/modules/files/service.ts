@@ -113,8 +113,25 @@ export class FilesService {
   list(workspaceId: number, q: FileListQuery): FileObject[] {
     // Filenames are stored NFC (cleanFilename), so the needle is too: "é" typed either way matches.
     const needle = q.q ? q.q.normalize('NFC').toLowerCase() : null;
-    const rows = this.rows.list(q.order === 'asc' ? 'asc' : 'desc', { workspaceId, status: q.status ?? null, q: needle, limit: q.per_page, offset: offsetOf(q.page, q.per_page) });
+    // The status filter matches the status the answer shows: a completed file whose vectors are
+    // still coming reads in_progress, so it is filtered as in_progress too (CONTRACT.md "Lean start").
+    const pending = q.status === 'completed' || q.status === 'in_progress' ? this.pendingVectors(workspaceId) : [];
+    const rows = this.rows.list(q.order === 'asc' ? 'asc' : 'desc', {
+      workspaceId,
+      status: q.status ?? null,
+      pending: JSON.stringify(pending),
+      q: needle,
+      limit: q.per_page,
+      offset: offsetOf(q.page, q.per_page),
+    });
     return this.seen(rows).map(toFile);
+  }
+
+  /** The workspace's completed files that read in_progress because their vectors are still coming. */
+  private pendingVectors(workspaceId: number): number[] {
+    const ids = this.rows.completedWithPassages(workspaceId);
+    if (!ids.length) return [];
+    return [...this.vectorState(ids)].filter(([, s]) => s === 'pending').map(([id]) => id);
   }
 
   /** The row of a file the user can see, or 404 `File not found`. */
