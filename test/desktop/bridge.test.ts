@@ -61,15 +61,26 @@ function served(platform: Pick<Platform, 'app'>) {
   return { c: client(port1), port1, server };
 }
 
-/** An SSE endpoint like the execution stream: numbered events, a little apart. */
-function sseApp(events: number, onAbort?: () => void) {
+/** Never opens: a stream held on it ends only when its reader goes away. */
+const NEVER = new Promise<void>(() => {});
+
+/**
+ * An SSE endpoint like the execution stream: numbered events, one turn of the event loop apart; with
+ * `held`, the events after the first wait for it (the test decides when the stream may go on, never a clock).
+ */
+function sseApp(events: number, onAbort?: () => void, held?: Promise<void>) {
   const app = new Hono();
   app.get('/api/stream', (c) =>
     streamSSE(c, async (s) => {
-      s.onAbort(() => onAbort?.());
-      for (let i = 1; i <= events; i++) {
+      let aborted = false;
+      s.onAbort(() => {
+        aborted = true;
+        onAbort?.();
+      });
+      for (let i = 1; i <= events && !aborted; i++) {
         await s.writeSSE({ data: JSON.stringify({ n: i, status: i === events ? 'completed' : 'running' }) });
-        await s.sleep(5);
+        if (i === 1 && held) await Promise.race([held, new Promise<void>((r) => s.onAbort(r))]);
+        else await new Promise((r) => setImmediate(r));
       }
     }),
   );
@@ -163,13 +174,16 @@ describe('the platform side of the port (transports/port)', () => {
   });
 
   it('multiplexes: requests are answered while streams run, each by its id', async () => {
-    const { c, port1 } = served(sseApp(8));
+    let goOn!: () => void;
+    const { c, port1 } = served(sseApp(8, undefined, new Promise<void>((r) => (goOn = r))));
     c.send({ t: 'stream', id: 7, req: { method: 'GET', path: '/api/stream' } });
     c.send({ t: 'stream', id: 8, req: { method: 'GET', path: '/api/stream' } });
+    await until('both streams to start', () => c.got(7).length > 0 && c.got(8).length > 0);
     c.send({ t: 'request', id: 9, req: { method: 'GET', path: '/api/who' } });
     const [res] = await c.done(9);
     expect(res).toMatchObject({ t: 'response', id: 9, res: { status: 200 } });
-    expect(c.got(7).some((m) => m.t === 'end')).toBe(false); // answered before the stream ended
+    expect(c.got(7).some((m) => m.t === 'end')).toBe(false); // answered while the streams are held open
+    goOn();
     await c.done(7);
     await c.done(8);
     for (const id of [7, 8]) expect([...c.text(id).matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]).n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -178,7 +192,7 @@ describe('the platform side of the port (transports/port)', () => {
 
   it('stops reading a stream the renderer cancels, and only that one', async () => {
     const onAbort = vi.fn();
-    const { c, port1 } = served(sseApp(400, onAbort));
+    const { c, port1 } = served(sseApp(400, onAbort, NEVER));
     c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/stream' } });
     await until('the first chunk', () => c.got(1).length > 0);
     c.send({ t: 'cancel', id: 1 });
@@ -192,7 +206,7 @@ describe('the platform side of the port (transports/port)', () => {
 
   it('stops every read when the page goes away (its port closes)', async () => {
     const onAbort = vi.fn();
-    const { c, port1 } = served(sseApp(400, onAbort));
+    const { c, port1 } = served(sseApp(400, onAbort, NEVER));
     c.send({ t: 'stream', id: 1, req: { method: 'GET', path: '/api/stream' } });
     c.send({ t: 'stream', id: 2, req: { method: 'GET', path: '/api/stream' } });
     await until('both streams to start', () => c.got(1).length > 0 && c.got(2).length > 0);
@@ -386,7 +400,7 @@ describe('preload', () => {
     const page = pageIpc();
     const bridge = createBridge(page.ipc as any);
     const onAbort = vi.fn();
-    page.handPort(sseApp(400, onAbort));
+    page.handPort(sseApp(400, onAbort, NEVER));
     const onEnd = vi.fn();
     let first!: () => void;
     const started = new Promise<void>((r) => (first = r));
