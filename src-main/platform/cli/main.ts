@@ -6,7 +6,7 @@ import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { DatabaseFromTheFutureError } from '../db/migrate.js';
 import { StartupError } from '../db/sqlite-binding.js';
 import { parseId } from '../kernel/context.js';
-import { createBrowserSessions } from '../transports/http/session.js';
+import { createBrowserSessions, fileSessionStore } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
 import { projectRoot } from './project-root.js';
 import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
@@ -31,7 +31,13 @@ async function serveCommand(values: Record<string, string | undefined>): Promise
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) fail(`Invalid port: ${portRaw}`);
   // Browser mode: a one-time login link becomes a session cookie; the built renderer is served at /.
   let running: Awaited<ReturnType<typeof listen>> | undefined;
-  const browser = createBrowserSessions({ userId: DEFAULT_USER_ID, port: () => running?.port ?? Number(portRaw) });
+  // Kept in the data dir (read at the first request, once the platform below exists): a browser
+  // signed in stays so when serve restarts on the same port.
+  const browser = createBrowserSessions({
+    userId: DEFAULT_USER_ID,
+    port: () => running?.port ?? Number(portRaw),
+    store: fileSessionStore(() => path.join(platform.config.dataDir, 'browser-sessions.json')),
+  });
   const platform = await startPlatform({ dataDir: values['data-dir'], app: { resolvers: [browser.resolver] } });
   browser.mount(platform.app);
   let ui: RendererBuild | undefined;

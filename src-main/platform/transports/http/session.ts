@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { Hono } from 'hono';
 import type { AppEnv } from './env.js';
 import type { PrincipalResolver } from './middleware/auth.js';
@@ -12,7 +13,9 @@ import { PlatformError } from '../../kernel/errors.js';
  * a model's answer, is "same site"), so every cookie request must also carry the app's own
  * header, which only a script of our own origin can set without a CORS preflight we never allow;
  * state-changing ones must come from our origin too.
- * Sessions live in memory: restarting serve signs every browser out and prints a new link.
+ * Sessions outlive a restart of serve on the same data dir and port (as Jupyter's do): their hashes
+ * and expiry are kept in the data dir (`store`), never the cookie itself, so an open page carries on
+ * once the server is back instead of asking for a new link.
  */
 export interface BrowserSessionOptions {
   userId: number;
@@ -21,6 +24,51 @@ export interface BrowserSessionOptions {
   /** How long a session lasts, in ms (default 7 days). */
   ttlMs?: number;
   now?: () => number;
+  /** Where sessions are kept across restarts (default: memory only). */
+  store?: SessionStore;
+}
+
+/** A session as kept: who it signs in and until when; keyed by the hash of its cookie value. */
+export interface KeptSession {
+  userId: number;
+  expires: number;
+}
+
+export interface SessionStore {
+  load(): [string, KeptSession][];
+  save(sessions: [string, KeptSession][]): void;
+}
+
+/**
+ * Sessions kept in one file (0600, written whole through a temporary file and a rename); a missing
+ * or damaged file is no sessions, as a fresh server has.
+ */
+export function fileSessionStore(file: () => string): SessionStore {
+  return {
+    load() {
+      try {
+        const v: unknown = JSON.parse(fs.readFileSync(file(), 'utf8'));
+        if (!Array.isArray(v)) return [];
+        return v.filter(
+          (e): e is [string, KeptSession] =>
+            Array.isArray(e) && typeof e[0] === 'string' && /^[0-9a-f]{64}$/.test(e[0]) && typeof e[1]?.userId === 'number' && typeof e[1]?.expires === 'number',
+        );
+      } catch {
+        return [];
+      }
+    },
+    save(sessions) {
+      const target = file();
+      const tmp = `${target}.${process.pid}.tmp`;
+      try {
+        fs.writeFileSync(tmp, JSON.stringify(sessions), { mode: 0o600 });
+        fs.renameSync(tmp, target);
+      } catch {
+        // Not kept this time: the session still works until serve stops.
+        fs.rmSync(tmp, { force: true });
+      }
+    },
+  };
 }
 
 export interface BrowserSessions {
@@ -96,7 +144,13 @@ export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessi
   const now = opts.now ?? Date.now;
   const cookieName = () => `agent_desk_session_${typeof opts.port === 'function' ? opts.port() : opts.port}`;
   const tokens = new Set<string>();
-  const sessions = new Map<string, { userId: number; expires: number }>();
+  let loaded: Map<string, KeptSession> | null = null;
+  /** Read from the store on first use (the data dir is known by then). */
+  const sessions = (): Map<string, KeptSession> => (loaded ??= new Map(opts.store?.load() ?? []));
+  const keep = () => {
+    const live = [...sessions()].filter(([, s]) => s.expires > now());
+    opts.store?.save(live);
+  };
 
   const issueLoginToken = () => {
     const token = crypto.randomBytes(24).toString('base64url');
@@ -108,10 +162,10 @@ export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessi
     const id = cookieValue(cookieHeader, cookieName());
     if (!id) return null;
     const key = hash(id);
-    const s = sessions.get(key);
+    const s = sessions().get(key);
     if (!s) return null;
     if (s.expires <= now()) {
-      sessions.delete(key);
+      sessions().delete(key);
       return null;
     }
     return s;
@@ -131,7 +185,8 @@ export function createBrowserSessions(opts: BrowserSessionOptions): BrowserSessi
       const noStore = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
       if (!token || !tokens.delete(hash(token))) return c.html(loginFailedPage(), 403, noStore);
       const id = crypto.randomBytes(32).toString('base64url');
-      sessions.set(hash(id), { userId: opts.userId, expires: now() + ttl });
+      sessions().set(hash(id), { userId: opts.userId, expires: now() + ttl });
+      keep();
       const cookie = `${cookieName()}=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ttl / 1000)}`;
       return new Response(null, { status: 302, headers: { Location: '/', 'Set-Cookie': cookie, ...noStore } });
     });
