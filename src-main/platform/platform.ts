@@ -35,7 +35,8 @@ import type { AgentCreate } from './contract/agents.js';
 import { plainBox, type SecretBox } from './kernel/secrets.js';
 import { lifecycleOf, type Lifecycle, type ShutdownHook } from './kernel/lifecycle.js';
 import { ToolsService } from './modules/tools/service.js';
-import { AppService } from './modules/app/service.js';
+import { AppSettingsService } from './modules/app-settings/service.js';
+import { UsageService } from './modules/usage/service.js';
 import { SchedulesService } from './modules/schedules/service.js';
 import { systemClock, type Clock } from './kernel/time.js';
 import { PlatformEvents } from './kernel/events.js';
@@ -96,13 +97,14 @@ function* buildServices(ctx: ServiceContext, secrets: SecretBox, jobs: JobQueue,
   yield;
   const executions = new ExecutionsService(ctx, { agents, memories, providers, files, remoteRunner: remoteRunner(remote), tools, retrieval: retrieval.forExecutions() });
   yield;
-  const app = new AppService(ctx, settings, secrets);
+  const appSettings = new AppSettingsService(ctx, settings, secrets);
+  const usage = new UsageService(ctx.db);
   const archive = new ArchiveService(ctx);
   const models = new ModelsService(ctx, providers, agents);
   const modelDownloads = new DownloadsService(ctx, { folder: () => providers.downloadsFolder(), changed: () => void providers.listings({ fresh: true }) }, lifecycle);
   const schedules = new SchedulesService(ctx, { agents, executions }, jobs, lifecycle, clock);
   const audio = new AudioService(ctx, settings, providers);
-  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, app, archive, models, modelDownloads, tools, schedules, audio };
+  return { users, keys, settings, templates, agents, collections, memories, retrieval, webhooks, webhookDeliveries, remote, files, ocr, providers, executions, appSettings, usage, archive, models, modelDownloads, tools, schedules, audio };
 }
 
 export type Services = ReturnType<typeof buildServices> extends Steps<infer S> ? S : never;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withFake, chatBody, CHAT, call } from '../execution/helpers.js';
 import { expect422, expectMessage } from './spec-shapes.js';
-import { UsageReport } from '../../src-main/platform/modules/app/usage-report.js';
+import { UsageService } from '../../src-main/platform/modules/usage/service.js';
 import { limit } from '../fixtures/until.js';
 
 const TOKENS = ['Short', ' answer', ' here.'];
@@ -166,7 +166,7 @@ describe('GET /api/workspaces/usage', () => {
   });
 
   it('counts range days in UTC up to today, today included (injected clock)', () => {
-    const at = (iso: string) => new UsageReport(env.p.db, () => Date.parse(iso));
+    const at = (iso: string) => new UsageService(env.p.db, () => Date.parse(iso));
     const caller = { userId: 1, workspaceId: 1, selectedWorkspaceId: 1 };
     const q = { page: 1, per_page: 100, type: 'all' as const };
     expect(at('2026-03-11T15:00:00Z').report(caller, { ...q, range: '1d' }).totals).toEqual(sum('lastInstant', 'deleted'));

@@ -29,7 +29,7 @@ describe('layer boundaries (ARCHITECTURE.md), checked by lint', () => {
   });
 
   it('refuses electron anywhere in the platform, and kernel code importing the engine', async () => {
-    expect(await restrictedImports('src-main/platform/modules/app/planted.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
+    expect(await restrictedImports('src-main/platform/modules/app-settings/planted.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
     expect(await restrictedImports('src-main/platform/kernel/planted.ts', "import { buildContext } from '../engine/context.js';\nexport const x = buildContext;\n")).toHaveLength(1);
   });
 });

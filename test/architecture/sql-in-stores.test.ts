@@ -66,7 +66,7 @@ describe('SQL lives in store files', () => {
     expect(sqlOutsideStores([{ name: 'jobs/queue.ts', text: "this.db.prepare(\"UPDATE jobs SET state = 'failed' WHERE id = ?\").run(id);\n" }])).toHaveLength(1);
     expect(sqlOutsideStores([{ name: 'kernel/planted.ts', text: service }, { name: 'ingest/extract/planted.ts', text: "db.exec('DELETE FROM file_passages');\n" }])).toHaveLength(2);
     // A regular expression's exec is not SQL.
-    expect(sqlOutsideStores([{ name: 'modules/app/usage.ts', text: 'const m = /x/.exec(text);\n' }])).toEqual([]);
+    expect(sqlOutsideStores([{ name: 'modules/usage/service.ts', text: 'const m = /x/.exec(text);\n' }])).toEqual([]);
   });
 
   it('allows the whole-database statements only, in their own files', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import type { Platform } from '../../src-main/platform/platform.js';
-import { UsageService } from '../../src-main/platform/modules/app/usage.js';
+import { UsageService } from '../../src-main/platform/modules/usage/service.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../src-main/platform/kernel/events.js';
 import { executionCredits, fileCredits } from '../../src-main/platform/kernel/credits.js';
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { queryInt } from './common.js';
 import { operations } from './operation.js';
 
-/** ext: the app's own settings and facts for its Settings and Usage screens. */
+/** ext: the app's own settings and facts for its Settings screen. */
 
 export const LOCALHOST_DEFAULTS = { enabled: true, port: 8787 } as const;
 
@@ -100,38 +99,9 @@ export const AppPreferences = z.object({ locale: AppLocale.nullable() }).meta({ 
 export type AppPreferences = z.infer<typeof AppPreferences>;
 export const AppPreferencesUpdate = z.object({ locale: AppLocale.nullable().optional() }).strict();
 
-export const UsageQuery = z.object({
-  days: queryInt().pipe(z.number().int().min(1).max(366)).optional().default(30),
-});
-
-export const UsageDay = z.object({
-  date: z.string(),
-  executions: z.number().int(),
-  execution_credits: z.number(),
-  files: z.number().int(),
-  file_credits: z.number(),
-  credits: z.number(),
-});
-export type UsageDay = z.infer<typeof UsageDay>;
-
-export const Usage = z
-  .object({
-    days: z.number().int(),
-    from: z.string(),
-    to: z.string(),
-    total_credits: z.number(),
-    executions: z.number().int(),
-    files: z.number().int(),
-    data: z.array(UsageDay),
-    /** The one credits formula, so the app can show how numbers come about. */
-    formula: z.object({ executionBase: z.number(), per1kInputTokens: z.number(), per1kOutputTokens: z.number(), fileBase: z.number(), perMiB: z.number() }),
-  })
-  .meta({ id: 'Usage' });
-export type Usage = z.infer<typeof Usage>;
-
 const tags = ['App'] as const;
 
-/** ext: what the app's Settings and Usage screens need (modules/app/routes.ts handles them). */
+/** ext: what the app's Settings screen needs (modules/app-settings/routes.ts handles them). */
 export const appOperations = operations({
   getApp: { method: 'get', path: '/app', tags, summary: 'About this Agent Desk (ext)', response: AppInfo },
   getLocalhostSettings: { method: 'get', path: '/settings/localhost', tags, summary: 'Localhost API settings (ext)', response: LocalhostSettings },
@@ -162,5 +132,4 @@ export const appOperations = operations({
     body: AppPreferencesUpdate,
     response: AppPreferences,
   },
-  getUsage: { method: 'get', path: '/usage', tags, summary: 'Credits per day (ext)', query: UsageQuery, response: Usage },
 });

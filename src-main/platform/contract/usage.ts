@@ -5,7 +5,40 @@ import { WorkspaceHeader } from './keys.js';
 import { operations } from './operation.js';
 import { say } from './messages.js';
 
-/** ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"), as the hosted platform documents it. */
+/**
+ * ext: the Usage screen's numbers. `GET /api/usage`, credits per day of the app's own; and
+ * `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"), as the hosted platform documents it.
+ */
+
+export const UsageQuery = z.object({
+  days: queryInt().pipe(z.number().int().min(1).max(366)).optional().default(30),
+});
+
+export const UsageDay = z.object({
+  date: z.string(),
+  executions: z.number().int(),
+  execution_credits: z.number(),
+  files: z.number().int(),
+  file_credits: z.number(),
+  credits: z.number(),
+});
+export type UsageDay = z.infer<typeof UsageDay>;
+
+export const Usage = z
+  .object({
+    days: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    total_credits: z.number(),
+    executions: z.number().int(),
+    files: z.number().int(),
+    data: z.array(UsageDay),
+    /** The one credits formula, so the app can show how numbers come about. */
+    formula: z.object({ executionBase: z.number(), per1kInputTokens: z.number(), per1kOutputTokens: z.number(), fileBase: z.number(), perMiB: z.number() }),
+  })
+  .meta({ id: 'Usage' });
+export type Usage = z.infer<typeof Usage>;
+
 
 export const USAGE_RANGES = ['1d', '7d', '30d'] as const;
 /** The longest period `start_date`..`end_date` may span, both days counted. */
@@ -52,8 +85,9 @@ export const WorkspaceUsage = z
   .meta({ id: 'WorkspaceUsage' });
 export type WorkspaceUsage = z.infer<typeof WorkspaceUsage>;
 
-/** ext `GET /api/workspaces/usage` (modules/app/usage-report-routes.ts handles it; hosted clients also call it without `/api`). */
+/** ext: the Usage screen's operations (modules/usage/routes.ts handles them; hosted clients also call `/workspaces/usage` without `/api`). */
 export const usageOperations = operations({
+  getUsage: { method: 'get', path: '/usage', tags: ['App'], summary: 'Credits per day (ext)', query: UsageQuery, response: Usage },
   getWorkspaceUsage: {
     method: 'get',
     path: '/workspaces/usage',

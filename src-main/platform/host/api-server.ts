@@ -40,7 +40,7 @@ export class ApiServer {
 
   private async reconcile(): Promise<void> {
     if (this.stopped) return;
-    const { enabled, port } = this.platform.services.app.localhost();
+    const { enabled, port } = this.platform.services.appSettings.localhost();
     if (!enabled) return this.close();
     if (this.running && this.wantedPort === port) return;
     await this.close();

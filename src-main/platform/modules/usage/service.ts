@@ -1,14 +1,15 @@
 import type { DB } from '../../db/connection.js';
+import { UsageStore, type UsageScope } from './store.js';
+import { CREDITS } from '../../kernel/credits.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { offsetOf } from '../../kernel/context.js';
-import { USAGE_MAX_DAYS, type WorkspaceUsage, type WorkspaceUsageQuery } from '../../contract/usage.js';
-import { UsageReportStore, type UsageScope } from './usage-report-store.js';
+import { USAGE_MAX_DAYS, type Usage, type UsageDay, type WorkspaceUsage, type WorkspaceUsageQuery } from '../../contract/usage.js';
 import { say } from '../../contract/messages.js';
 
 const DAY_MS = 86_400_000;
-const RANGE_DAYS = { '1d': 1, '7d': 7, '30d': 30 } as const;
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const RANGE_DAYS = { '1d': 1, '7d': 7, '30d': 30 } as const;
 
 /** Midnight UTC of a `YYYY-MM-DD` that names a real day, else null (2026-02-30 is not one). */
 function parseDay(s: string): number | null {
@@ -25,17 +26,50 @@ export interface UsageCaller {
 }
 
 /**
- * ext `GET /api/workspaces/usage` (CONTRACT.md "Usage (ext)"): executions, tokens and credits per
- * UTC day, agent and model, read from the stored executions themselves (no separate ledger).
+ * The Usage screen's numbers, read from the stored executions and files themselves (no separate
+ * ledger). `perDay` (ext `GET /api/usage`): credits spent per UTC day; an execution counts on the
+ * day it started, a file on the day its processing ended, and a deleted file takes its credits out
+ * of the history with it. `report` (ext `GET /api/workspaces/usage`, CONTRACT.md "Usage (ext)"):
+ * executions, tokens and credits per UTC day, agent and model.
  */
-export class UsageReport {
-  private readonly store: UsageReportStore;
+export class UsageService {
+  private readonly store: UsageStore;
 
   constructor(
     db: DB,
     private readonly now: () => number = Date.now,
   ) {
-    this.store = new UsageReportStore(db);
+    this.store = new UsageStore(db);
+  }
+
+  /** The last `days` UTC days up to today, one entry per day (zeros included), oldest first. */
+  perDay(userId: number, days: number): Usage {
+    const today = Date.parse(`${dayOf(this.now())}T00:00:00Z`);
+    const fromMs = today - (days - 1) * DAY_MS;
+    const data = new Map<string, UsageDay>();
+    for (let i = 0; i < days; i++) {
+      const date = dayOf(fromMs + i * DAY_MS);
+      data.set(date, { date, executions: 0, execution_credits: 0, files: 0, file_credits: 0, credits: 0 });
+    }
+    for (const r of this.store.executionsByDay(userId, fromMs * 1000)) {
+      const d = data.get(r.day);
+      if (d) Object.assign(d, { executions: r.n, execution_credits: round(r.credits) });
+    }
+    for (const r of this.store.filesByDay(userId, fromMs * 1000)) {
+      const d = data.get(r.day);
+      if (d) Object.assign(d, { files: r.n, file_credits: round(r.credits) });
+    }
+    const list = [...data.values()].map((d) => ({ ...d, credits: round(d.execution_credits + d.file_credits) }));
+    return {
+      days,
+      from: dayOf(fromMs),
+      to: dayOf(today),
+      total_credits: round(list.reduce((s, d) => s + d.credits, 0)),
+      executions: list.reduce((s, d) => s + d.executions, 0),
+      files: list.reduce((s, d) => s + d.files, 0),
+      data: list,
+      formula: { ...CREDITS },
+    };
   }
 
   /** The UTC days asked for, as [first day's midnight, the midnight after the last day). */
@@ -72,8 +106,8 @@ export class UsageReport {
       type: q.type === 'all' ? null : q.type,
     };
     // One row more than the page tells whether another page follows.
-    const rows = this.store.rows(scope, q.per_page + 1, offsetOf(q.page, q.per_page));
-    const t = this.store.totals(scope);
+    const rows = this.store.reportRows(scope, q.per_page + 1, offsetOf(q.page, q.per_page));
+    const t = this.store.reportTotals(scope);
     return {
       data: rows.slice(0, q.per_page).map((r) => ({ ...r, credits: round(r.credits) })),
       totals: { executions: t.executions, tokens_in: t.tokens_in, tokens_out: t.tokens_out, credits: round(t.credits) },

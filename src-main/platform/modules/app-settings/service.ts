@@ -5,7 +5,6 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { SettingsService } from '../../kernel/settings.js';
 import type { SecretBox } from '../../kernel/secrets.js';
 import { APP_LOCALES, LOCALHOST_DEFAULTS, type AppLocale, type LocalhostSettingsUpdate } from '../../contract/app-settings.js';
-import { UsageService } from './usage.js';
 import { LOCALHOST_SETTINGS_EVENT } from '../../kernel/events.js';
 import { ggufEngineInfo, isGpuChoice, setGpuSetting, type GpuChoice } from '../../engine/providers/gguf-engine.js';
 
@@ -19,8 +18,6 @@ declare module '../../kernel/settings.js' {
     'app.locale': string | null;
   }
 }
-
-
 
 let version: string | undefined;
 /** The app's version from its package.json, found upwards from here (source, bundle and asar alike). */
@@ -48,16 +45,13 @@ export function readLocalhostSettings(s: SettingsService, config: ServiceContext
   };
 }
 
-/** What the app's Settings and Usage screens read and change (ext). */
-export class AppService {
-  readonly usage: UsageService;
-
+/** What the app's Settings screen reads and changes (ext): facts about the app, the localhost API, the GPU, the preferences. */
+export class AppSettingsService {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly settings: SettingsService,
     private readonly secrets: SecretBox,
   ) {
-    this.usage = new UsageService(ctx.db);
     // The local engine's GPU choice is process-wide; the stored setting applies from start-up.
     const gpu = settings.get('engine.gpu', 'auto');
     setGpuSetting(isGpuChoice(gpu) ? gpu : 'auto');
