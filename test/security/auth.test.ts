@@ -47,7 +47,8 @@ describe('every route needs a key', () => {
   }
 
   it('any path under a guarded prefix needs a key, even an unknown one', async () => {
-    const prefixes = wildcardPrefixes(p.app).filter((x) => x !== '' && !x.includes(':'));
+    // The roots of the guarded routes (/api, /v1, /mcp) and the doors' catch-alls (/v1/messages).
+    const prefixes = [...new Set([...guarded.map((r) => /^\/[^/:*]+/.exec(r.path)?.[0] ?? ''), ...wildcardPrefixes(p.app)])].filter((x) => x !== '' && !x.includes(':'));
     expect(prefixes).toContain('/api');
     for (const prefix of prefixes) {
       const a = await hit('GET', `${prefix}/no-such-thing`, undefined, `prefix-${prefix}`);

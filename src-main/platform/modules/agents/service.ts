@@ -8,6 +8,7 @@ import type { TemplatesService } from './templates.js';
 import type { ToolServerRef } from '../../contract/tools.js';
 import { AgentsStore, type AgentRow } from './store.js';
 import { changeStamp, sameStamp, type Stamp } from '../../db/stamp-store.js';
+import { deepFreeze } from '../../kernel/frozen.js';
 import { storedMicros, storedQuestions, storedToolServers } from './stored.js';
 import { trimEndOf, trimOf } from '../../kernel/trim.js';
 import { say } from '../../contract/messages.js';
@@ -54,15 +55,6 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-');
   return trimEndOf(trimOf(s, '-').slice(0, 80), '-') || 'agent';
-}
-
-/** Freezes an object graph: cached agents are shared by every caller, so none may change one. */
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o)) deepFreeze(v);
-  }
-  return o;
 }
 
 export class AgentsService {
@@ -130,6 +122,7 @@ export class AgentsService {
       return hit.agent;
     }
     const row = this.row(userId, id);
+    // Frozen: the cache shares it with every caller, so none may change it.
     const agent = deepFreeze(this.read(row));
     if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(id, { version: row.updated_at, agent, seenBy: userId, stamp });

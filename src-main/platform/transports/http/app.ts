@@ -7,6 +7,7 @@ import { hostGuard } from './middleware/host-guard.js';
 import { cors } from './middleware/cors.js';
 import { bearerAuth, type PrincipalResolver } from './middleware/auth.js';
 import { jsonBody } from './middleware/json-body.js';
+import { requestGate } from './middleware/gate.js';
 import { apiDialect, errorResponse, MethodNotAllowedError, RouteNotFoundError } from './errors.js';
 import { agentRoutes } from '../../modules/agents/routes.js';
 import { memoryRoutes } from '../../modules/memories/routes.js';
@@ -15,8 +16,7 @@ import { webhookDeliveryRoutes } from '../../modules/webhooks/deliveries-routes.
 import { keyRoutes } from '../../modules/access/routes.js';
 import { exportRoutes } from '../../modules/archive/routes.js';
 import { fileRoutes } from '../../modules/files/routes.js';
-import { appSettingsRoutes } from '../../modules/app-settings/routes.js';
-import { usageRoutes } from '../../modules/usage/routes.js';
+import { appSettingsRoutes } from '../../modules/app/routes.js';
 import { remoteRoutes } from '../../modules/remote/routes.js';
 import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
@@ -25,7 +25,7 @@ import { retrievalRoutes } from '../../modules/retrieval/routes.js';
 import { ocrSettingsRoutes } from '../../modules/files/ocr-routes.js';
 import { mcpServerRoutes, stepApprovalRoutes } from '../../modules/tools/routes.js';
 import { docsPage } from './docs.js';
-import { apiSegmentsOf, hostedGetPath, noPageForApiClients } from './hosted-paths.js';
+import { apiSegmentsOf, hostedGetPath } from './hosted-paths.js';
 import { openAIDialect } from '../openai/errors.js';
 import { openaiRoutes } from '../openai/routes.js';
 import { transcriptionRoutes, voiceRoutes } from '../../modules/audio/routes.js';
@@ -35,6 +35,8 @@ import { mcpHandler } from '../mcp/http.js';
 import { scheduleRoutes } from '../../modules/schedules/routes.js';
 import type { Steps } from '../../kernel/steps.js';
 
+/** The paths that need a key: /api, /v1 and /mcp, and everything under them. */
+const KEYED_PATHS = /^\/(api|v1|mcp)(\/|$)/;
 /** Paths reachable without a key: the API's own description, which holds no user data. */
 const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
 
@@ -61,19 +63,23 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   // Each error answers in the dialect its client reads: the matched operation's (or its door's, for a
   // path under a door that no operation serves), else the /api envelope.
   const dialectFor = (c: Context) => DIALECTS[dialectOf(c) ?? 'api'];
-  app.onError((err, c) => errorResponse(c, err, p.log, dialectFor(c)));
-  app.use('*', hostGuard(allowedHosts));
-  app.use('*', noPageForApiClients());
-  app.use('*', cors(allowedOrigins));
-  const auth = bearerAuth(p.services.keys, opts.resolvers);
-  for (const prefix of ['/api/*', '/v1/*', '/mcp', '/mcp/*']) {
-    app.use(prefix, async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : auth(c, next)));
-  }
-  // After auth: an unauthenticated client gets its 401 without the server reading its body.
-  app.use('*', jsonBody(() => p.config.maxJsonBytes));
+  const onError = (err: Error, c: Context<AppEnv>) => errorResponse(c, err, p.log, dialectFor(c));
+  app.onError(onError);
+  // The key is checked before the body is read: an unauthenticated client gets its 401 without the server reading its body.
+  app.use(
+    '*',
+    requestGate({
+      host: hostGuard(allowedHosts),
+      cors: cors(allowedOrigins),
+      needsAuth: (path) => KEYED_PATHS.test(path) && !PUBLIC_PATHS.has(path),
+      authenticate: bearerAuth(p.services.keys, opts.resolvers),
+      body: jsonBody(() => p.config.maxJsonBytes),
+      onError,
+    }),
+  );
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, usageRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes, voiceRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes, voiceRoutes];
   for (const routes of apiRouters) {
     app.route('/api', routes(p.services));
     yield;

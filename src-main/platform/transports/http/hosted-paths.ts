@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { requestHeader } from './request-header.js';
 import type { AppEnv } from './env.js';
@@ -54,12 +54,10 @@ export function apiSegmentsOf(routes: readonly { path: string }[]): Set<string> 
 /**
  * A client that does not accept HTML never gets the app's page (the renderer's shell or its
  * "being built" page): it gets the API's JSON 404 instead. Files (scripts, styles) are not pages.
+ * Run on the answer, after the route.
  */
-export function noPageForApiClients(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (acceptsHtml(requestHeader(c, 'accept')) || c.req.path.startsWith('/api/')) return;
-    if (!/^text\/html\b/i.test(c.res.headers.get('content-type') ?? '')) return;
-    c.res = new Response(JSON.stringify({ message: 'Not found.' }), { status: 404, headers: { 'content-type': 'application/json' } });
-  };
+export function noPageForApiClients(c: Context<AppEnv>): void {
+  if (acceptsHtml(requestHeader(c, 'accept')) || c.req.path.startsWith('/api/')) return;
+  if (!/^text\/html\b/i.test(c.res.headers.get('content-type') ?? '')) return;
+  c.res = new Response(JSON.stringify({ message: 'Not found.' }), { status: 404, headers: { 'content-type': 'application/json' } });
 }

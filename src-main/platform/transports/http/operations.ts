@@ -8,6 +8,7 @@ import { ErrorBody } from '../../contract/common.js';
 import { errorResponses, jsonBodyOf } from './router.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { laravelErrors } from '../../contract/messages.js';
+import { jsonText } from '../../kernel/frozen.js';
 
 /** A handler: the operation's parsed input (and the request's context) in, its answer out, or a Response (a stream, bytes). */
 export type Handler<O extends Operation> = (input: Parsed<O> & { userId: number }, c: Context<AppEnv>) => z.input<O['response']> | Response | Promise<z.input<O['response']> | Response>;
@@ -162,7 +163,9 @@ export function serveOperations<T extends Record<string, Operation>>(r: OpenAPIH
       if (op.headers) parsePart(op.headers, c.req.header());
       const body = op.body && !op.upload ? await readBody(op as Operation & { body: z.ZodType }, c) : undefined;
       const out = await handler({ params, query, body, userId: c.get('principal').userId } as Parsed<Operation> & { userId: number }, c);
-      return out instanceof Response ? out : c.json(out as object, status);
+      // As c.json writes it (a fresh headers object: the Node adapter adds Content-Length to it);
+      // an answer frozen whole (a cached agent) is serialized once.
+      return out instanceof Response ? out : c.body(jsonText(out), status, { 'Content-Type': 'application/json' });
     };
     run[OPERATION] = op;
     // A header-told twin is served first (its handler passes other requests on) and documented with the other.

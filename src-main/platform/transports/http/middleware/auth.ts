@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { keyDigest, type KeysService } from '../../../modules/access/keys.js';
 import type { Principal } from '../../../kernel/context.js';
@@ -51,14 +51,21 @@ export class FailureLimiter {
 }
 
 
-/** Bearer auth: `Authorization: Bearer <key>`; trusted in-process callers pass a principal in env. */
-export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = []): MiddlewareHandler<AppEnv> {
+/** Sets the request's principal, or throws 401 (429 for a credential that failed too often). */
+export type Authenticate = (c: Context<AppEnv>) => void;
+
+/**
+ * Bearer auth: `Authorization: Bearer <key>`; trusted in-process callers pass a principal in env.
+ * Synchronous (a key check is a hash and at most one indexed read), so the request gate runs it
+ * without a turn of its own.
+ */
+export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = []): Authenticate {
   const limiter = new FailureLimiter();
-  return async (c, next) => {
+  return (c) => {
     const trusted = c.env?.trustedPrincipal;
     if (trusted) {
       c.set('principal', trusted);
-      return next();
+      return;
     }
     // Anthropic clients send their key as x-api-key (the /v1 gateways accept it as a bearer key).
     const apiKey = c.req.path.startsWith('/v1/') ? requestHeader(c, 'x-api-key') : undefined;
@@ -66,20 +73,19 @@ export function bearerAuth(keys: KeysService, resolvers: PrincipalResolver[] = [
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     // The limiter knows a credential by its digest, so no presented secret stays in memory; a
     // bearer key's digest is the one its check looks up too (one hash per request).
-    const digest = m ? keyDigest(m[1]) : header ? crypto.hash('sha256', header, 'buffer') : null;
-    const credential = digest ? digest.toString('base64url') : null;
+    const credential = m ? keyDigest(m[1]) : header ? crypto.hash('sha256', header) : null;
     const wait = credential ? limiter.blockedFor(credential) : 0;
     // A blocked credential is not even checked; the app's session (a resolver) still gets in.
-    const userId = m && digest && wait === 0 ? keys.verify(m[1], digest) : null;
+    const userId = m && credential && wait === 0 ? keys.verify(m[1], credential) : null;
     if (userId !== null) {
       c.set('principal', { userId, via: 'key' });
-      return next();
+      return;
     }
     for (const resolve of resolvers) {
       const p = resolve(c);
       if (p) {
         c.set('principal', p);
-        return next();
+        return;
       }
     }
     if (wait > 0) throw new PlatformError(429, `Too many failed authentication attempts with this key. Try again in ${wait} seconds.`, 'rate_limited', { retryAfter: wait });

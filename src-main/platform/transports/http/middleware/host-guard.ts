@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import { requestHeader } from '../request-header.js';
 import { ForbiddenError } from '../../../kernel/errors.js';
@@ -19,17 +19,16 @@ export function hostnameOf(hostHeader: string): string {
  * DNS-rebinding guard: a request whose Host is not a loopback name (or one the user allowed)
  * is refused, so a web page on evil.example that resolves to 127.0.0.1 gets nothing.
  */
-export function hostGuard(allowed: () => string[]): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.env?.trustedPrincipal) return next();
+export function hostGuard(allowed: () => string[]): (c: Context<AppEnv>) => void {
+  return (c) => {
+    if (c.env?.trustedPrincipal) return;
     const host = requestHeader(c, 'host');
     const name = host ? hostnameOf(host) : '';
     // Loopback first: the common case then never reads the allowlist (a settings query per request).
-    if (name && isLoopbackHost(name)) return next();
+    if (name && isLoopbackHost(name)) return;
     const extra = allowed().map((h) => h.toLowerCase());
     if (!name || !(extra.includes(name) || extra.includes(host!.toLowerCase()))) {
       throw new ForbiddenError('Host not allowed: requests must be addressed to localhost or a host allowed in Settings.');
     }
-    return next();
   };
 }

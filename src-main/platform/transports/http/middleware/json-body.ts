@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
 import { PayloadTooLargeError, PlatformError } from '../../../kernel/errors.js';
 import { requestHeader } from '../request-header.js';
@@ -30,28 +30,33 @@ async function readLimited(req: Request, max: number): Promise<string> {
  * Multipart (uploads) passes through untouched for its own streaming parser. Arrays and objects
  * nested deeper than MAX_JSON_DEPTH are a 422 for every route.
  */
-export function jsonBody(maxBytes: () => number): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function jsonBody(maxBytes: () => number): (c: Context<AppEnv>) => Promise<void> | undefined {
+  return (c) => {
     const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return;
     const type = (requestHeader(c, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
-    if (type.startsWith('multipart/')) return next();
-    const text = await readLimited(c.req.raw, maxBytes());
-    let json = text;
-    if (!/^application\/([\w.-]+\+)?json$/.test(type) && text.trim() !== '') {
-      const looksJson = /^\s*[[{]/.test(text);
-      if (!looksJson && type === 'application/x-www-form-urlencoded') {
-        json = JSON.stringify(Object.fromEntries(new URLSearchParams(text)));
-      } else if (!looksJson) {
-        throw new PlatformError(400, 'Malformed JSON in request body.', 'malformed_json');
-      }
-    }
-    // One depth limit for every route: whatever is stored from input can be serialized again.
-    checkJsonDepth(json);
-    const headers = new Headers(c.req.raw.headers);
-    headers.set('content-type', 'application/json');
-    headers.delete('content-length');
-    c.req.raw = new Request(c.req.raw.url, { method, headers, body: json.trim() === '' ? '{}' : json, signal: c.req.raw.signal });
-    return next();
+    if (type.startsWith('multipart/')) return;
+    return relabel(c, type, maxBytes());
   };
+}
+
+/** Reads the body, checks it and puts it back as JSON (see jsonBody). */
+async function relabel(c: Context<AppEnv>, type: string, max: number): Promise<void> {
+  const method = c.req.method;
+  const text = await readLimited(c.req.raw, max);
+  let json = text;
+  if (!/^application\/([\w.-]+\+)?json$/.test(type) && text.trim() !== '') {
+    const looksJson = /^\s*[[{]/.test(text);
+    if (!looksJson && type === 'application/x-www-form-urlencoded') {
+      json = JSON.stringify(Object.fromEntries(new URLSearchParams(text)));
+    } else if (!looksJson) {
+      throw new PlatformError(400, 'Malformed JSON in request body.', 'malformed_json');
+    }
+  }
+  // One depth limit for every route: whatever is stored from input can be serialized again.
+  checkJsonDepth(json);
+  const headers = new Headers(c.req.raw.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  c.req.raw = new Request(c.req.raw.url, { method, headers, body: json.trim() === '' ? '{}' : json, signal: c.req.raw.signal });
 }
