@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api } from '../api';
+import { api, ops } from '../api';
 import { applyLocale, currentLocale, isLocale, systemLocale, type Locale } from './index';
 
 /**
@@ -49,7 +49,7 @@ export function startLocale(): Promise<void> {
 /** After start: the platform's setting wins over the local copy (another window may have changed it). */
 export async function syncLocaleSetting(): Promise<void> {
   try {
-    const { locale } = await api.settings.preferences();
+    const { locale } = await api.call(ops.getAppPreferences, {});
     writeMirror(locale);
     if (locale !== useLocale.getState().choice || (locale ?? systemLocale()) !== currentLocale()) await apply(locale);
   } catch {
@@ -59,7 +59,7 @@ export async function syncLocaleSetting(): Promise<void> {
 
 /** Settings' language picker: saves on the platform, then switches the app at once. */
 export async function chooseLocale(choice: LocaleChoice): Promise<void> {
-  const { locale } = await api.settings.savePreferences({ locale: choice });
+  const { locale } = await api.call(ops.updateAppPreferences, { body: { locale: choice } });
   writeMirror(locale);
   await apply(locale);
 }

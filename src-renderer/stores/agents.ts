@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
-import { api, messageOf } from '../api';
+import { api, messageOf, ops } from '../api';
 
 interface AgentsState {
   agents: Agent[];
@@ -20,7 +20,7 @@ export const useAgents = create<AgentsState>((set, get) => ({
     try {
       const all: Agent[] = [];
       for (let page = 1; page <= 20; page++) {
-        const res = await api.agents.list({ page, per_page: 100 });
+        const res = await api.call(ops.listAgents, { query: { page, per_page: 100 } });
         all.push(...res.data);
         if (page >= res.last_page) break;
       }

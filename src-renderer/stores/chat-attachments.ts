@@ -1,4 +1,4 @@
-import { api, ApiError, messageOf } from '../api';
+import { api, ApiError, messageOf, ops } from '../api';
 import { t } from '../i18n';
 
 /**
@@ -65,14 +65,18 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
   let readingSince: string | null = null;
   const reading = () => (readingSince ??= new Date().toISOString());
   try {
-    file = await api.files.upload(f, {
-      onProgress: (sent, total) => {
-        if (!present()) return;
-        // Every byte sent: the platform stores it, then reads it.
-        if (sent >= total && total > 0) patch({ sent: f.size, phase: 'processing', readingSince: reading() });
-        else patch({ sent: Math.min(sent, f.size) });
+    file = await api.upload(
+      ops.uploadFile,
+      { form: { file: f } },
+      {
+        onProgress: (sent, total) => {
+          if (!present()) return;
+          // Every byte sent: the platform stores it, then reads it.
+          if (sent >= total && total > 0) patch({ sent: f.size, phase: 'processing', readingSince: reading() });
+          else patch({ sent: Math.min(sent, f.size) });
+        },
       },
-    });
+    );
   } catch (err) {
     if (present()) patch({ phase: 'failed', error: messageOf(err), retriable: isRetriable(err) });
     return;
@@ -87,12 +91,12 @@ export async function upload(key: string, patch: AttachmentPatch, present: () =>
       // takes minutes with the built-in embedder), so it runs on its own and the polls below say
       // when the text is read: a message can use it from then on (full text finds its passages).
       let ended: unknown = null;
-      void api.files.process(file.id).catch((err: unknown) => void (ended = err));
+      void api.call(ops.processFile, { params: { fileId: file.id } }).catch((err: unknown) => void (ended = err));
       let now = file;
       while (!textRead(now) && (now.status === 'waiting' || now.status === 'in_progress') && present()) {
         await new Promise((r) => setTimeout(r, POLL_MS));
         if (ended) throw ended;
-        now = await api.files.get(file.id);
+        now = await api.call(ops.getFile, { params: { fileId: file.id } });
       }
       status = now.status;
       error = now.error;

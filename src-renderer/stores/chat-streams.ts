@@ -1,4 +1,4 @@
-import { api, ApiError, isAbort, type ExecutionEvent } from '../api';
+import { api, ApiError, isAbort, type ExecutionEvent, ops } from '../api';
 import { isFinished } from '../../src-main/platform/contract/executions';
 import { backoffDelay } from '../../src-main/platform/kernel/backoff';
 
@@ -56,14 +56,15 @@ export async function follow(id: number, held: number | null, onEvent: (e: Execu
   for (let attempt = 0; ; attempt++) {
     let replace = have === null;
     try {
-      const last = await api.executions.attach(
-        id,
+      const last = await api.stream(
+        ops.streamAgentResponse,
+        { params: { id }, headers: have === null ? undefined : { 'last-event-id': String(have) } },
         (e, eventId) => {
           onEvent(e, replace);
           replace = false;
           if (eventId !== undefined && /^\d+$/.test(eventId)) have = Number(eventId);
         },
-        { lastEventId: have === null ? undefined : String(have), signal },
+        signal,
       );
       if (isTerminal(last)) return last;
     } catch (err) {

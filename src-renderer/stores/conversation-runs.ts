@@ -1,5 +1,5 @@
-import { api, messageOf, type ExecutionEvent } from '../api';
-import type { ExecuteBody } from '../api/client';
+import { api, messageOf, type ExecutionEvent, ops } from '../api';
+import type { ExecuteBody } from '../../src-main/platform/contract/executions';
 import { ApiError } from '../api/errors';
 import type { Turn } from '../features/chat/tree';
 import { useAgentChoice } from './agent-choice';
@@ -35,7 +35,7 @@ export function answerRuns(c: OpenConversation) {
     if (!t) return;
     c.patchTurn(k, eventPatch(t, e, replace, new Date().toISOString()));
     // Stop was pressed before the platform named the answer: tell it now.
-    if (t.stopWanted && t.responseId === null && !isTerminal(e)) void api.executions.cancel(e.id).catch(() => undefined);
+    if (t.stopWanted && t.responseId === null && !isTerminal(e)) void api.call(ops.cancelAgentResponse, { params: { id: e.id } }).catch(() => undefined);
     // The first event names the session (a new root starts one): show it in the list at once.
     if (t.responseId === null && c.rootId() === null) {
       c.named(e.root_id ?? e.id);
@@ -63,7 +63,7 @@ export function answerRuns(c: OpenConversation) {
     const id = c.turnOf(k)?.responseId;
     if (!id) return;
     try {
-      const stored = await api.executions.get(id);
+      const stored = await api.call(ops.getAgentResponse, { params: { id } });
       if (c.conv() !== conv) return;
       if (isFinished(stored.status)) c.patchTurn(k, { output: stored.output, model: stored.model ?? null, at: stored.created_at, timing: stored.timing ?? null });
     } catch {}
@@ -102,7 +102,7 @@ export function answerRuns(c: OpenConversation) {
       let last: ExecutionEvent | null = null;
       let failure: unknown = null;
       try {
-        last = await api.executions.stream(agentId, body, (e) => apply(turn.key, conv, e, false), signal);
+        last = await api.stream(ops.executeAgent, { params: { id: agentId }, body: { ...body, stream: true } }, (e) => apply(turn.key, conv, e, false), signal);
       } catch (err) {
         failure = err;
       }

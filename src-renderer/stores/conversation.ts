@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
-import { api } from '../api';
+import { api, ops } from '../api';
 import { ApiError } from '../api/errors';
 import { ROOT, pathOf, type Turn } from '../features/chat/tree';
 import { useAgents } from './agents';
@@ -161,7 +161,7 @@ export const useConversation = create<ConversationState>((set, get) => {
       // the text stored; before the platform has named the answer, cancel once it does.
       if (running.responseId === null) return patchTurn(running.key, { stopWanted: true });
       try {
-        await api.executions.cancel(running.responseId);
+        await api.call(ops.cancelAgentResponse, { params: { id: running.responseId } });
         return;
       } catch (err) {
         // Already finished: its stream brings the end.
@@ -192,7 +192,7 @@ export const useConversation = create<ConversationState>((set, get) => {
       const conv = get().conv;
       set({ loadingSession: true, rootId, tree: [], chosen: {} });
       try {
-        const s = await api.sessions.get(rootId);
+        const s = await api.call(ops.getSession, { params: { id: rootId } });
         // The session's agent (a URL opened on load names no agent): its answers and main question.
         const own = agent?.id === s.agent_id ? agent : useAgents.getState().agents.find((a) => a.id === s.agent_id);
         const choice = useAgentChoice.getState();

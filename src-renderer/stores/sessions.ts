@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { Session, SessionOptions } from '../../src-main/platform/contract/sessions';
 import { executionOutcome } from '../../src-main/platform/contract/executions';
-import { api } from '../api';
+import { api, ops } from '../api';
 import { useChatPrefs } from '../features/chat/prefs';
 
 /**
@@ -78,7 +78,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
 
   async updateSession(rootId, change) {
     try {
-      const s = await api.sessions.update(rootId, change);
+      const s = await api.call(ops.renameSession, { params: { id: rootId }, body: change });
       const moved = change.pinned !== undefined || change.archived !== undefined;
       set({ sessions: get().sessions.map((x) => (x.id === rootId ? s : x)), sessionsError: null });
       // Pinning reorders the list and archiving moves a session between views: read it again.
@@ -106,8 +106,10 @@ export const useSessions = create<SessionsState>((set, get) => ({
       const split = !query.trim();
       const pinnedNow = opts.more ? get().pinnedShown : 0;
       const [pinned, page] = await Promise.all([
-        split && !opts.more ? api.sessions.list({ ...base, pinned: 'true', per_page: SESSIONS_SHOWN, page: 1 }) : null,
-        api.sessions.list({ ...base, ...(split ? { pinned: 'false' as const } : {}), per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor((have.length - pinnedNow) / SESSIONS_SHOWN) + 1 : 1 }),
+        split && !opts.more ? api.call(ops.listSessions, { query: { ...base, pinned: 'true', per_page: SESSIONS_SHOWN, page: 1 } }) : null,
+        api.call(ops.listSessions, {
+          query: { ...base, ...(split ? { pinned: 'false' as const } : {}), per_page: SESSIONS_SHOWN, page: opts.more ? Math.floor((have.length - pinnedNow) / SESSIONS_SHOWN) + 1 : 1 },
+        }),
       ]);
       // A newer search (or view) may have started meanwhile: keep only the answer to the current one.
       if (query !== (opts.query ?? get().sessionsQuery) || hide !== useChatPrefs.getState().hideScheduled || view !== get().view) return;
@@ -129,7 +131,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
 
   async renameSession(rootId, title) {
     try {
-      const s = await api.sessions.rename(rootId, title);
+      const s = await api.call(ops.renameSession, { params: { id: rootId }, body: { title } });
       set({ sessions: get().sessions.map((x) => (x.id === rootId ? s : x)), sessionsError: null });
     } catch (err) {
       set({ sessionsError: err });
@@ -138,7 +140,7 @@ export const useSessions = create<SessionsState>((set, get) => ({
 
   async removeSession(rootId) {
     try {
-      await api.sessions.delete(rootId);
+      await api.call(ops.deleteSession, { params: { id: rootId } });
       set({ sessionsError: null });
       return true;
     } catch (err) {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api, ApiError, messageOf, type FileObject, type FileStatus } from '../api';
+import { api, ApiError, messageOf, type FileObject, type FileStatus, ops } from '../api';
 import { formatBytes } from '../components/format';
 import { t } from '../i18n';
 
@@ -72,7 +72,7 @@ export const useUploads = create<UploadsState>((set, get) => {
     const out: FileObject[] = [];
     let more = false;
     for (let page = 1; page <= n; page++) {
-      const res = await api.files.list(query(f, page));
+      const res = await api.call(ops.listFiles, { query: query(f, page) });
       out.push(...res.data);
       more = res.data.length === PAGE_SIZE;
       if (!more) break;
@@ -92,7 +92,7 @@ export const useUploads = create<UploadsState>((set, get) => {
     const busy = Object.values(get().uploaded).filter((f) => !TERMINAL.has(f.status) && !shown.has(f.id));
     for (const f of busy.slice(0, 20)) {
       try {
-        const now = await api.files.get(f.id);
+        const now = await api.call(ops.getFile, { params: { fileId: f.id } });
         set({ uploaded: { ...get().uploaded, [f.id]: now } });
       } catch (err) {
         // Deleted meanwhile: stop following it.
@@ -131,13 +131,13 @@ export const useUploads = create<UploadsState>((set, get) => {
     patch(k, { phase: 'uploading', sent: 0, error: undefined, retriable: undefined });
     try {
       // Answered once the bytes are stored; the reading runs on its own request (an OCR can take a while).
-      const file = await api.files.upload(f, { onProgress: (sent) => patch(k, { sent: Math.min(sent, f.size) }) });
+      const file = await api.upload(ops.uploadFile, { form: { file: f } }, { onProgress: (sent) => patch(k, { sent: Math.min(sent, f.size) }) });
       sources.delete(k);
       patch(k, { fileId: file.id, phase: 'uploaded', sent: f.size });
       set({ uploaded: { ...get().uploaded, [file.id]: file } });
       if (file.status !== 'completed' && file.status !== 'failed') {
-        void api.files
-          .process(file.id)
+        void api
+          .call(ops.processFile, { params: { fileId: file.id } })
           .then((now) => set({ uploaded: { ...get().uploaded, [now.id]: now } }))
           // A failure shows in the list the reload below brings.
           .catch(() => undefined)
@@ -184,7 +184,7 @@ export const useUploads = create<UploadsState>((set, get) => {
       const gen = generation;
       set({ loadingMore: true });
       try {
-        const res = await api.files.list(query(s.filter, s.pages + 1));
+        const res = await api.call(ops.listFiles, { query: query(s.filter, s.pages + 1) });
         if (gen !== generation) return;
         // A file uploaded meanwhile shifts pages by one: skip what is already shown.
         const seen = new Set(get().files.map((f) => f.id));
@@ -232,7 +232,7 @@ export const useUploads = create<UploadsState>((set, get) => {
     },
 
     async removeFile(id) {
-      await api.files.delete(id);
+      await api.call(ops.deleteFile, { params: { fileId: id } });
       const rest = { ...get().uploaded };
       delete rest[id];
       set({ files: get().files.filter((f) => f.id !== id), uploads: get().uploads.filter((u) => u.fileId !== id), uploaded: rest });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api } from '../api';
+import { api, ops } from '../api';
 import { currentLocale } from '../i18n';
 import { selectTurns, useConversation } from './conversation';
 import type { VoiceSettings } from '../../src-main/platform/contract/audio';
@@ -157,7 +157,7 @@ export const useVoice = create<VoiceStore>((set, get) => ({
 
   async loadSettings() {
     try {
-      const s = await api.voice.settings();
+      const s = await api.call(ops.getVoiceSettings, {});
       set({ settings: s });
       return s;
     } catch {
@@ -217,7 +217,7 @@ export const useVoice = create<VoiceStore>((set, get) => ({
       set({ dictation: 'transcribing', level: 0 });
       const blob = new Blob(chunks, { type: media.mimeType || 'audio/webm' });
       const ext = blob.type.includes('ogg') ? 'ogg' : 'webm';
-      api.voice.transcribe(blob, `dictation.${ext}`, currentLocale().slice(0, 2)).then(
+      api.upload(ops.createTranscription, { form: { model: 'default', language: currentLocale().slice(0, 2), file: new File([blob], `dictation.${ext}`, { type: blob.type }) } }).then(
         (out) => {
           const text = out.text.trim();
           if (!text) return set({ dictation: 'idle', problem: 'nothing' });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, KEY, call } from '../api/helpers.js';
 import { CHAT, chatBody, withFake } from './helpers.js';
 import { createClient } from '../../src-renderer/api/client';
+import { ops } from '../../src-renderer/api/operations';
 import type { RawResponse, RequestInit, Transport } from '../../src-renderer/api/transport';
 import type { Platform } from '../../src-main/platform/platform.js';
 
@@ -94,26 +95,26 @@ describe('execution and session operations', () => {
     const api = createClient(appTransport(env.p, seen));
     const { messages, ...answers } = chatBody('Say hello');
     const events: string[] = [];
-    const last = await api.executions.stream(CHAT, { answers, messages: messages as { role: 'user'; content: string }[] }, (e) => events.push(e.status));
+    const last = await api.stream(ops.executeAgent, { params: { id: CHAT }, body: { answers, messages: messages as { role: 'user'; content: string }[], stream: true } }, (e) => events.push(e.status));
     expect(last?.status).toBe('completed');
     expect(events.at(0)).toBe('running');
     const id = last!.id;
 
     // A finished execution re-attaches with its final event at once, its id the output's length.
     const ids: (string | undefined)[] = [];
-    const attached = await api.executions.attach(id, (_e, eventId) => ids.push(eventId), { lastEventId: '0' });
+    const attached = await api.stream(ops.streamAgentResponse, { params: { id }, headers: { 'last-event-id': '0' } }, (_e, eventId) => ids.push(eventId));
     expect(attached?.status).toBe('completed');
-    const stored = await api.executions.get(id);
+    const stored = await api.call(ops.getAgentResponse, { params: { id } });
     expect(stored.output).toBe('Hello from the fake model.');
     expect(ids.at(-1)).toBe(String(stored.output.length));
-    await expect(api.executions.cancel(id)).rejects.toMatchObject({ status: 409 });
+    await expect(api.call(ops.cancelAgentResponse, { params: { id } })).rejects.toMatchObject({ status: 409 });
 
-    const page = await api.sessions.list({ scheduled: 'false', per_page: 5 });
+    const page = await api.call(ops.listSessions, { query: { scheduled: 'false', per_page: 5 } });
     expect(page.data.map((s) => s.id)).toContain(stored.root_id);
-    expect((await api.sessions.rename(stored.root_id, 'Greetings')).title).toBe('Greetings');
-    expect((await api.sessions.get(stored.root_id)).executions.map((e) => e.id)).toEqual([id]);
-    expect(await api.sessions.delete(stored.root_id)).toEqual({ id: stored.root_id, deleted: true });
-    await expect(api.executions.get(id)).rejects.toMatchObject({ status: 404 });
+    expect((await api.call(ops.renameSession, { params: { id: stored.root_id }, body: { title: 'Greetings' } })).title).toBe('Greetings');
+    expect((await api.call(ops.getSession, { params: { id: stored.root_id } })).executions.map((e) => e.id)).toEqual([id]);
+    expect(await api.call(ops.deleteSession, { params: { id: stored.root_id } })).toEqual({ id: stored.root_id, deleted: true });
+    await expect(api.call(ops.getAgentResponse, { params: { id } })).rejects.toMatchObject({ status: 404 });
 
     expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([
       `POST /api/agents/${CHAT}/execute`,

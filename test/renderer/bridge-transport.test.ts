@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentDeskBridge, BridgeRequest } from '../../src-preload/api';
 import { bridgeTransport } from '../../src-renderer/api/bridge-transport';
 import { createClient } from '../../src-renderer/api/client';
+import { ops } from '../../src-renderer/api/operations';
 
 /** A bridge double: answers requests from a function and streams scripted chunks, recording cancels. */
 function fakeBridge(opts: { status?: number; chunks?: string[]; hold?: boolean } = {}) {
@@ -43,7 +44,7 @@ describe('bridge transport', () => {
 
   it('hands an error answer of a stream back whole, for the client to read', async () => {
     const { bridge } = fakeBridge({ status: 422, chunks: ['{"message":"The model field is required."}'] });
-    await expect(createClient(bridgeTransport(bridge)).executions.stream(1, { answers: {} }, () => undefined)).rejects.toMatchObject({ status: 422 });
+    await expect(createClient(bridgeTransport(bridge)).stream(ops.executeAgent, { params: { id: 1 }, body: { answers: {}, stream: true } }, () => undefined)).rejects.toMatchObject({ status: 422 });
   });
 
   it('cancels the bridge stream when the caller aborts', async () => {

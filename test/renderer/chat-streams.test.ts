@@ -25,19 +25,18 @@ class FakeApiError extends Error {
 vi.mock('../../src-renderer/api', () => ({
   ApiError: FakeApiError,
   isAbort: (e: unknown) => e instanceof DOMException && e.name === 'AbortError',
+  ops: { streamAgentResponse: { method: 'get', path: '/agent-responses/{id}/stream' } },
   api: {
-    executions: {
-      async attach(_id: number, onEvent: (e: Ev, id?: string) => void, opts: { lastEventId?: string }) {
-        asked.push(opts.lastEventId);
-        const s = scripts.shift()!;
-        let last: Ev | null = null;
-        for (const [e, id] of s.events) {
-          onEvent(e, id);
-          last = e;
-        }
-        if (s.error) throw s.error;
-        return last;
-      },
+    async stream(_op: unknown, input: { headers?: Record<string, string> }, onEvent: (e: Ev, id?: string) => void) {
+      asked.push(input.headers?.['last-event-id']);
+      const s = scripts.shift()!;
+      let last: Ev | null = null;
+      for (const [e, id] of s.events) {
+        onEvent(e, id);
+        last = e;
+      }
+      if (s.error) throw s.error;
+      return last;
     },
   },
 }));

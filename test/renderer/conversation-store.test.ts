@@ -15,15 +15,14 @@ const finish = (i: number, last: ExecutionEvent) => (streams[i].onEvent(last), s
 
 vi.mock('../../src-renderer/api', async () => ({
   ...(await import('../../src-renderer/api/errors')),
+  ops: (await import('../../src-renderer/api/operations')).ops,
   api: {
     transport: 'http',
-    executions: {
-      stream: (_agent: number, body: Record<string, unknown>, onEvent: (e: ExecutionEvent) => void) => new Promise((end) => streams.push({ body, onEvent, end })),
-      get: async () => {
-        throw new Error('not stored here');
-      },
+    stream: (_op: unknown, input: { body: Record<string, unknown> }, onEvent: (e: ExecutionEvent) => void) => new Promise((end) => streams.push({ body: input.body, onEvent, end })),
+    async call(op: { path: string }) {
+      if (op.path === '/sessions') return { data: [], total: 0 };
+      throw new Error('not stored here');
     },
-    sessions: { list: async () => ({ data: [], total: 0 }) },
   },
 }));
 

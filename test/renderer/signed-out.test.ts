@@ -5,7 +5,7 @@
  * refusals do not.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api } from '../../src-renderer/api';
+import { api, ops } from '../../src-renderer/api';
 import { useAuth } from '../../src-renderer/stores/auth';
 import { useAgents } from '../../src-renderer/stores/agents';
 
@@ -42,7 +42,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('a 401 anywhere', () => {
   it('a request answered 401 signs the app out, whoever made the call', async () => {
     status = 401;
-    await expect(api.sessions.list()).rejects.toThrow('Unauthenticated.');
+    await expect(api.call(ops.listSessions, {})).rejects.toThrow('Unauthenticated.');
     expect(useAuth.getState().signedOut).toBe(true);
   });
 
@@ -55,18 +55,18 @@ describe('a 401 anywhere', () => {
 
   it('a stream and an upload answered 401 sign it out too', async () => {
     status = 401;
-    await expect(api.executions.attach(3, () => {})).rejects.toThrow();
+    await expect(api.stream(ops.streamAgentResponse, { params: { id: 3 } }, () => {})).rejects.toThrow();
     expect(useAuth.getState().signedOut).toBe(true);
     useAuth.setState({ signedOut: false });
-    await expect(api.files.upload(new File(['x'], 'a.txt'))).rejects.toThrow();
+    await expect(api.upload(ops.uploadFile, { form: { file: new File(['x'], 'a.txt') } })).rejects.toThrow();
     expect(useAuth.getState().signedOut).toBe(true);
   });
 
   it('other refusals leave the app signed in', async () => {
     status = 404;
-    await expect(api.agents.get(1)).rejects.toThrow();
-    await expect(api.executions.attach(3, () => {})).rejects.toThrow();
-    await expect(api.files.upload(new File(['x'], 'a.txt'))).rejects.toThrow();
+    await expect(api.call(ops.getAgent, { params: { id: 1 } })).rejects.toThrow();
+    await expect(api.stream(ops.streamAgentResponse, { params: { id: 3 } }, () => {})).rejects.toThrow();
+    await expect(api.upload(ops.uploadFile, { form: { file: new File(['x'], 'a.txt') } })).rejects.toThrow();
     expect(useAuth.getState().signedOut).toBe(false);
   });
 });

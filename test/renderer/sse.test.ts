@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readExecutionEvents } from '../../src-renderer/api/sse';
+import { readEvents } from '../../src-renderer/api/sse';
+import { ExecutionEvent } from '../../src-main/platform/contract/executions';
 
 /** The renderer reading an execution stream (through eventsource-parser) from a transport that hands it `chunks`. */
 async function read(chunks: string[]): Promise<{ events: { status: string; output: string; id?: string }[]; last: { status: string } | null }> {
@@ -11,7 +12,7 @@ async function read(chunks: string[]): Promise<{ events: { status: string; outpu
       return { status: 200 };
     },
   };
-  const last = await readExecutionEvents(transport, { method: 'GET', path: '/x' } as never, (e, id) => events.push({ status: e.status, output: e.output, id }));
+  const last = await readEvents(transport, { method: 'GET', path: '/x' } as never, ExecutionEvent, (e, id) => events.push({ status: e.status, output: e.output, id }));
   return { events, last };
 }
 

@@ -10,17 +10,16 @@ const all: F[] = Array.from({ length: 130 }, (_, i) => ({ id: 130 - i, object: '
 const asked: Record<string, unknown>[] = [];
 let gate: Promise<void> | null = null;
 
-vi.mock('../../src-renderer/api', () => ({
+vi.mock('../../src-renderer/api', async () => ({
   ApiError: class extends Error {},
   messageOf: (e: unknown) => String(e),
+  ops: (await import('../../src-renderer/api/operations')).ops,
   api: {
-    files: {
-      async list(q: { page: number; per_page: number; status?: string; q?: string }) {
-        asked.push(q);
-        if (gate && q.q === 'slow') await gate;
-        const hits = all.filter((f) => (!q.status || f.status === q.status) && (!q.q || f.filename.includes(q.q)));
-        return { data: hits.slice((q.page - 1) * q.per_page, q.page * q.per_page) };
-      },
+    async call(_op: unknown, { query: q }: { query: { page: number; per_page: number; status?: string; q?: string } }) {
+      asked.push(q);
+      if (gate && q.q === 'slow') await gate;
+      const hits = all.filter((f) => (!q.status || f.status === q.status) && (!q.q || f.filename.includes(q.q)));
+      return { data: hits.slice((q.page - 1) * q.per_page, q.page * q.per_page) };
     },
   },
 }));

@@ -95,8 +95,11 @@ export interface Parsed<O extends Operation> {
   body: O['upload'] extends object ? undefined : Infer<O['body']>;
 }
 
+/** Path values as callers hold them: an id may be a number (the path writes its digits). */
+type PathInput<P> = { [K in keyof P]: P[K] extends string ? string | number : P[K] };
+
 /** What a caller passes: the parts the operation declares, as their schemas take them. */
-export type CallInput<O extends Operation> = (O['params'] extends z.ZodType ? { params: InferIn<O['params']> } : { params?: undefined }) &
+export type CallInput<O extends Operation> = (O['params'] extends z.ZodType ? { params: PathInput<InferIn<O['params']>> } : { params?: undefined }) &
   (O['query'] extends z.ZodType ? { query?: Partial<InferIn<O['query']>> } : { query?: undefined }) &
   (O['body'] extends z.ZodType ? { body: InferIn<O['body']> } : { body?: undefined }) & { headers?: Record<string, string> };
 

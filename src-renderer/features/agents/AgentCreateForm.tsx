@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { useAgents } from '../../stores/agents';
@@ -39,14 +39,16 @@ export function AgentCreateForm({ start, onCreated, onCancel }: { start: CreateS
     setBusy(true);
     setError(null);
     try {
-      const agent = await api.agents.create({
-        // A chat starts with the chat questions; a template brings its own; a text agent starts with none.
-        template_id: tpl?.id ?? (kind === 'chat' ? CHAT_BASE : undefined),
-        ...(tpl ? {} : { type: kind }),
-        title: title.trim(),
-        description: description.trim() || null,
-        // Empty keeps a template's own instructions.
-        ...(instructions.trim() || !tpl ? { instructions: instructions.trim() } : {}),
+      const agent = await api.call(ops.createAgent, {
+        body: {
+          // A chat starts with the chat questions; a template brings its own; a text agent starts with none.
+          template_id: tpl?.id ?? (kind === 'chat' ? CHAT_BASE : undefined),
+          ...(tpl ? {} : { type: kind }),
+          title: title.trim(),
+          description: description.trim() || null,
+          // Empty keeps a template's own instructions.
+          ...(instructions.trim() || !tpl ? { instructions: instructions.trim() } : {}),
+        },
       });
       upsert(agent);
       toast(t('agents.create.created', { title: agent.title }));

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Agent, Question } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { ModelSelect } from '../../components/ModelSelect';
@@ -64,12 +64,12 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   const save = async () => {
     setSaving(true);
     try {
-      const saved = await api.agents.update(agent.id, { title, description: description || null, instructions, questions, tool_servers: toolServers });
+      const saved = await api.call(ops.updateAgent, { params: { id: agent.id }, body: { title, description: description || null, instructions, questions, tool_servers: toolServers } });
       upsert(saved);
-      for (const [id, change] of Object.entries(approvals)) await api.tools.update(Number(id), change);
+      for (const [id, change] of Object.entries(approvals)) await api.call(ops.updateMcpServer, { params: { id }, body: change });
       if (files) {
-        if (files.add.length) await api.agents.linkFiles(agent.id, files.add);
-        for (const id of files.remove) await api.agents.unlinkFile(agent.id, id);
+        if (files.add.length) await api.call(ops.linkAgentFiles, { params: { agentId: agent.id }, body: { file_ids: files.add } });
+        for (const id of files.remove) await api.call(ops.unlinkAgentFile, { params: { agentId: agent.id, fileId: id } });
       }
       setError(null);
       toast(t('agents.editor.saved'));
@@ -84,7 +84,7 @@ export function AgentEditor({ agent, onClose }: { agent: Agent; onClose(): void 
   const del = async () => {
     if (!(await askConfirm({ title: t('agents.editor.deleteTitle', { title: agent.title }), body: t('agents.editor.deleteBody'), confirmLabel: t('agents.editor.delete'), danger: true }))) return;
     try {
-      await api.agents.delete(agent.id);
+      await api.call(ops.deleteAgent, { params: { id: agent.id } });
       remove(agent.id);
       toast(t('agents.editor.deleted'));
       onClose();

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { FileObject } from '../../api';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatBytes } from '../../components/format';
 import { useLoad } from '../../components/use-load';
@@ -25,11 +25,11 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
   const go = useNav((s) => s.go);
   const [pick, setPick] = useState('');
   const linked = useLoad(async () => {
-    const set = await api.agents.files(agentId);
+    const set = await api.call(ops.listAgentFiles, { params: { agentId } });
     onDraft({ linked: set.files, add: [], remove: [] });
     return set;
   }, [agentId]);
-  const uploaded = useLoad(() => api.files.list({ per_page: 100 }), []);
+  const uploaded = useLoad(() => api.call(ops.listFiles, { query: { per_page: 100 } }), []);
   if (!draft) {
     return linked.error ? (
       <ErrorNote error={linked.error} what={t('agents.filesField.what')} />

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { useEffect, useId, useState } from 'react';
 import type { Question } from '../../../src-main/platform/contract/agents';
 import type { McpServer, McpTool, ToolServerRef } from '../../../src-main/platform/contract/tools';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { generalSentence } from '../../api/field-errors';
 import { useLoad } from '../../components/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -35,7 +35,7 @@ interface Props {
  */
 export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onApproval }: Props) {
   const t = useT();
-  const list = useLoad(() => api.tools.servers(), []);
+  const list = useLoad(() => api.call(ops.listMcpServers, {}), []);
   const searchReady = useWebSearchReady(!!web);
   const go = useNav((s) => s.go);
   const uid = useId();
@@ -129,7 +129,7 @@ function ServerTools({
 
   useEffect(() => {
     let live = true;
-    api.tools.list(s.id).then(
+    api.call(ops.listMcpServerTools, { params: { id: s.id } }).then(
       (r) => live && setTools(r.data),
       (err: unknown) => live && setError(err),
     );
@@ -141,7 +141,7 @@ function ServerTools({
   const lookUp = async () => {
     setLooking(true);
     try {
-      setTools((await api.tools.refresh(s.id)).data);
+      setTools((await api.call(ops.refreshMcpServerTools, { params: { id: s.id } })).data);
       setError(null);
     } catch (err) {
       setError(err);

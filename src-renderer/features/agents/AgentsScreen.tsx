@@ -20,7 +20,7 @@ export default function AgentsScreen() {
   const t = useT();
   const [tab, setTab] = useState<'agents' | 'templates'>('agents');
   const [q, setQ] = useState('');
-  const [type, setType] = useState('');
+  const [type, setType] = useState<(typeof AGENT_TYPES)[number] | ''>('');
   const [source, setSource] = useState<SourceFilter>('');
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Agent | null>(null);
@@ -170,7 +170,7 @@ export default function AgentsScreen() {
             <select
               value={type}
               onChange={(e) => {
-                setType(e.target.value);
+                setType(e.target.value as (typeof AGENT_TYPES)[number] | '');
                 setPage(1);
               }}
             >

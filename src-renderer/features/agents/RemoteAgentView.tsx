@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
-import { remoteApi } from '../settings/remote-api';
 import { useRemote } from '../settings/remote-store';
 import { RemoteLink } from '../settings/RemoteLink';
 import { SourceBadge } from './SourceBadge';
@@ -35,7 +34,7 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
     setShare(next);
     setBusy('share');
     try {
-      const saved = await api.agents.update(agent.id, { share_context: next });
+      const saved = await api.call(ops.updateAgent, { params: { id: agent.id }, body: { share_context: next } });
       setShare(saved.share_context);
       upsert(saved);
       setError(null);
@@ -50,7 +49,7 @@ export function RemoteAgentView({ agent, onClose, onImported }: { agent: Agent; 
   const importLocal = async () => {
     setBusy('import');
     try {
-      const copy = await remoteApi.importAgent(agent.id);
+      const copy = await api.call(ops.importRemoteAgent, { params: { id: agent.id } });
       upsert(copy);
       toast(t('agents.remoteView.imported', { title: copy.title }));
       onImported(copy);

@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
+import type { AGENT_TYPES } from '../../../src-main/platform/contract/agents';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useT } from '../../i18n';
 import type { CreateStart } from './AgentCreateForm';
 
 /** The template catalog: "Use template" opens the new-agent form filled in from it; nothing is saved until Create. */
-export function TemplateList({ q, type, onUse }: { q: string; type: string; onUse(start: Required<CreateStart>): void }) {
+export function TemplateList({ q, type, onUse }: { q: string; type: (typeof AGENT_TYPES)[number] | ''; onUse(start: Required<CreateStart>): void }) {
   const t = useT();
   const [page, setPage] = useState(1);
-  const list = useLoad(() => api.resources.list({ q: q.trim() || undefined, type: type || undefined, page, per_page: 24 }), [q, type, page]);
+  const list = useLoad(() => api.call(ops.listResources, { query: { q: q.trim() || undefined, type: type || undefined, page, per_page: 24 } }), [q, type, page]);
 
   return (
     <>

@@ -1,5 +1,5 @@
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 
 /**
  * A copy of a local agent under a new name: its kind, description, instructions, questions (with
@@ -7,16 +7,18 @@ import { api } from '../../api';
  * original: they are about that agent.
  */
 export async function duplicateAgent(a: Agent, title: string): Promise<Agent> {
-  const copy = await api.agents.create({
-    title,
-    type: a.type,
-    description: a.description,
-    long_description: a.long_description,
-    instructions: a.instructions,
-    questions: a.questions,
-    tool_servers: a.tool_servers ?? [],
+  const copy = await api.call(ops.createAgent, {
+    body: {
+      title,
+      type: a.type,
+      description: a.description,
+      long_description: a.long_description,
+      instructions: a.instructions,
+      questions: a.questions,
+      tool_servers: a.tool_servers ?? [],
+    },
   });
-  const linked = await api.agents.files(a.id);
-  if (linked.files.length) await api.agents.linkFiles(copy.id, linked.files.map((f) => f.id));
+  const linked = await api.call(ops.listAgentFiles, { params: { agentId: a.id } });
+  if (linked.files.length) await api.call(ops.linkAgentFiles, { params: { agentId: copy.id }, body: { file_ids: linked.files.map((f) => f.id) } });
   return copy;
 }

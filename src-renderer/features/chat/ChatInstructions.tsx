@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { INSTRUCTIONS_MAX } from '../../../src-main/platform/contract/sessions';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { useT } from '../../i18n';
 import { formatNumber } from '../../components/format';
 import { useModalDialog } from '../../components/use-modal';
@@ -43,7 +43,7 @@ function useChatSettings(rootId: number | null): Settings | null {
     // an older page): the whole conversation is a long read, the list already has most.
     if (rootId === null || listed || !listedOnce) return;
     let live = true;
-    api.sessions.get(rootId).then(
+    api.call(ops.getSession, { params: { id: rootId } }).then(
       (s) => live && setFetched(s),
       () => undefined,
     );

@@ -2,8 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import { COMPARE_MAX } from '../../../src-main/platform/contract/sessions';
 import { isFinished } from '../../../src-main/platform/contract/executions';
-import { api, type ExecutionEvent } from '../../api';
-import type { ExecuteBody } from '../../api/client';
+import { api, ops, type CallInput, type ExecutionEvent } from '../../api';
 import { useT } from '../../i18n';
 import { formatNumber } from '../../components/format';
 import { useModalDialog } from '../../components/use-modal';
@@ -65,11 +64,11 @@ export function CompareView({ agent, onClose }: { agent: Agent; onClose(): void 
         };
       });
     };
-    void api.executions
-      .attach(col.id, onEvent, { signal: ctl.signal })
+    void api
+      .stream(ops.streamAgentResponse, { params: { id: col.id } }, onEvent, ctl.signal)
       .then(async () => {
         if (ctl.signal.aborted) return;
-        const stored = await api.executions.get(col.id);
+        const stored = await api.call(ops.getAgentResponse, { params: { id: col.id } });
         patch(col.id, (c) => ({ ...c, timing: stored.timing ?? null }));
       })
       .catch((err) => {
@@ -87,7 +86,7 @@ export function CompareView({ agent, onClose }: { agent: Agent; onClose(): void 
     const path = selectTurns(conv);
     const parent = path[path.length - 1];
     // The same request the composer would send, with the models to ask.
-    const body: ExecuteBody & { models: string[] } = {
+    const body: CallInput<typeof ops.compareModels>['body'] = {
       answers: { ...answers, ...(mainQuestion ? { [mainQuestion]: message } : {}), ...(conv.rootId ? { root_id: conv.rootId } : {}) },
       ...(mainQuestion ? {} : { messages: [...newChatDeveloper(conv.rootId), { role: 'user' as const, content: message }] }),
       ...(parent?.responseId ? { parent_id: parent.responseId } : {}),
@@ -96,7 +95,7 @@ export function CompareView({ agent, onClose }: { agent: Agent; onClose(): void 
     setSending(true);
     setError(null);
     try {
-      const res = await api.sessions.compare(agentId, body);
+      const res = await api.call(ops.compareModels, { params: { id: agentId }, body });
       const started = performance.now();
       const cols: Column[] = res.responses.map((e, i) => ({ id: e.id, rootId: e.root_id, model: picked[i], output: '', status: 'pending', error: null, startedAt: started, firstAt: null, endAt: null }));
       setColumns(cols);
@@ -112,7 +111,7 @@ export function CompareView({ agent, onClose }: { agent: Agent; onClose(): void 
 
   const stop = async (col: Column) => {
     try {
-      await api.executions.cancel(col.id);
+      await api.call(ops.cancelAgentResponse, { params: { id: col.id } });
     } catch {
       // Already finished: its stream brings the end.
     }

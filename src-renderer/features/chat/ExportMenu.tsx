@@ -1,4 +1,4 @@
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { t, useT } from '../../i18n';
 import { toast } from '../../stores/toasts';
 import { useSessions } from '../../stores/sessions';
@@ -10,11 +10,11 @@ import { useSessions } from '../../stores/sessions';
  */
 export async function downloadSession(rootId: number, format: 'md' | 'json'): Promise<void> {
   try {
-    const file = await api.sessions.exportFile(rootId, format);
+    const file = await api.bytes(ops.exportSession, { params: { id: rootId }, query: { format } });
     const url = URL.createObjectURL(new Blob([file.text], { type: file.type }));
     const a = document.createElement('a');
     a.href = url;
-    a.download = file.filename;
+    a.download = file.filename ?? `conversation.${format}`;
     a.hidden = true;
     document.body.append(a);
     a.click();

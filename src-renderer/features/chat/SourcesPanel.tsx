@@ -1,4 +1,4 @@
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useT } from '../../i18n';
@@ -6,7 +6,7 @@ import { useT } from '../../i18n';
 /** The passages and memories the model was given for one response (ext `context`), fetched on demand. */
 export function SourcesPanel({ responseId }: { responseId: number }) {
   const t = useT();
-  const { data, error, loading } = useLoad(() => api.executions.get(responseId), [responseId]);
+  const { data, error, loading } = useLoad(() => api.call(ops.getAgentResponse, { params: { id: responseId } }), [responseId]);
   if (loading && !data) return <p className="muted small">{t('chat.sources.loading')}</p>;
   if (error) return <ErrorNote error={error} what={t('chat.sources.what')} />;
   const ctx = data?.context;

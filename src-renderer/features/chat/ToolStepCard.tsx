@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ToolStep } from '../../../src-main/platform/contract/tools';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { countdown } from './elapsed';
 import { useNow } from './use-now';
@@ -28,8 +28,8 @@ export function ToolStepCard({ step, executionId, onAnswered }: { step: ToolStep
   const answer = async (how: 'once' | 'always' | 'deny') => {
     setBusy(true);
     try {
-      if (how === 'deny') await api.tools.deny(executionId, step.id);
-      else await api.tools.approve(executionId, step.id, how === 'always');
+      if (how === 'deny') await api.call(ops.denyStep, { params: { id: executionId, step: step.id }, body: {} });
+      else await api.call(ops.approveStep, { params: { id: executionId, step: step.id }, body: { always: how === 'always' } });
       setError(null);
       onAnswered();
     } catch (err) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ToolStep } from '../../../src-main/platform/contract/tools';
 import { isFinished } from '../../../src-main/platform/contract/executions';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ToolStepCard } from './ToolStepCard';
 import { useT } from '../../i18n';
 import './tool-steps.css';
@@ -25,7 +25,7 @@ export function ToolSteps({ responseId, live, known }: { responseId: number | nu
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        const e = await api.executions.get(responseId);
+        const e = await api.call(ops.getAgentResponse, { params: { id: responseId } });
         if (gone) return;
         setSteps(e.steps ?? []);
         if (!isFinished(e.status)) timer = setTimeout(() => void load(), POLL_MS);

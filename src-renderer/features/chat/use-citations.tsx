@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { useLoad } from '../../components/use-load';
 import type { Citations, CitedPassage } from '../../components/citations';
 import { FileViewer } from '../files/FileViewer';
@@ -10,7 +10,7 @@ import { FileViewer } from '../files/FileViewer';
  */
 export function useCitations(responseId: number | null, output: string, live: boolean): { citations: Citations; cited: CitedPassage[]; viewer: ReactNode } {
   const wanted = !live && responseId !== null && /\[\d/.test(output);
-  const { data } = useLoad(() => (wanted ? api.executions.get(responseId) : Promise.resolve(null)), [wanted, responseId, output]);
+  const { data } = useLoad(() => (wanted ? api.call(ops.getAgentResponse, { params: { id: responseId } }) : Promise.resolve(null)), [wanted, responseId, output]);
   const [open, setOpen] = useState<CitedPassage | null>(null);
   const numbered = useMemo(
     () => (data?.context?.passages ?? []).flatMap((p) => (p.n === undefined ? [] : [{ n: p.n, file_id: p.file_id, filename: p.filename, position: p.position, text: p.text, cited: !!p.cited }])),

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 
 export interface AgentTools {
   /** the agent's tool servers, by name, with the tools it may use (null: all of them) */
@@ -21,8 +21,8 @@ export function useAgentTools(agent: Agent | null): AgentTools {
       return;
     }
     let gone = false;
-    api.tools
-      .servers()
+    api
+      .call(ops.listMcpServers, {})
       .then((list) => {
         if (gone) return;
         const byId = new Map(list.data.map((s) => [s.id, s]));

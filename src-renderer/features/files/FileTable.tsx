@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, messageOf, type FileObject } from '../../api';
+import { api, messageOf, type FileObject, ops } from '../../api';
 import { formatBytes, formatCredits, formatTime } from '../../components/format';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
@@ -30,7 +30,7 @@ export function FileTable({ files }: { files: FileObject[] }) {
   const link = async () => {
     if (agentId === '' || !selected.size) return;
     try {
-      const set = await api.agents.linkFiles(agentId, [...selected]);
+      const set = await api.call(ops.linkAgentFiles, { params: { agentId }, body: { file_ids: [...selected] } });
       const agent = agents.find((a) => a.id === agentId);
       toast(t('files.table.linked', { count: selected.size, agent: agent?.title ?? t('files.table.theAgent'), total: set.files.length }));
       setSelected(new Set());

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { api } from '../../api';
+import { api, ops, type Answer } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatNumber } from '../../components/format';
 import { useLoad } from '../../components/use-load';
@@ -25,9 +25,9 @@ export function FileViewer({ fileId, highlight, onClose, initial }: { fileId: nu
   const tabsId = useId();
   const cited = highlight !== null && highlight !== undefined;
   const [view, setView] = useState<View>(initial ?? (cited ? 'passages' : 'text'));
-  const file = useLoad(() => api.files.get(fileId), [fileId]);
-  const text = useLoad(() => (view === 'text' ? api.files.text(fileId, PREVIEW_CHARS) : Promise.resolve(null)), [fileId, view]);
-  const page = useLoad(() => (view === 'passages' ? api.files.passages(fileId) : Promise.resolve(null)), [fileId, view]);
+  const file = useLoad(() => api.call(ops.getFile, { params: { fileId } }), [fileId]);
+  const text = useLoad(() => (view === 'text' ? api.call(ops.getFileText, { params: { fileId }, query: { max_chars: PREVIEW_CHARS } }) : Promise.resolve(null)), [fileId, view]);
+  const page = useLoad(() => (view === 'passages' ? api.call(ops.listFilePassages, { params: { fileId }, query: { limit: 500 } }) : Promise.resolve(null)), [fileId, view]);
   // Open while mounted; closing unmounts it, and focus goes back to the citation or button that opened it.
   useModalDialog(ref, true);
   useEffect(() => {
@@ -123,7 +123,7 @@ export function FileViewer({ fileId, highlight, onClose, initial }: { fileId: nu
 }
 
 /** The whole text read from the file, or why there is none yet. */
-function TextView({ state, status, error }: { state: { data: Awaited<ReturnType<typeof api.files.text>> | null; error: unknown; loading: boolean }; status?: string; error?: string }) {
+function TextView({ state, status, error }: { state: { data: Answer<typeof ops.getFileText> | null; error: unknown; loading: boolean }; status?: string; error?: string }) {
   const t = useT();
   if (state.error) return <ErrorNote error={state.error} what={t('files.viewer.text')} />;
   if (!state.data) return <p className="muted small">{t('files.viewer.loadingText')}</p>;

@@ -3,7 +3,7 @@ import type { FileStatus } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { pickFiles } from '../../components/pick-files';
 import { uploadLimit, useUploads } from '../../stores/uploads';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { formatBytes } from '../../components/format';
 import { useT } from '../../i18n';
 import { UploadList } from './UploadList';
@@ -22,7 +22,7 @@ export default function FilesScreen() {
 
   // The limit is said before a file is chosen, and checked before one is sent.
   useEffect(() => {
-    api.app().then(
+    api.call(ops.getApp, {}).then(
       (a) => {
         uploadLimit.set(a.max_upload_bytes);
         setLimit(a.max_upload_bytes);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
 import { useConfirm } from '../../components/confirm';
@@ -41,13 +41,13 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
     // Names what goes and where its memories end up: "Delete “Work”? Its 12 memories move to Default."
     let count: number | null = null;
     try {
-      count = (await api.memories.list({ collection_id: c.id, per_page: 1 })).meta.total;
+      count = (await api.call(ops.listMemories, { query: { collection_id: c.id, per_page: 1 } })).meta.total;
     } catch {
       count = null;
     }
     const body = count === null ? t('memories.collections.moveUnknown') : t('memories.collections.move', { count });
     if (!(await confirm({ title: t('memories.collections.deleteTitle', { name: label }), body, confirmLabel: t('memories.collections.deleteConfirm'), danger: true }))) return;
-    if (await act(() => api.collections.delete(c.id), t('memories.collections.deleted', { name: label }))) {
+    if (await act(() => api.call(ops.deleteCollection, { params: { collectionId: c.id } }), t('memories.collections.deleted', { name: label }))) {
       if (selected.kind === 'one' && selected.id === c.id) onSelect({ kind: 'all' });
     }
   };
@@ -71,7 +71,7 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
                 className="row grow"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void act(() => api.collections.rename(renaming.id, renaming.name), t('memories.collections.renamed')).then((ok) => ok && setRenaming(null));
+                  void act(() => api.call(ops.renameCollection, { params: { collectionId: renaming.id }, body: { name: renaming.name } }), t('memories.collections.renamed')).then((ok) => ok && setRenaming(null));
                 }}
               >
                 <input aria-label={tr('memories.collections.newNameFor', { name: c.label })} className="grow" value={renaming.name} autoFocus onChange={(e) => setRenaming({ id: renaming.id, name: e.target.value })} onKeyDown={(e) => e.key === 'Escape' && setRenaming(null)} />
@@ -111,7 +111,7 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
         onSubmit={(e) => {
           e.preventDefault();
           if (!name.trim()) return;
-          void act(() => api.collections.create(name.trim()), t('memories.collections.created')).then((ok) => ok && setName(''));
+          void act(() => api.call(ops.createCollection, { body: { name: name.trim() } }), t('memories.collections.created')).then((ok) => ok && setName(''));
         }}
       >
         <label className="sr-only" htmlFor="new-collection">

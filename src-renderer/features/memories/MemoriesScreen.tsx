@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { CollectionsPanel } from './CollectionsPanel';
@@ -23,7 +23,7 @@ export default function MemoriesScreen() {
   const collectionId = filter.kind === 'one' ? filter.id : filter.kind === 'default' ? defaultId : null;
   const empty = filter.kind === 'default' && defaultId === null;
   const memories = useLoad(
-    () => (empty ? Promise.resolve({ message: '', memories: [], meta: { current_page: 1, last_page: 1, total: 0 } }) : api.memories.list({ page, per_page: PER_PAGE, collection_id: collectionId ?? undefined, q: q.trim() || undefined })),
+    () => (empty ? Promise.resolve({ message: '', memories: [], meta: { current_page: 1, last_page: 1, total: 0 } }) : api.call(ops.listMemories, { query: { page, per_page: PER_PAGE, collection_id: collectionId ?? undefined, q: q.trim() || undefined } })),
     [page, collectionId, empty, q],
   );
   const meta = memories.data?.meta;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { toast } from '../../stores/toasts';
@@ -25,7 +25,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
     if (!text.trim() || over) return;
     setSaving(true);
     try {
-      await api.memories.create(text, target);
+      await api.call(ops.createMemory, { body: { memory: text, collection_id: target ?? undefined } });
       setText('');
       setError(null);
       toast(t('memories.saved'));

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Memory } from '../../../src-main/platform/contract/memories';
 import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
 import { CharCounter } from './CharCounter';
@@ -32,7 +32,7 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
       setError(err);
     }
   };
-  const save = () => editing !== null && editing.trim() && editing.length <= MEMORY_MAX && void act(() => api.memories.update(memory.id, editing, memory.collection_id), t('memories.updated'));
+  const save = () => editing !== null && editing.trim() && editing.length <= MEMORY_MAX && void act(() => api.call(ops.updateMemory, { params: { memoryId: memory.id }, body: { memory: editing, collection_id: memory.collection_id } }), t('memories.updated'));
 
   return (
     <li className="card" data-testid="memory" data-memory-id={memory.id}>
@@ -76,7 +76,7 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
               collections={collections}
               value={memory.collection_id}
               label={tr('memories.moveTo')}
-              onChange={(id) => id !== memory.collection_id && void act(() => api.memories.update(memory.id, memory.memory, id), t('memories.moved', { to: collectionChoices(collections).find((c) => c.id === id)?.label ?? t('memories.default') }))}
+              onChange={(id) => id !== memory.collection_id && void act(() => api.call(ops.updateMemory, { params: { memoryId: memory.id }, body: { memory: memory.memory, collection_id: id } }), t('memories.moved', { to: collectionChoices(collections).find((c) => c.id === id)?.label ?? t('memories.default') }))}
             />
             <button type="button" className="btn btn-small" onClick={() => setEditing(memory.memory)}>
               {tr('common.edit')}
@@ -84,7 +84,7 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
             <button
               type="button"
               className="btn btn-small"
-              onClick={() => void confirm({ title: t('memories.deleteTitle'), body: t('memories.deleteBody', { text: clip(memory.memory.replace(/\s+/g, ' '), 120) }), confirmLabel: t('memories.deleteConfirm'), danger: true }).then((ok) => (ok ? act(() => api.memories.delete(memory.id), t('memories.deleted')) : undefined))}
+              onClick={() => void confirm({ title: t('memories.deleteTitle'), body: t('memories.deleteBody', { text: clip(memory.memory.replace(/\s+/g, ' '), 120) }), confirmLabel: t('memories.deleteConfirm'), danger: true }).then((ok) => (ok ? act(() => api.call(ops.deleteMemory, { params: { memoryId: memory.id } }), t('memories.deleted')) : undefined))}
             >
               {tr('common.delete')}
             </button>

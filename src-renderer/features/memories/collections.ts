@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CollectionListed } from '../../../src-main/platform/contract/memories';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { t } from '../../i18n';
 
 export type ListedCollection = z.infer<typeof CollectionListed>;
@@ -9,7 +9,7 @@ export type ListedCollection = z.infer<typeof CollectionListed>;
 export async function loadAllCollections(): Promise<ListedCollection[]> {
   const all: ListedCollection[] = [];
   for (let page = 1; page <= 40; page++) {
-    const res = await api.collections.list({ page, per_page: 50 });
+    const res = await api.call(ops.listCollections, { query: { page, per_page: 50 } });
     all.push(...res.collections);
     if (page >= res.meta.last_page) break;
   }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useNav } from '../../stores/nav';
@@ -10,7 +10,7 @@ import { useT } from '../../i18n';
 
 /** The schedule's past runs, newest first: each run's execution (open it in Chat) or why it could not start. */
 export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refreshKey: string }) {
-  const runs = useLoad(() => api.schedules.runs(scheduleId), [scheduleId, refreshKey]);
+  const runs = useLoad(() => api.call(ops.listScheduleRuns, { params: { id: scheduleId }, query: { per_page: 20 } }), [scheduleId, refreshKey]);
   const go = useNav((s) => s.go);
   const tr = useT();
   // A run still starting or running is looked at again shortly, so its status does not stay stale.

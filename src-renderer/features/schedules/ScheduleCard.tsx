@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import type { Schedule } from '../../../src-main/platform/contract/schedules';
-import { api, messageOf } from '../../api';
+import { api, messageOf, ops } from '../../api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { toast } from '../../stores/toasts';
 import { useLoad } from '../../components/use-load';
@@ -24,7 +24,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
   const [runsKey, setRunsKey] = useState(0);
   // The latest run, read again whenever the schedule records a new one (the screen keeps the list
   // fresh) and, while it runs, until it settles.
-  const latest = useLoad(() => (s.last_run_at ? api.schedules.runs(s.id, { per_page: 1 }) : Promise.resolve(null)), [s.id, s.last_run_at]);
+  const latest = useLoad(() => (s.last_run_at ? api.call(ops.listScheduleRuns, { params: { id: s.id }, query: { per_page: 1 } }) : Promise.resolve(null)), [s.id, s.last_run_at]);
   const run = latest.data?.data[0] ?? null;
   const outcome = run ? runOutcome(run) : null;
   const { reload } = latest;
@@ -104,7 +104,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
         </div>
       </dl>
       <div className="row small">
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.schedules.update(s.id, { enabled: !s.enabled }), s.enabled ? t('schedules.card.pausedToast') : t('schedules.card.resumedToast'))}>
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.call(ops.updateSchedule, { params: { id: s.id }, body: { enabled: !s.enabled } }), s.enabled ? t('schedules.card.pausedToast') : t('schedules.card.resumedToast'))}>
           {s.enabled ? tr('schedules.card.pause') : tr('schedules.card.resume')}
         </button>
         <button type="button" className="btn btn-small" onClick={() => setEditing(true)}>
@@ -135,7 +135,7 @@ export function ScheduleCard({ schedule: s, agents, onChanged }: { schedule: Sch
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
-          void act(() => api.schedules.delete(s.id), t('schedules.card.deleted'));
+          void act(() => api.call(ops.deleteSchedule, { params: { id: s.id } }), t('schedules.card.deleted'));
         }}
       >
         <p>{tr('schedules.card.deleteBody', { title })}</p>

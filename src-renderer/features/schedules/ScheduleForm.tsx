@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
 import type { Schedule } from '../../../src-main/platform/contract/schedules';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { defaultAnswers, missingAnswers, type Answers } from '../chat/answers';
@@ -90,7 +90,9 @@ export function ScheduleForm({ agents, schedule, onSaved, onCancel }: { agents: 
       messages: isChat ? [{ role: 'user', content: message.trim() }] : [],
     };
     try {
-      const saved = schedule ? await api.schedules.update(schedule.id, body) : await api.schedules.create({ agent_id: agent.id, ...body });
+      const saved = schedule
+        ? await api.call(ops.updateSchedule, { params: { id: schedule.id }, body })
+        : await api.call(ops.createSchedule, { body: { agent_id: agent.id, ...body } });
       setError(null);
       onSaved(saved);
     } catch (err) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { useAgents } from '../../stores/agents';
@@ -15,7 +15,7 @@ export default function SchedulesScreen() {
   const tr = useT();
   const agents = useAgents((s) => s.agents);
   const agentsLoaded = useAgents((s) => s.loaded);
-  const list = useLoad(() => api.schedules.list(), []);
+  const list = useLoad(() => api.call(ops.listSchedules, { query: { per_page: 100 } }), []);
   const [formKey, setFormKey] = useState(0);
   const schedules = list.data?.data ?? [];
   // While the screen is open its cards follow the runs: "Last run" changes without a reload.

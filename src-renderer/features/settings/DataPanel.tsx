@@ -1,4 +1,4 @@
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
@@ -6,7 +6,7 @@ import { GpuSetting } from './GpuSetting';
 import { useT } from '../../i18n';
 
 export function DataPanel() {
-  const info = useLoad(() => api.app(), []);
+  const info = useLoad(() => api.call(ops.getApp, {}), []);
   const t = useT();
   if (info.error) return <ErrorNote error={info.error} what={t('settings.data.what')} />;
   if (!info.data) return <p className="muted">{t('common.loading')}</p>;

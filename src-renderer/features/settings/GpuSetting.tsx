@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import type { GpuInfo } from '../../../src-main/platform/contract/app-settings';
 import { platformText, t, useT } from '../../i18n';
@@ -19,7 +19,7 @@ export function GpuSetting({ initial }: { initial: GpuInfo }) {
   const [error, setError] = useState<unknown>(null);
   const change = async (value: GpuInfo['gpu']) => {
     try {
-      setGpu(await api.settings.saveGpu(value));
+      setGpu(await api.call(ops.updateGpuSettings, { body: { gpu: value } }));
       setError(null);
     } catch (err) {
       setError(err);

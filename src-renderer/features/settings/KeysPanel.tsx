@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatRelative, formatTime } from '../../components/format';
@@ -10,7 +10,7 @@ import { TableHead } from '../../components/TableHead';
 import { t, useT } from '../../i18n';
 
 export function KeysPanel() {
-  const keys = useLoad(() => api.keys.list(), []);
+  const keys = useLoad(() => api.call(ops.listKeys, {}), []);
   const tr = useT();
   const [name, setName] = useState('');
   const [created, setCreated] = useState<string | null>(null);
@@ -18,7 +18,7 @@ export function KeysPanel() {
 
   const create = async () => {
     try {
-      const k = await api.keys.create(name.trim());
+      const k = await api.call(ops.createKey, { body: { name: name.trim() } });
       setCreated(k.key);
       setName('');
       setError(null);
@@ -30,7 +30,7 @@ export function KeysPanel() {
   const revoke = async (id: number, keyName: string) => {
     if (!(await askConfirm({ title: t('settings.keys.revokeTitle', { name: keyName }), body: t('settings.keys.revokeBody'), confirmLabel: t('settings.keys.revokeConfirm'), danger: true }))) return;
     try {
-      await api.keys.revoke(id);
+      await api.call(ops.revokeKey, { params: { id } });
       toast(t('settings.keys.revoked'));
       await keys.reload();
     } catch (err) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
@@ -8,7 +8,7 @@ import { t, useT } from '../../i18n';
 const lines = (s: string) => s.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
 
 export function LocalhostPanel() {
-  const current = useLoad(() => api.settings.localhost(), []);
+  const current = useLoad(() => api.call(ops.getLocalhostSettings, {}), []);
   const tr = useT();
   const [enabled, setEnabled] = useState(true);
   const [port, setPort] = useState('');
@@ -30,7 +30,7 @@ export function LocalhostPanel() {
 
   const save = async () => {
     try {
-      await api.settings.saveLocalhost({ enabled, port: Number(port), allowed_hosts: lines(hosts), allowed_origins: lines(origins) });
+      await api.call(ops.updateLocalhostSettings, { body: { enabled, port: Number(port), allowed_hosts: lines(hosts), allowed_origins: lines(origins) } });
       setError(null);
       toast(t('settings.localhost.saved'));
       await current.reload();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
 import { platformText, t, useT } from '../../i18n';
@@ -12,7 +12,7 @@ export function McpImport({ onImported }: { onImported(): void }) {
   const run = async () => {
     try {
       const parsed = JSON.parse(text) as { mcpServers?: unknown };
-      const r = await api.tools.import({ mcpServers: (parsed.mcpServers ?? parsed) as Record<string, never> });
+      const r = await api.call(ops.importMcpServers, { body: { mcpServers: (parsed.mcpServers ?? parsed) as Record<string, never> } });
       const skipped = r.skipped.map((s) => platformText(`${s.name}: ${s.reason}`, () => s.name)).join('; ');
       toast(r.skipped.length ? t('settings.mcp.importedSkipped', { count: r.imported.length, skipped: r.skipped.length, list: skipped }) : t('settings.mcp.imported', { count: r.imported.length }));
       setText('');

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { McpServer, McpServerUpdate } from '../../../src-main/platform/contract/tools';
-import { api, ApiError } from '../../api';
+import { api, ApiError, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { parseArgs, parsePairs } from './mcp-form';
 import { fieldSentence } from '../../api/field-errors';
@@ -106,13 +106,13 @@ export function McpServerForm({ server, onSaved, onCancel }: { server?: McpServe
     setBusy(true);
     try {
       if (server) {
-        await api.tools.update(server.id, patchOf(server));
+        await api.call(ops.updateMcpServer, { params: { id: server.id }, body: patchOf(server) });
       } else {
-        await api.tools.create(
-          stdio
+        await api.call(ops.createMcpServer, {
+          body: stdio
             ? { name: name.trim(), transport, command: command.trim(), args: parseArgs(args), env: parsePairs(env, '='), cwd: cwd.trim() || null, approval }
             : { name: name.trim(), transport, url: url.trim(), headers: parsePairs(headers, ':'), approval },
-        );
+        });
         reset();
       }
       setError(null);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { McpServer } from '../../../src-main/platform/contract/tools';
-import { api, ApiError, messageOf } from '../../api';
+import { api, ApiError, messageOf, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
@@ -32,7 +32,7 @@ const serverError = (raw: string) => platformText(raw, () => `${t('settings.mcp.
 
 /** Settings → MCP servers: the tool sources agents may use, their status, stderr and tools. */
 export function McpServersPanel() {
-  const servers = useLoad(() => api.tools.servers(), []);
+  const servers = useLoad(() => api.call(ops.listMcpServers, {}), []);
   const t = useT();
   return (
     <div className="stack" data-testid="mcp-panel">
@@ -59,7 +59,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
 
   const loadTools = async () => {
     try {
-      setTools((await api.tools.list(s.id)).data);
+      setTools((await api.call(ops.listMcpServerTools, { params: { id: s.id } })).data);
       setToolsNote(null);
       // A list fetched while the card said "starting": the server is up by now, show its status.
       if (s.status === 'starting') onChange();
@@ -77,7 +77,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
   const refresh = async () => {
     setRefreshing(true);
     try {
-      const list = (await api.tools.refresh(s.id)).data;
+      const list = (await api.call(ops.refreshMcpServerTools, { params: { id: s.id } })).data;
       setTools(list);
       setToolsNote(null);
       setShowTools(true);
@@ -103,7 +103,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
   };
   const remove = async () => {
     if (!(await askConfirm({ title: t('settings.mcp.removeTitle', { name: s.name }), body: t('settings.mcp.removeBody'), confirmLabel: t('settings.mcp.removeConfirm'), danger: true }))) return;
-    await act(async () => (await api.tools.remove(s.id), toast(t('settings.mcp.removed', { name: s.name }))));
+    await act(async () => (await api.call(ops.deleteMcpServer, { params: { id: s.id } }), toast(t('settings.mcp.removed', { name: s.name }))));
   };
 
   const where = s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : (s.url ?? '');
@@ -115,7 +115,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
         </h3>
         <label className="field inline">
           <span>{tr('settings.mcp.toolCalls')}</span>
-          <select value={s.approval} disabled={busy} onChange={(e) => void act(() => api.tools.update(s.id, { approval: e.target.value as 'ask' | 'auto' }))}>
+          <select value={s.approval} disabled={busy} onChange={(e) => void act(() => api.call(ops.updateMcpServer, { params: { id: s.id }, body: { approval: e.target.value as 'ask' | 'auto' } }))}>
             <option value="ask">{tr('settings.mcp.ask')}</option>
             <option value="auto">{tr('settings.mcp.auto')}</option>
           </select>
@@ -123,7 +123,7 @@ function ServerCard({ server: s, onChange }: { server: McpServer; onChange(): vo
         <button type="button" className="btn btn-small" disabled={busy} aria-expanded={editing} onClick={() => setEditing(!editing)} data-testid="mcp-edit">
           {tr('common.edit')}
         </button>
-        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.tools.update(s.id, { enabled: !s.enabled }))}>
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => void act(() => api.call(ops.updateMcpServer, { params: { id: s.id }, body: { enabled: !s.enabled } }))}>
           {s.enabled ? tr('settings.mcp.disable') : tr('settings.mcp.enable')}
         </button>
         <button type="button" className="btn btn-small btn-danger" disabled={busy} onClick={() => void remove()}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
@@ -21,7 +21,7 @@ const nameOf = (l: OcrLanguage) => {
  * chosen and says what to do; OCR skips it until the file is there.
  */
 export function OcrPanel() {
-  const loaded = useLoad(() => api.settings.ocr(), []);
+  const loaded = useLoad(() => api.call(ops.getOcrSettings, {}), []);
   const tr = useT();
   const [saved, setSaved] = useState<OcrSettings | null>(null);
   const [adding, setAdding] = useState('');
@@ -34,7 +34,7 @@ export function OcrPanel() {
   const save = async (languages: string[]) => {
     setBusy(true);
     try {
-      setSaved(await api.settings.saveOcr(languages));
+      setSaved(await api.call(ops.updateOcrSettings, { body: { languages } }));
       setError(null);
     } catch (err) {
       setError(err);

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ProviderView } from '../../../src-main/platform/contract/settings';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { providerSentence, sentenceOf } from '../../api/field-errors';
 import { useSetup } from '../setup/setup-store';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -42,7 +42,7 @@ export function ProviderCard({ provider: p, onEdit, onToggle, onRemove }: { prov
   const runTest = async () => {
     setTest({ ok: true, text: t('settings.providerCard.testing') });
     try {
-      const r = await api.settings.testProvider({ id: p.id });
+      const r = await api.call(ops.testProvider, { body: { id: p.id } });
       setTest(r.ok ? { ok: true, text: t('settings.providerCard.connected', { ms: Math.round(r.latency_ms), count: r.models.length }) } : { ok: false, text: providerSentence(r.error ?? 'No answer within 8 s.') });
       void useSetup.getState().check({ fresh: true });
     } catch (err) {

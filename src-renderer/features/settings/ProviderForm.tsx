@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import type { ProviderInput, ProviderView } from '../../../src-main/platform/contract/settings';
 import { PROVIDER_KINDS } from '../../../src-main/platform/contract/settings';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { providerSentence, wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { PROVIDER_KIND_INFO, kindLabel, providerFormField, slugId } from './providers';
@@ -49,7 +49,7 @@ export function ProviderForm({ existing, editing, onSave, onCancel }: { existing
     setResult({ ok: true, text: t('settings.providerCard.testing'), models: [] });
     setError(null);
     try {
-      const r = await api.settings.testProvider({ provider: draft() });
+      const r = await api.call(ops.testProvider, { body: { provider: draft() } });
       setResult({ ok: r.ok, text: r.ok ? t('settings.providerCard.connected', { ms: Math.round(r.latency_ms), count: r.models.length }) : providerSentence(r.error ?? 'No answer within 8 s.'), models: r.models });
     } catch (err) {
       setResult(null);

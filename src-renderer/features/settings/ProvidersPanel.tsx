@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ProvidersUpdate } from '../../../src-main/platform/contract/settings';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
@@ -14,7 +14,7 @@ import './providers.css';
 import { t, useT } from '../../i18n';
 
 export function ProvidersPanel() {
-  const settings = useLoad(() => api.settings.providers(), []);
+  const settings = useLoad(() => api.call(ops.getProviderSettings, {}), []);
   const tr = useT();
   const [editing, setEditing] = useState<string | null>(null);
 
@@ -25,7 +25,7 @@ export function ProvidersPanel() {
   /** Saves; answers the platform's refusal (the caller words it where it belongs) or null. */
   const save = async (update: ProvidersUpdate, done: string): Promise<unknown> => {
     try {
-      await api.settings.saveProviders(update);
+      await api.call(ops.updateProviderSettings, { body: update });
       toast(done);
       await settings.reload();
       // Every model picker, the cards' models and the setup panel follow at once.

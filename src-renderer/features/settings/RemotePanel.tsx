@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { ApiError, messageOf } from '../../api';
+import { api, ApiError, messageOf, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../components/confirm';
-import { remoteApi, type RemoteSettings } from './remote-api';
+import type { RemoteSettings } from './remote-api';
 import { useRemote } from './remote-store';
 import { RemoteStatus } from './RemoteStatus';
 import { providerSentence } from '../../api/field-errors';
@@ -55,7 +55,7 @@ export function RemotePanel() {
 
   const save = () =>
     act('save', async () => {
-      const next = await remoteApi.save({ base_url: url.trim() || null, ...(key.trim() ? { api_key: key.trim() } : {}) });
+      const next = await api.call(ops.updateRemoteSettings, { body: { base_url: url.trim() || null, ...(key.trim() ? { api_key: key.trim() } : {}) } });
       setKey('');
       setTest(null);
       if (next.status === 'online') toast(t('settings.remote.connected', { count: next.agent_count }));
@@ -63,12 +63,12 @@ export function RemotePanel() {
     });
   const removeKey = async () => {
     if (!(await askConfirm({ title: t('settings.remote.removeKeyTitle'), body: t('settings.remote.removeKeyBody'), confirmLabel: t('settings.remote.removeKey'), danger: true }))) return;
-    void act('remove-key', () => remoteApi.save({ api_key: null }));
+    void act('remove-key', () => api.call(ops.updateRemoteSettings, { body: { api_key: null } }));
   };
   const disconnect = async () => {
     if (!(await askConfirm({ title: settings.base_url ? t('settings.remote.disconnectTitle', { url: settings.base_url }) : t('settings.remote.disconnectPlatform'), body: t('settings.remote.disconnectBody'), confirmLabel: t('settings.remote.disconnect'), danger: true }))) return;
     void act('disconnect', async () => {
-      const next = await remoteApi.save({ base_url: null, api_key: null });
+      const next = await api.call(ops.updateRemoteSettings, { body: { base_url: null, api_key: null } });
       setTest(null);
       toast(t('settings.remote.disconnected'));
       return next;
@@ -78,7 +78,7 @@ export function RemotePanel() {
     act('test', async () => {
       setTest({ ok: true, text: t('settings.providerCard.testing') });
       try {
-        const r = await remoteApi.test();
+        const r = await api.call(ops.testRemote, {});
         setTest(
           r.reachable
             ? { ok: true, text: t('settings.remote.reachable', { ms: Math.round(r.latency_ms ?? 0), count: r.agent_count ?? 0 }) }
@@ -94,12 +94,12 @@ export function RemotePanel() {
     act('sync', async () => {
       let r;
       try {
-        r = await remoteApi.sync();
+        r = await api.call(ops.syncRemote, {});
       } catch (err) {
         // Unreachable (502) is not a failure of the app: the status above shows why, the cache stays.
         if (!(err instanceof ApiError && err.status === 502)) throw err;
         toast(t('settings.remote.syncUnreachable'), 'error');
-        return remoteApi.settings();
+        return api.call(ops.getRemoteSettings, {});
       }
       toast(r.removed ? t('settings.remote.refreshedRemoved', { count: r.synced, removed: r.removed }) : t('settings.remote.refreshed', { count: r.synced }));
       return r.settings;

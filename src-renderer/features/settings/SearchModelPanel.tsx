@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { api, ops, type CallInput } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { formatNumber, formatSize } from '../../components/format';
@@ -14,8 +14,8 @@ import type { EmbeddingSettings } from '../../../src-main/platform/contract/retr
  */
 export function SearchModelPanel() {
   const t = useT();
-  const loaded = useLoad(() => api.settings.embeddings(), []);
-  const catalog = useLoad(() => api.models.catalog(), []);
+  const loaded = useLoad(() => api.call(ops.getEmbeddingSettings, {}), []);
+  const catalog = useLoad(() => api.call(ops.listModelCatalog, {}), []);
   const [view, setView] = useState<EmbeddingSettings | null>(null);
   const [downloads, setDownloads] = useState<ModelDownload[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -24,8 +24,8 @@ export function SearchModelPanel() {
 
   const refresh = async () => {
     try {
-      setDownloads(await api.models.downloads());
-      setView(await api.settings.embeddings());
+      setDownloads(await api.call(ops.listModelDownloads, {}));
+      setView(await api.call(ops.getEmbeddingSettings, {}));
     } catch (err) {
       setError(err);
     }
@@ -44,10 +44,10 @@ export function SearchModelPanel() {
   if (loaded.error && !s) return <ErrorNote error={loaded.error} what={t('searchModels.what')} />;
   if (!s) return <p className="muted">{t('common.loading')}</p>;
 
-  const save = async (body: Parameters<typeof api.settings.saveEmbeddings>[0]) => {
+  const save = async (body: CallInput<typeof ops.updateEmbeddingSettings>['body']) => {
     setBusy(true);
     try {
-      setView(await api.settings.saveEmbeddings(body));
+      setView(await api.call(ops.updateEmbeddingSettings, { body }));
       setError(null);
     } catch (err) {
       setError(err);
@@ -76,7 +76,7 @@ export function SearchModelPanel() {
     if (d && d.status !== 'completed') return <span className="muted small">{t('searchModels.downloading', { percent: percent(d) })}</span>;
     if (!d)
       return (
-        <button type="button" className="btn btn-small" onClick={() => void act(() => api.models.download({ url: m.url }))}>
+        <button type="button" className="btn btn-small" onClick={() => void act(() => api.call(ops.createModelDownload, { body: { url: m.url } }))}>
           {t('searchModels.download')}
         </button>
       );

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FormError } from '../../components/FieldError';
@@ -34,7 +34,7 @@ export function VoicePanel() {
     useVoice.getState().setSettings(v);
   };
   useEffect(() => {
-    api.voice.settings().then(show, (err: unknown) => setLoadError(err));
+    api.call(ops.getVoiceSettings, {}).then(show, (err: unknown) => setLoadError(err));
   }, []);
 
   if (!voice) return loadError ? <ErrorNote error={loadError} what={t('voice.heading')} /> : <p className="muted">{t('common.loading')}</p>;
@@ -43,7 +43,7 @@ export function VoicePanel() {
     setBusy(true);
     setError(null);
     try {
-      show(await api.voice.save({ transcription: { provider: provider || null, model: provider ? model.trim() || null : null }, auto_read: autoRead }));
+      show(await api.call(ops.updateVoiceSettings, { body: { transcription: { provider: provider || null, model: provider ? model.trim() || null : null }, auto_read: autoRead } }));
       toast(t('voice.saved'));
     } catch (err) {
       setError(err);

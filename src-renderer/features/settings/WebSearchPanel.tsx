@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { api } from '../../api';
+import { api, ops, type CallInput } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
@@ -26,7 +26,7 @@ export function WebSearchPanel() {
   const setConfigured = useWebSearchStatus((s) => s.set);
 
   useEffect(() => {
-    api.settings.providers().then(
+    api.call(ops.getProviderSettings, {}).then(
       (s) => setSearch(s.search),
       (err: unknown) => setLoadError(err),
     );
@@ -62,11 +62,11 @@ function useTest() {
   const t = useT();
   const [testing, setTesting] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const run = async (body: Parameters<typeof api.settings.testSearch>[0]) => {
+  const run = async (body: CallInput<typeof ops.testSearch>['body']) => {
     setTesting(true);
     setOutcome(null);
     try {
-      const r = await api.settings.testSearch(body);
+      const r = await api.call(ops.testSearch, { body });
       setOutcome(
         r.ok
           ? { ok: true, text: t('webSearch.test.ok', { count: r.results, results: formatNumber(r.results), ms: formatNumber(r.latency_ms) }) + (r.titles[0] ? ` ${t('webSearch.test.first', { title: r.titles[0] })}` : '') }
@@ -106,7 +106,7 @@ function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): 
     setBusy(true);
     setError(null);
     try {
-      const next = (await api.settings.saveProviders({ search: { searxng_url: value } })).search;
+      const next = (await api.call(ops.updateProviderSettings, { body: { search: { searxng_url: value } } })).search;
       onSaved(next);
       setUrl(next.searxng_url ?? '');
       toast(value ? t('webSearch.searxng.saved') : t('webSearch.searxng.removed'));
@@ -193,7 +193,7 @@ function BraveForm({ search, onSaved }: { search: Search; onSaved(s: Search): vo
     setBusy(true);
     setError(null);
     try {
-      const next = (await api.settings.saveProviders({ search: { brave_api_key: value } })).search;
+      const next = (await api.call(ops.updateProviderSettings, { body: { search: { brave_api_key: value } } })).search;
       onSaved(next);
       setKey('');
       toast(value ? t('webSearch.brave.saved') : t('webSearch.brave.removed'));

@@ -1,8 +1,3 @@
-import { api } from '../../api';
-
-/** The remote platform's calls, from the one shared client. */
-export const remoteApi = api.remote;
-
 export type { RemoteSettings, RemoteTestResult } from '../../../src-main/platform/contract/remote';
 
 /** Execution error codes that mean "look at Settings → Remote". */

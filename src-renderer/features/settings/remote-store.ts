@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import { remoteApi, type RemoteSettings } from './remote-api';
+import { api, ops } from '../../api';
+import type { RemoteSettings } from './remote-api';
 
 interface RemoteState {
   /** The platform's view of the connection; null until loaded. */
@@ -18,7 +19,7 @@ export const useRemote = create<RemoteState>((set) => ({
   error: null,
   async load() {
     try {
-      set({ settings: await remoteApi.settings(), error: null });
+      set({ settings: await api.call(ops.getRemoteSettings, {}), error: null });
     } catch (error) {
       set({ error });
     }

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 
 /** Whether a web search backend is set up (Settings → Web search), for the pickers that offer web search. */
 interface WebSearchStatus {
@@ -13,7 +13,7 @@ export const useWebSearchStatus = create<WebSearchStatus>((set) => ({
   configured: null,
   async load() {
     try {
-      set({ configured: (await api.settings.providers()).search.configured });
+      set({ configured: (await api.call(ops.getProviderSettings, {})).search.configured });
     } catch {
       // Unknown stays unknown: no claim either way.
     }

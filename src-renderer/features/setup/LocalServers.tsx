@@ -1,11 +1,11 @@
 import type { LocalServer, ModelSetupBody } from '../../../src-main/platform/contract/models';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { useLoad } from '../../components/use-load';
 import { useT } from '../../i18n';
 
 /** Ollama and LM Studio found on their usual ports of this computer: one click to use. */
 export function LocalServers({ busy, onUse }: { busy: string | null; onUse(name: string, body: ModelSetupBody): void }) {
-  const found = useLoad(() => api.models.localServers(), []);
+  const found = useLoad(() => api.call(ops.listLocalServers, {}), []);
   const t = useT();
   const list: LocalServer[] = found.data ?? [];
   return (

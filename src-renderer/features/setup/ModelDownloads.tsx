@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ModelDownload } from '../../../src-main/platform/contract/models';
-import { api, messageOf } from '../../api';
+import { api, messageOf, ops } from '../../api';
 import { useLoad } from '../../components/use-load';
 import { formatSize } from '../../components/format';
 import { platformText, useT } from '../../i18n';
@@ -10,7 +10,7 @@ const ACTIVE = new Set(['queued', 'downloading', 'verifying']);
 
 /** Small GGUF chat models to download, a field for any Hugging Face file URL, and the downloads with progress. */
 export function ModelDownloads({ onReady }: { onReady(): void }) {
-  const catalog = useLoad(() => api.models.catalog(), []);
+  const catalog = useLoad(() => api.call(ops.listModelCatalog, {}), []);
   const t = useT();
   // What each listed model is good for, in the app's words (by its file); a model the app does not know keeps the platform's.
   const goodFor = (m: CuratedModel) => (t('setup.goodFor', { returnObjects: true }) as Record<string, string>)[m.file.toLowerCase().replace(/[^a-z0-9]+/g, '_')] ?? platformText(m.good_for, () => '');
@@ -21,7 +21,7 @@ export function ModelDownloads({ onReady }: { onReady(): void }) {
 
   const refresh = async () => {
     try {
-      const list = await api.models.downloads();
+      const list = await api.call(ops.listModelDownloads, {});
       setDownloads(list);
       const fresh = list.filter((d) => d.status === 'completed' && !completed.current.has(d.id));
       for (const d of list) if (d.status === 'completed') completed.current.add(d.id);
@@ -45,7 +45,7 @@ export function ModelDownloads({ onReady }: { onReady(): void }) {
   const start = async (u: string) => {
     setError(null);
     try {
-      await api.models.download({ url: u });
+      await api.call(ops.createModelDownload, { body: { url: u } });
       setUrl('');
       await refresh();
     } catch (err) {
@@ -117,16 +117,16 @@ export function ModelDownloads({ onReady }: { onReady(): void }) {
                   {d.total ? t('setup.downloads.of', { done: formatSize(d.bytes), total: formatSize(d.total) }) : formatSize(d.bytes)}
                 </span>
                 {d.status === 'downloading' || d.status === 'queued' ? (
-                  <button type="button" className="btn btn-small" onClick={() => void act(() => api.models.pause(d.id))}>
+                  <button type="button" className="btn btn-small" onClick={() => void act(() => api.call(ops.pauseModelDownload, { params: { id: d.id } }))}>
                     {t('setup.downloads.pause')}
                   </button>
                 ) : null}
                 {d.status === 'paused' || d.status === 'failed' ? (
-                  <button type="button" className="btn btn-small" onClick={() => void act(() => api.models.resume(d.id))}>
+                  <button type="button" className="btn btn-small" onClick={() => void act(() => api.call(ops.resumeModelDownload, { params: { id: d.id } }))}>
                     {t('setup.downloads.resume')}
                   </button>
                 ) : null}
-                <button type="button" className="btn btn-small btn-ghost" onClick={() => void act(() => api.models.removeDownload(d.id))} aria-label={t('setup.downloads.deleteName', { file: d.file })}>
+                <button type="button" className="btn btn-small btn-ghost" onClick={() => void act(() => api.call(ops.deleteModelDownload, { params: { id: d.id } }))} aria-label={t('setup.downloads.deleteName', { file: d.file })}>
                   {t('common.delete')}
                 </button>
               </div>

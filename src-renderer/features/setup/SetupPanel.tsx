@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ModelSetupBody } from '../../../src-main/platform/contract/models';
-import { api, messageOf } from '../../api';
+import { api, messageOf, ops } from '../../api';
 import { providerSentence } from '../../api/field-errors';
 import { toast } from '../../stores/toasts';
 import { useSetup } from './setup-store';
@@ -24,7 +24,7 @@ export function SetupPanel() {
     setBusy(what);
     setError(null);
     try {
-      const r = await api.models.setup(body);
+      const r = await api.call(ops.setupModels, { body });
       if (!r.ok || !r.models.length) {
         setError(r.ok ? t('setup.noModelYet', { what }) : providerSentence(r.error ?? 'No answer within 8 s.'));
         return false;

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { DefaultModel, Model, ModelSource } from '../../../src-main/platform/contract/models';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { useAgents } from '../../stores/agents';
 
 interface SetupState {
@@ -26,7 +26,11 @@ export const useSetup = create<SetupState>((set, get) => ({
   version: 0,
   async check(opts = {}) {
     try {
-      const [models, sources, defaultModel] = await Promise.all([api.models.list(opts.fresh ? { fresh: 1 } : {}), api.models.sources(), api.models.default()]);
+      const [models, sources, defaultModel] = await Promise.all([
+        api.call(ops.listModels, { query: opts.fresh ? { fresh: 1 } : {} }),
+        api.call(ops.listModelSources, {}),
+        api.call(ops.getDefaultModel, {}),
+      ]);
       set({ models, sources, defaultModel, error: null, status: models.length ? 'ready' : 'needed', version: get().version + 1 });
     } catch (error) {
       // A platform that cannot answer (an older remote, a network fault) must not hide the chat.

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatCredits, formatNumber } from '../../components/format';
 import { useT } from '../../i18n';
@@ -57,9 +57,9 @@ export default function UsageScreen() {
   const sub = useNav((s) => s.sub);
   const go = useNav((s) => s.go);
   const range = rangeOf(sub);
-  const report = useLoad(() => loadAll((page) => api.workspaceUsage({ range: range.id, page, per_page: 100 })), [range.id]);
+  const report = useLoad(() => loadAll((page) => api.call(ops.getWorkspaceUsage, { query: { range: range.id, page, per_page: 100 } })), [range.id]);
   // Files processed and the credits formula come from the app's own usage figures (same period).
-  const credits = useLoad(() => api.usage(range.days), [range.days]);
+  const credits = useLoad(() => api.call(ops.getUsage, { query: { days: range.days } }), [range.days]);
   const f = credits.data?.formula;
   const dates = useMemo(() => daysOf(range.days), [range.days, report.data]);
   const sums = useMemo(() => (report.data ? summarise(report.data.rows, dates) : null), [report.data, dates]);

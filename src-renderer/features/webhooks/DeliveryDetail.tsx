@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, messageOf } from '../../api';
+import { api, messageOf, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
@@ -23,7 +23,7 @@ function pretty(body: string): string {
 export function DeliveryDetail({ webhookId, deliveryId, version, active, onRedelivered }: { webhookId: number; deliveryId: number; version: string; active: boolean; onRedelivered(): void }) {
   const t = useT();
   // Read again in place when the log shows it changed (a retry, a redelivery): focus stays where it is.
-  const detail = useLoad(() => api.webhooks.delivery(webhookId, deliveryId), [webhookId, deliveryId, version]);
+  const detail = useLoad(() => api.call(ops.getWebhookDelivery, { params: { id: webhookId, deliveryId } }), [webhookId, deliveryId, version]);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const d = detail.data;
@@ -32,7 +32,7 @@ export function DeliveryDetail({ webhookId, deliveryId, version, active, onRedel
     setBusy(true);
     setFailure(null);
     try {
-      await api.webhooks.redeliver(webhookId, deliveryId);
+      await api.call(ops.redeliverWebhookDelivery, { params: { id: webhookId, deliveryId } });
       toast(t('webhooks.detail.redelivered'));
       onRedelivered();
     } catch (err) {

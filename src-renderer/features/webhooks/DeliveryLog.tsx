@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
@@ -19,7 +19,7 @@ const STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
  */
 export function DeliveryLog({ webhookId, active, onActivity }: { webhookId: number; active: boolean; onActivity?(): void }) {
   const t = useT();
-  const log = useLoad(() => api.webhooks.deliveries(webhookId), [webhookId]);
+  const log = useLoad(() => api.call(ops.listWebhookDeliveries, { params: { id: webhookId }, query: { per_page: 50 } }), [webhookId]);
   const [open, setOpen] = useState<number | null>(null);
   const reload = log.reload;
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Webhook } from '../../../src-main/platform/contract/webhooks';
-import { api, messageOf } from '../../api';
+import { api, messageOf, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { formatList } from '../../components/format';
@@ -38,7 +38,7 @@ export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onCh
     setTesting(true);
     setTested(null);
     try {
-      const d = await api.webhooks.test(hook.id);
+      const d = await api.call(ops.testWebhook, { params: { id: hook.id } });
       setTested(outcomeOf(d));
       setLog(true);
       setLogKey((k) => k + 1);
@@ -104,7 +104,7 @@ export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onCh
         <button
           type="button"
           className="btn btn-small"
-          onClick={() => void act(() => api.webhooks.update(hook.id, { status: active ? 'inactive' : 'active' }), active ? t('webhooks.card.paused_toast') : t('webhooks.card.resumed'))}
+          onClick={() => void act(() => api.call(ops.updateWebhook, { params: { id: hook.id }, body: { status: active ? 'inactive' : 'active' } }), active ? t('webhooks.card.paused_toast') : t('webhooks.card.resumed'))}
         >
           {active ? t('webhooks.card.pause') : t('webhooks.card.resume')}
         </button>
@@ -116,7 +116,7 @@ export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onCh
           className="btn btn-small"
           onClick={() =>
             void confirm({ title: t('webhooks.card.rotateTitle'), body: t('webhooks.card.rotateBody'), confirmLabel: t('webhooks.card.rotate'), danger: true }).then((ok) =>
-              ok ? act(() => api.webhooks.update(hook.id, { rotate_secret: true }), t('webhooks.card.rotated')) : undefined,
+              ok ? act(() => api.call(ops.updateWebhook, { params: { id: hook.id }, body: { rotate_secret: true } }), t('webhooks.card.rotated')) : undefined,
             )
           }
         >
@@ -130,7 +130,7 @@ export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onCh
           className="btn btn-small"
           onClick={() =>
             void confirm({ title: t('webhooks.card.deleteTitle', { url: hook.url }), body: t('webhooks.card.deleteBody'), confirmLabel: t('webhooks.card.deleteConfirm'), danger: true }).then((ok) =>
-              ok ? act(() => api.webhooks.delete(hook.id), t('webhooks.card.deleted')) : undefined,
+              ok ? act(() => api.call(ops.deleteWebhook, { params: { id: hook.id } }), t('webhooks.card.deleted')) : undefined,
             )
           }
         >
@@ -167,7 +167,7 @@ function WebhookEditor({ hook, onCancel, onSaved }: { hook: Webhook; onCancel():
     setBusy(true);
     setError(null);
     try {
-      await api.webhooks.update(hook.id, { url: url.trim(), description: description.trim() || null, events: chosenEvents(events) });
+      await api.call(ops.updateWebhook, { params: { id: hook.id }, body: { url: url.trim(), description: description.trim() || null, events: chosenEvents(events) } });
       toast(t('webhooks.edit.saved'));
       await onSaved();
     } catch (err) {

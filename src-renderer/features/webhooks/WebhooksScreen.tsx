@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../api';
+import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
@@ -26,7 +26,7 @@ export default function WebhooksScreen() {
   useEffect(() => {
     if (agentId === null && agents.length) setAgentId(agents[0].id);
   }, [agentId, agents]);
-  const hooks = useLoad(() => (agentId === null ? Promise.resolve(null) : api.webhooks.listForAgent(agentId)), [agentId]);
+  const hooks = useLoad(() => (agentId === null ? Promise.resolve(null) : api.call(ops.listAgentWebhooks, { params: { id: agentId }, query: { per_page: 100 } })), [agentId]);
 
   // A refusal in a sentence under its field (field-errors.ts); anything else below the form.
   const worded = wordErrors(error, { fields: { url: t('webhooks.form.urlField'), description: t('webhooks.form.descriptionField') } });
@@ -35,7 +35,7 @@ export default function WebhooksScreen() {
   const add = async () => {
     if (agentId === null || !url.trim() || noEvent) return;
     try {
-      const created = await api.webhooks.create(agentId, { url: url.trim(), description: description.trim() || undefined, events: chosenEvents(events) });
+      const created = await api.call(ops.createWebhook, { params: { id: agentId }, body: { method: 'POST', url: url.trim(), description: description.trim() || undefined, events: chosenEvents(events) } });
       setSecret(created.secret);
       setUrl('');
       setDescription('');
