@@ -47,15 +47,19 @@ function resolved(node: unknown, defs: Json): any {
   return out;
 }
 
-/** What a field of the operation is, as z.toJSONSchema says it: part -> {properties, required}. */
+/**
+ * What the fields of the operation are, as z.toJSONSchema says: the body as sent (input); a path,
+ * query or header field as the operation reads the text it arrives as (output: its bounds and
+ * defaults); required, what the input side requires.
+ */
 function fieldsOf(op: Operation): { properties: Json; required: string[] }[] {
+  const doc = (schema: z.ZodType, io: 'input' | 'output') => {
+    const d = z.toJSONSchema(schema, { io, target: 'draft-7' }) as Json;
+    return resolved(d, d.definitions ?? {});
+  };
   return (['params', 'query', 'headers', 'body'] as const)
     .filter((part) => op[part])
-    .map((part) => {
-      const doc = z.toJSONSchema(op[part]!, { io: 'input', target: 'draft-7' }) as Json;
-      const root = resolved(doc, doc.definitions ?? {});
-      return { properties: root.properties ?? {}, required: root.required ?? [] };
-    });
+    .map((part) => ({ properties: doc(op[part]!, part === 'body' ? 'input' : 'output').properties ?? {}, required: doc(op[part]!, 'input').required ?? [] }));
 }
 
 async function connect(s: TestServer): Promise<Client> {
@@ -106,6 +110,8 @@ describe('MCP tools generated from the operations marked for MCP', () => {
     expect(schemaOf('create_memory').properties.memory).toEqual({ type: 'string', minLength: 1, maxLength: 32000 });
     expect(schemaOf('create_memory').required).toEqual(['memory']);
     expect(Object.keys(schemaOf('search_memories').properties).sort()).toEqual(['collection_id', 'page', 'per_page', 'query']);
+    expect(schemaOf('search_memories').properties.per_page).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 });
+    expect(schemaOf('search_memories').required).toBeUndefined();
     expect(schemaOf('update_memory').required).toEqual(['id', 'memory']);
     expect(Object.keys(schemaOf('read_file').properties).sort()).toEqual(['file_id', 'limit', 'offset']);
     expect(Object.keys(schemaOf('list_files').properties)).toContain('workspace_id');
@@ -136,6 +142,13 @@ describe('MCP tools generated from the operations marked for MCP', () => {
     const noId = await client.callTool({ name: 'delete_memory', arguments: {} });
     expect(noId.isError).toBe(true);
     expect(text(noId)).toBe('The id field is required.\nid: The id field is required.');
+    // A value no header or path can carry is refused, not thrown.
+    const badHeader = await client.callTool({ name: 'list_files', arguments: { workspace_id: '1\r\nx-evil: 1' } });
+    expect(badHeader.isError).toBe(true);
+    expect(text(badHeader)).toBe('The selected workspace_id is invalid.\nworkspace_id: The selected workspace_id is invalid.');
+    const badPath = await client.callTool({ name: 'update_memory', arguments: { id: '\ud800', memory: 'x' } });
+    expect(badPath.isError).toBe(true);
+    expect(text(badPath)).toMatch(/^The selected id is invalid\./);
     // Nothing was written by the refused calls.
     expect((await http(s, 'GET', '/api/memories')).json.memories).toEqual([]);
   });

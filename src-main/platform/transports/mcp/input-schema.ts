@@ -17,11 +17,12 @@ export interface ArgumentPlace {
 const DRAFT_7 = 'http://json-schema.org/draft-07/schema#';
 
 /**
- * A zod schema as JSON Schema of what a caller sends (draft-07, the dialect MCP clients have read
- * from this server), every `$ref` inlined: a tool's schema is read alone, not beside its siblings.
+ * A zod schema as JSON Schema (draft-07, the dialect MCP clients have read from this server), every
+ * `$ref` inlined: a tool's schema is read alone, not beside its siblings. `input` is what a caller
+ * sends; `output` what the schema makes of it.
  */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const doc = z.toJSONSchema(schema, { io: 'input', target: 'draft-7' }) as JsonSchema;
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const doc = z.toJSONSchema(schema, { io, target: 'draft-7' }) as JsonSchema;
   const defs = (doc.definitions ?? {}) as Record<string, JsonSchema>;
   const inline = (node: unknown, depth: number): unknown => {
     if (depth > 32) throw new Error('A recursive schema cannot be a tool argument');
@@ -71,7 +72,10 @@ export function argumentPlaces(name: string, op: Operation): Map<string, Argumen
 /**
  * The tool's `inputSchema`: the operation's path, query, header and body fields merged into one
  * flat object (an argument renamed as the tool says), each field's schema as the operation's own
- * schema generates it.
+ * schema generates it. The body is JSON the caller sends as it is: its input side. A path, query or
+ * header value is text on the wire that the operation's schema reads into a value (`"2"` into the
+ * page 2, checked against 1..50): the tool's argument is that value, so the field's schema is the
+ * output side (its bounds and defaults), and what must be sent is what the input side requires.
  */
 export function toolInputSchema(name: string, op: Operation): JsonSchema {
   const places = argumentPlaces(name, op);
@@ -79,9 +83,10 @@ export function toolInputSchema(name: string, op: Operation): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [part, schema] of partsOf(name, op)) {
-    const js = jsonSchemaOf(schema);
-    for (const [field, s] of Object.entries((js.properties ?? {}) as Record<string, JsonSchema>)) properties[argOf.get(`${part}.${field}`)!] = s;
-    for (const field of (js.required ?? []) as string[]) required.push(argOf.get(`${part}.${field}`)!);
+    const sent = jsonSchemaOf(schema, 'input');
+    const read = part === 'body' ? sent : jsonSchemaOf(schema, 'output');
+    for (const [field, s] of Object.entries((read.properties ?? {}) as Record<string, JsonSchema>)) properties[argOf.get(`${part}.${field}`)!] = s;
+    for (const field of (sent.required ?? []) as string[]) required.push(argOf.get(`${part}.${field}`)!);
   }
   return { $schema: DRAFT_7, type: 'object', properties, ...(required.length ? { required } : {}) };
 }

@@ -1,9 +1,9 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Operation } from '../../contract/operation.js';
 import { pathOf, queryOf } from '../../contract/operation.js';
-import { laravelErrors } from '../../contract/messages.js';
+import { laravelErrors, say } from '../../contract/messages.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { argumentPlaces, toolInputSchema, type ArgumentPlace } from './input-schema.js';
+import { argumentPlaces, toolInputSchema, type ArgumentPlace, type JsonSchema, type Part } from './input-schema.js';
 import { answerResult, failureResult } from './results.js';
 import type { Tool, ToolContext } from './tools.js';
 
@@ -17,6 +17,14 @@ export interface Answer {
 export type Presenter = (answer: Record<string, unknown>, args: Record<string, unknown>, ctx: ToolContext, signal?: AbortSignal) => Promise<CallToolResult | undefined>;
 
 const places = new WeakMap<Operation, Map<string, ArgumentPlace>>();
+const schemas = new WeakMap<Operation, JsonSchema>();
+
+/** Built once per operation: a stateless /mcp request builds its server, and its tools, anew. */
+function once<V>(map: WeakMap<Operation, V>, op: Operation, make: () => V): V {
+  let v = map.get(op);
+  if (v === undefined) map.set(op, (v = make()));
+  return v;
+}
 
 /** The same hints for every tool of a method: what an HTTP method already promises. */
 function annotationsOf(op: Operation): ToolAnnotations | undefined {
@@ -33,29 +41,45 @@ function annotationsOf(op: Operation): ToolAnnotations | undefined {
  * no field takes goes in the body (or the query, without one), where the operation's schema decides.
  */
 export async function request(ctx: ToolContext, name: string, op: Operation, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
-  let known = places.get(op);
-  if (!known) places.set(op, (known = argumentPlaces(name, op)));
+  const known = once(places, op, () => argumentPlaces(name, op));
   const parts = { params: {} as Record<string, unknown>, query: {} as Record<string, unknown>, headers: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
   for (const [arg, value] of Object.entries(args)) {
     const place = known.get(arg);
     if (place) parts[place.part][place.field] = value;
     else parts[op.body ? 'body' : 'query'][arg] = value;
   }
+  // The few refusals made here name the argument as the caller named it (`id`, not the path's `memoryId`).
+  const argOf = (part: Part, field: string) => [...known].find(([, p]) => p.part === part && p.field === field)?.[0] ?? field;
+  const refused = (err: ValidationError): Answer => ({ status: err.status, body: { message: err.message, errors: err.errors } });
   // Without a path value there is no request to send: its absence is said as the operation's schema says it.
   const missing = op.params && Object.keys(op.params.shape).some((k) => parts.params[k] === undefined || parts.params[k] === null);
   const checked = missing ? op.params!.safeParse(parts.params) : undefined;
   if (checked && !checked.success) {
-    const err = new ValidationError(laravelErrors(checked.error.issues, parts.params));
-    return { status: err.status, body: { message: err.message, errors: err.errors } };
+    const issues = checked.error.issues.map((i) => ({ ...i, path: [argOf('params', String(i.path[0])), ...i.path.slice(1)] }));
+    return refused(new ValidationError(laravelErrors(issues, args)));
   }
+  // A value a header or a path cannot carry (a line break, a lone surrogate) is refused as HTTP would refuse it.
   const headers = new Headers({ accept: 'application/json' });
-  for (const [k, v] of Object.entries(parts.headers)) if (v !== undefined && v !== null) headers.set(k, String(v));
+  for (const [k, v] of Object.entries(parts.headers)) {
+    try {
+      if (v !== undefined && v !== null) headers.set(k, String(v));
+    } catch {
+      return refused(ValidationError.field(argOf('headers', k), say.invalid(argOf('headers', k))));
+    }
+  }
+  let path: string;
+  try {
+    path = pathOf(op, parts.params);
+  } catch {
+    const arg = argOf('params', Object.keys(op.params?.shape ?? {})[0] ?? 'id');
+    return refused(ValidationError.field(arg, say.invalid(arg)));
+  }
   let body: string | undefined;
   if (op.body) {
     headers.set('content-type', 'application/json');
     body = JSON.stringify(parts.body);
   }
-  const url = `http://localhost${op.base ?? '/api'}${pathOf(op, parts.params)}${queryOf(parts.query)}`;
+  const url = `http://localhost${op.base ?? '/api'}${path}${queryOf(parts.query)}`;
   const res = await ctx.platform.app.fetch(new Request(url, { method: op.method.toUpperCase(), headers, body, signal }), { trustedPrincipal: ctx.principal });
   const text = await res.text();
   try {
@@ -72,7 +96,7 @@ export function operationTool(ctx: ToolContext, name: string, op: Operation & { 
     name: op.mcp.tool,
     title: op.mcp.title,
     description: op.mcp.description,
-    inputSchema: toolInputSchema(name, op),
+    inputSchema: once(schemas, op, () => toolInputSchema(name, op)),
     annotations: annotationsOf(op),
     async call(args, signal) {
       const answer = await request(ctx, name, op, args, signal);
