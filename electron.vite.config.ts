@@ -33,6 +33,8 @@ export default defineConfig({
           'archive-import': resolve('src-main/platform/modules/archive/import-worker.ts'),
           // db/checkpointer.ts runs WAL checkpoints in a worker thread from checkpoint.js.
           checkpoint: resolve('src-main/platform/db/checkpoint-thread.ts'),
+          // ingest/embed/builtin.ts runs the built-in embedder in a process started from embedder.js.
+          embedder: resolve('src-main/platform/ingest/embed/builtin-process.ts'),
         },
         external: nativeDeps,
       },

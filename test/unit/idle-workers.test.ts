@@ -1,13 +1,12 @@
 /**
- * On-demand worker threads end after an idle period and start again on the next use: the built-in
- * embedder (its model) and the tokenizer (its tables). Time is an injected clock; whether a thread
+ * On-demand worker threads end after an idle period and start again on the next use: the tokenizer
+ * (its tables). The built-in embedder is a process now (test/retrieval/embedder-process.test.ts). Time is an injected clock; whether a thread
  * really ended is read from /proc (Linux), waited for with `until`, never a fixed time.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { until } from '../fixtures/until.js';
 import { IdleEnd, workerIdleMs, DEFAULT_WORKER_IDLE_MS, type IdleClock } from '../../src-main/platform/kernel/idle-end.js';
-import { BuiltinEmbedder } from '../../src-main/platform/ingest/embed/builtin.js';
 import { countTokensSync, estimateTokens, setTokenizerIdle, tokenCounter, tokenizerReady } from '../../src-main/platform/engine/tokens.js';
 
 /** A clock whose time moves only when told; due timers fire in order, including ones set while firing. */
@@ -93,37 +92,7 @@ describe('IdleEnd', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('idle worker threads end and start again', () => {
-  it('the built-in embedder: its thread ends after the idle period, not during a request, and the next request gets the same vectors', async () => {
-    const clock = fakeClock();
-    const e = new BuiltinEmbedder({ idleMs: 60_000, clock });
-    const before = count('embedder');
-    try {
-      const [first] = await e.embed(['bees like lavender']);
-      expect(first).toHaveLength(512);
-      expect(e.running).toBe(true);
-      expect(count('embedder')).toBe(before + 1);
-      clock.advance(59_000);
-      expect(e.running).toBe(true);
-
-      // A request in flight holds the thread past the period.
-      const pending = e.embed(['a second sentence']);
-      clock.advance(120_000);
-      expect(e.running).toBe(true);
-      await pending;
-
-      clock.advance(60_000);
-      expect(e.running).toBe(false);
-      await until('the embedder thread to end', () => count('embedder') === before);
-
-      const [again] = await e.embed(['bees like lavender']);
-      expect(e.running).toBe(true);
-      expect(Array.from(again)).toEqual(Array.from(first));
-    } finally {
-      await e.close();
-    }
-  });
-
+describe.runIf(process.platform === 'linux')('the idle tokenizer thread ends and starts again', () => {
   it('the tokenizer: its thread ends after the idle period (counts fall back to the estimate), and the next tokenCounter() brings exact counts back', async () => {
     const clock = fakeClock();
     setTokenizerIdle({ ms: 60_000, clock });

@@ -31,6 +31,20 @@ function threads(pid: number): string[] {
   });
 }
 
+/** The pid of the server's spawner process, read from /proc. */
+function spawnerOf(pid: number): number | undefined {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('spawner.js')) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
 /** Command lines of a process's direct children. */
 function children(pid: number): string[] {
   const out: string[] = [];
@@ -209,7 +223,9 @@ describe('a served platform starts workers on first need', () => {
     expect(((await processed.json()) as { status: string }).status).toBe('completed');
     // The reading process was forked by the spawner process, itself started from out/serve/spawner.js (and still there).
     expect(children(server.pid)).toEqual([expect.stringContaining(path.join('out', 'serve', 'spawner.js'))]);
-    await until('the embedder thread', () => threads(server.pid).includes('embedder'));
+    // The embedder is a reader too: a process the spawner forks from out/serve/embedder.js (its exit gives its memory back).
+    const spawner = await until('the spawner', () => spawnerOf(server.pid));
+    await until('the embedder process', () => children(spawner).some((c) => c.includes(path.join('out', 'serve', 'embedder.js'))));
     expect(threads(server.pid)).not.toContain('tokenizer');
   });
 
