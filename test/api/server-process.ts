@@ -58,6 +58,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Extra node options for the server process (e.g. a module to preload). */
   execArgv?: string[];
+  /** The port to listen on (default 0: a free one); a restart on the same port keeps the page's origin. */
+  port?: number;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface StartOptions {
  * once it prints its listening line (and, with `login`, its login link).
  */
 export function startServer(opts: StartOptions): Promise<ServerProcess> {
-  const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', opts.dataDir];
+  const args = ['serve', '--host', '127.0.0.1', '--port', String(opts.port ?? 0), '--data-dir', opts.dataDir];
   const env = childEnv({ AGENT_DESK_OLLAMA_AUTODETECT: '0', ...opts.env });
   const execArgv = opts.execArgv ?? [];
   const child =

@@ -16,12 +16,15 @@ export interface ServeProcess {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Starts the API the way `npm run serve` does, on a free port and a fresh data dir, and waits for its login link. */
-export async function startServe(env: Record<string, string>, timeoutMs = 45_000, existingDataDir?: string): Promise<ServeProcess> {
+/**
+ * Starts the API the way `npm run serve` does, on a free port and a fresh data dir, and waits for its
+ * login link; `existingDataDir` and `port` start it again where a stopped one ran (its page's origin).
+ */
+export async function startServe(env: Record<string, string>, timeoutMs = 45_000, existingDataDir?: string, port?: number): Promise<ServeProcess> {
   const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-desk-e2e-data-'));
   try {
     // The renderer is built by the test setup; serve must not start a second build (the spawner's env says so).
-    const s = await startServer({ dataDir, env, login: true, timeoutMs });
+    const s = await startServer({ dataDir, env, login: true, timeoutMs, port });
     return {
       url: s.url,
       loginUrl: s.loginUrl!,
