@@ -8,7 +8,7 @@ import './styles/layout.css';
 import './styles/controls.css';
 import './styles/screens.css';
 import './styles/markdown.css';
-import { startLocale, syncLocaleSetting } from './i18n/locale-setting';
+import { startLocale, syncLocaleSetting } from './stores/locale';
 
 // The first paint speaks the chosen language: its catalog loads before the app renders.
 void startLocale().then(() => {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useNav } from '../stores/nav';
 import { useAttachments } from '../stores/attachments';
-import { useUploads } from '../stores/uploads';
+import { useFiles } from '../stores/files';
 import { useT } from '../i18n';
 
 /** Files dropped anywhere: attached to the message on the chat screen, uploaded to Files elsewhere. */
@@ -12,7 +12,7 @@ export function GlobalDrop({ children }: { children: ReactNode }) {
     if (useNav.getState().screen === 'chat') void useAttachments.getState().attach(files);
     else {
       if (useNav.getState().screen !== 'files') useNav.getState().go('files');
-      void useUploads.getState().upload(files);
+      void useFiles.getState().upload(files);
     }
   };
   const { getRootProps, isDragActive } = useDropzone({ onDrop, noClick: true, noKeyboard: true, multiple: true });

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { useSetup } from '../features/setup/setup-store';
+import { useSetup } from '../stores/setup';
 import { useT } from '../i18n';
 
 export interface ModelSelectProps {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
-import { mainTextQuestion, type Answers } from '../features/chat/answers';
+import { mainTextQuestion, type Answers } from './answers';
 import { saveChoice } from './chat-answers';
 
 /**

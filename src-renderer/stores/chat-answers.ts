@@ -1,5 +1,5 @@
 import type { Agent } from '../../src-main/platform/contract/agents';
-import { defaultAnswers, type Answers } from '../features/chat/answers';
+import { defaultAnswers, type Answers } from './answers';
 
 /**
  * The agent choice of a conversation: the model and options it runs with. A new chat starts from

@@ -1,7 +1,7 @@
 import { api, messageOf, type ExecutionEvent, ops } from '../api';
 import type { ExecuteBody } from '../../src-main/platform/contract/executions';
 import { ApiError } from '../api/errors';
-import type { Turn } from '../features/chat/tree';
+import type { Turn } from './conversation-tree';
 import { useAgentChoice } from './agent-choice';
 import { follow, isTerminal, track, untrack } from './chat-streams';
 import { isFinished } from '../../src-main/platform/contract/executions';

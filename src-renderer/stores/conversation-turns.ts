@@ -1,6 +1,6 @@
 import type { SessionDetail } from '../../src-main/platform/contract/sessions';
 import type { ExecutionEvent } from '../api';
-import { ROOT, type Turn } from '../features/chat/tree';
+import { ROOT, type Turn } from './conversation-tree';
 import { turnStatus } from './sessions';
 
 /** The turns of a conversation as data: made new, read from a stored session, moved on by an event. */

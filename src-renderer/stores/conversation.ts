@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Agent } from '../../src-main/platform/contract/agents';
 import { api, ops } from '../api';
 import { ApiError } from '../api/errors';
-import { ROOT, pathOf, type Turn } from '../features/chat/tree';
+import { ROOT, pathOf, type Turn } from './conversation-tree';
 import { useAgents } from './agents';
 import { composerQuestion, useAgentChoice } from './agent-choice';
 import { useAttachments } from './attachments';

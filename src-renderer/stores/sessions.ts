@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Session, SessionOptions } from '../../src-main/platform/contract/sessions';
 import { executionOutcome } from '../../src-main/platform/contract/executions';
 import { api, ops } from '../api';
-import { useChatPrefs } from '../features/chat/prefs';
+import { useChatPrefs } from './chat-prefs';
 
 /**
  * The chat's session list. Sessions come from the platform (ext GET /api/sessions), so the list is

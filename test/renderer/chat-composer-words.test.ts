@@ -11,9 +11,9 @@ vi.mock('../../src-renderer/api', () => ({ api: { transport: 'http' }, ApiError:
 const { answerWords, optionWords, questionLabel, toolsSummary, webToolWords } = await import('../../src-renderer/features/chat/option-words');
 const { checkInput, fitChars, inputLimits, pasteAsFile, pastedName } = await import('../../src-renderer/features/chat/long-input');
 const { relativeDate, titleNumbers } = await import('../../src-renderer/features/chat/session-dates');
-const { attachmentBlock, imageNote, sendable } = await import('../../src-renderer/stores/chat-attachments');
+const { attachmentBlock, imageNote, sendable } = await import('../../src-renderer/stores/attachments');
 const { refusal, whereOf } = await import('../../src-renderer/features/chat/tool-words');
-type Attachment = import('../../src-renderer/stores/chat-attachments').Attachment;
+type Attachment = import('../../src-renderer/stores/attachments').Attachment;
 
 const tools = { name: 'tools', type: 'select' as const };
 

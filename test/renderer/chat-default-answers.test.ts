@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src-main/platform/contract/agents';
-import { defaultAnswers } from '../../src-renderer/features/chat/answers';
+import { defaultAnswers } from '../../src-renderer/stores/answers';
 
 const tools: Question = { type: 'select', name: 'tools', description: 'Web tools', required: true, options: ['no-tools', 'internet', 'wikipedia'] };
 

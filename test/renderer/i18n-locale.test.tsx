@@ -8,7 +8,7 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyLocale, currentLocale, i18n, systemLocale, t } from '../../src-renderer/i18n';
-import { chooseLocale, startLocale, syncLocaleSetting, useLocale } from '../../src-renderer/i18n/locale-setting';
+import { chooseLocale, startLocale, syncLocaleSetting, useLocale } from '../../src-renderer/stores/locale';
 import { Sidebar } from '../../src-renderer/components/Sidebar';
 import { formatBytes, formatCredits, formatNumber, formatRelative, formatTime } from '../../src-renderer/components/format';
 

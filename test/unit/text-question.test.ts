@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent, Question } from '../../src-main/platform/contract/agents.js';
 import { textQuestion, textQuestionOf } from '../../src-main/platform/contract/agent-questions.js';
 import { answersWithMessage } from '../../src-main/platform/transports/gateway/gateway.js';
-import { mainTextQuestion } from '../../src-renderer/features/chat/answers.js';
+import { mainTextQuestion } from '../../src-renderer/stores/answers.js';
 
 const q = (name: string, type: Question['type'], required: boolean): Question => ({ name, type, required, description: name });
 const agent = (type: Agent['type'], questions: Question[]) => ({ type, questions }) as Agent;

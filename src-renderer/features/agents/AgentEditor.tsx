@@ -6,7 +6,7 @@ import { FieldError, FormError, describedBy } from '../../components/FieldError'
 import { ModelSelect } from '../../components/ModelSelect';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
-import { askConfirm } from '../../components/confirm';
+import { askConfirm } from '../../stores/confirm';
 import { QuestionRow } from './QuestionRow';
 import { AgentToolsField, type ApprovalChange } from './AgentToolsField';
 import { AgentFilesField, type FilesDraft } from './AgentFilesField';

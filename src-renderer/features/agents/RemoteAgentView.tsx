@@ -4,7 +4,7 @@ import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
-import { useRemote } from '../settings/remote-store';
+import { useRemote } from '../../stores/remote';
 import { RemoteLink } from '../settings/RemoteLink';
 import { SourceBadge } from './SourceBadge';
 import { PROTOCOL_QUESTIONS, kindWords, typeWords } from './agent-questions';

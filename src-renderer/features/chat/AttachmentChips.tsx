@@ -1,6 +1,6 @@
 import { useAttachments } from '../../stores/attachments';
 import { t as tr } from '../../i18n';
-import type { Attachment } from '../../stores/chat-attachments';
+import type { Attachment } from '../../stores/attachments';
 import { formatBytes } from '../../components/format';
 import { duration } from './elapsed';
 import { useNow } from './use-now';

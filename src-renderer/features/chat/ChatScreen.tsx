@@ -9,16 +9,16 @@ import { Composer } from './Composer';
 import { ChatInstructions } from './ChatInstructions';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RemoteBanner } from './RemoteBanner';
-import { useRemote } from '../settings/remote-store';
+import { useRemote } from '../../stores/remote';
 import { isRemoteErrorCode } from '../settings/remote-api';
 import { SetupPanel } from '../setup/SetupPanel';
-import { useNeedsSetup, useSetup } from '../setup/setup-store';
+import { useNeedsSetup, useSetup } from '../../stores/setup';
 import { ProviderNotice, providerProblems } from './ProviderNotice';
 import { GoneAgentNotice } from './GoneAgentNotice';
 import { FindBar } from './FindBar';
 import { useSessions } from '../../stores/sessions';
 import { useSessionUrl } from './use-session-url';
-import { useChatPrefs } from './prefs';
+import { useChatPrefs } from '../../stores/chat-prefs';
 import { Trans, useT } from '../../i18n';
 
 export function ChatScreen() {

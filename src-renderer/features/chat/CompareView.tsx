@@ -7,7 +7,7 @@ import { useT } from '../../i18n';
 import { formatNumber } from '../../components/format';
 import { useModalDialog } from '../../components/use-modal';
 import { ErrorNote } from '../../components/ErrorNote';
-import { useSetup } from '../setup/setup-store';
+import { useSetup } from '../../stores/setup';
 import { useAgentChoice } from '../../stores/agent-choice';
 import { setAnswer } from '../../stores/chat';
 import { selectTurns, useConversation } from '../../stores/conversation';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useConversation, type Turn } from '../../stores/conversation';
-import { enterAction, useChatPrefs } from './prefs';
+import { useChatPrefs } from '../../stores/chat-prefs';
+import { enterAction } from './enter-action';
 import { useT } from '../../i18n';
 
 /** A sent message edited in place; "Send" branches the conversation from there (the old branch stays, 1/N). */

@@ -5,7 +5,7 @@ import { setAnswer } from '../../stores/chat';
 import { useNav } from '../../stores/nav';
 import { QuestionInput } from './QuestionInput';
 import { ModelPicker } from './ModelPicker';
-import { mainTextQuestion, shownQuestions } from './answers';
+import { mainTextQuestion, shownQuestions } from '../../stores/answers';
 import { answerWords, isWebToolsQuestion, optionWords, questionLabel, toolsSummary, webToolName } from './option-words';
 import { useAgentTools, type AgentTools } from './use-tool-servers';
 import { WebSearchMissing, useWebSearchReady } from '../settings/WebSearchMissing';

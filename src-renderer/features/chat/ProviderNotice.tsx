@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ModelSource } from '../../../src-main/platform/contract/models';
 import { providerSentence } from '../../api/field-errors';
 import { useNav } from '../../stores/nav';
-import { useSetup } from '../setup/setup-store';
+import { useSetup } from '../../stores/setup';
 import { t as tr, useT } from '../../i18n';
 
 /** What is wrong with the providers, in one sentence each, or null when a model can run. */

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { Agent } from '../../../src-main/platform/contract/agents';
-import { useRemote } from '../settings/remote-store';
+import { useRemote } from '../../stores/remote';
 import { RemoteLink } from '../settings/RemoteLink';
 import { useT } from '../../i18n';
 

@@ -6,7 +6,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useSessions, type Session, type SessionView } from '../../stores/sessions';
 import { SessionItem, isWriting } from './SessionItem';
-import { useChatPrefs } from './prefs';
+import { useChatPrefs } from '../../stores/chat-prefs';
 import { titleNumbers } from './session-dates';
 import { useNow } from './use-now';
 import './session-list.css';

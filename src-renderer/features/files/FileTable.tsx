@@ -3,8 +3,8 @@ import { api, messageOf, type FileObject, ops } from '../../api';
 import { formatBytes, formatCredits, formatTime } from '../../components/format';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
-import { askConfirm } from '../../components/confirm';
-import { useUploads } from '../../stores/uploads';
+import { askConfirm } from '../../stores/confirm';
+import { useFiles } from '../../stores/files';
 import { StatusBadge } from './StatusBadge';
 import { TableHead } from '../../components/TableHead';
 import { FileViewer } from './FileViewer';
@@ -14,7 +14,7 @@ const failureReason = (f: FileObject) => f.error;
 
 export function FileTable({ files }: { files: FileObject[] }) {
   const agents = useAgents((s) => s.agents);
-  const removeFile = useUploads((s) => s.removeFile);
+  const removeFile = useFiles((s) => s.removeFile);
   const [agentId, setAgentId] = useState<number | ''>('');
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [previewing, setPreviewing] = useState<number | null>(null);

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { FileStatus } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { pickFiles } from '../../components/pick-files';
-import { uploadLimit, useUploads } from '../../stores/uploads';
+import { useFiles } from '../../stores/files';
+import { uploadLimit } from '../../stores/uploads';
 import { api, ops } from '../../api';
 import { formatBytes } from '../../components/format';
 import { useT } from '../../i18n';
@@ -15,7 +16,7 @@ const STATUSES: FileStatus[] = ['waiting', 'in_progress', 'completed', 'failed']
 const SEARCH_DEBOUNCE_MS = 250;
 
 export default function FilesScreen() {
-  const { files, filesError, loadFiles, upload, loaded, filter, setFilter, hasMore, loadMore, loadingMore } = useUploads();
+  const { files, filesError, loadFiles, upload, loaded, filter, setFilter, hasMore, loadMore, loadingMore } = useFiles();
   const [name, setName] = useState(filter.q);
   const [limit, setLimit] = useState<number | null>(uploadLimit.get());
   const t = useT();

@@ -1,5 +1,5 @@
 import { formatBytes } from '../../components/format';
-import { useUploads, type Upload } from '../../stores/uploads';
+import { useFiles, type FileUpload } from '../../stores/files';
 import { StatusBadge } from './StatusBadge';
 import './uploads.css';
 import { useT } from '../../i18n';
@@ -10,7 +10,7 @@ import { useT } from '../../i18n';
  * upload reads as failed, in red, with the reason, Retry and Remove; never as a full bar.
  */
 export function UploadList() {
-  const { uploads, uploaded, files, clearFinished, retry, dismiss } = useUploads();
+  const { uploads, uploaded, files, clearFinished, retry, dismiss } = useFiles();
   const t = useT();
   if (!uploads.length) return null;
   return (
@@ -65,10 +65,10 @@ export function UploadList() {
   );
 }
 
-const pct = (u: Upload) => (u.size ? Math.min(100, Math.floor((u.sent / u.size) * 100)) : 0);
+const pct = (u: FileUpload) => (u.size ? Math.min(100, Math.floor((u.sent / u.size) * 100)) : 0);
 
 /** Bytes sent so far; an unknown share (the desktop bridge) shows only that it runs, then full once sent. */
-function UploadBar({ u }: { u: Upload }) {
+function UploadBar({ u }: { u: FileUpload }) {
   const t = useT();
   const done = u.phase === 'uploaded';
   const unknown = u.indeterminate && !done;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { toast } from '../../stores/toasts';
-import { useConfirm } from '../../components/confirm';
+import { useConfirm } from '../../stores/confirm';
 import { collectionChoices, type CollectionChoice, type CollectionFilter, type ListedCollection } from './collections';
 import { t, useT } from '../../i18n';
 

@@ -8,7 +8,7 @@ import { CharCounter } from './CharCounter';
 import { CollectionSelect } from './CollectionSelect';
 import { collectionChoices, type ListedCollection } from './collections';
 import { LongText } from './LongText';
-import { useConfirm } from '../../components/confirm';
+import { useConfirm } from '../../stores/confirm';
 import { formatNumber } from '../../components/format';
 import { t, useT } from '../../i18n';
 

@@ -1,5 +1,5 @@
 import type { Question } from '../../../src-main/platform/contract/agents';
-import { shownQuestions, type Answers } from '../chat/answers';
+import { shownQuestions, type Answers } from '../../stores/answers';
 import { questionLabel } from '../chat/option-words';
 import { QuestionInput } from '../chat/QuestionInput';
 import { ModelSelect } from '../../components/ModelSelect';

@@ -4,7 +4,7 @@ import type { Schedule } from '../../../src-main/platform/contract/schedules';
 import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
-import { defaultAnswers, missingAnswers, type Answers } from '../chat/answers';
+import { defaultAnswers, missingAnswers, type Answers } from '../../stores/answers';
 import { AnswerFields } from './AnswerFields';
 import { browserZone, cronProblem, describeTiming, formatAt, previewNextRun, timeZones } from './describe';
 import { formatList } from '../../components/format';

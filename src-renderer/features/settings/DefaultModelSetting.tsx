@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { sentenceOf } from '../../api/field-errors';
 import { ModelSelect } from '../../components/ModelSelect';
-import { useSetup } from '../setup/setup-store';
+import { useSetup } from '../../stores/setup';
 import { useT } from '../../i18n';
 
 /**

@@ -5,7 +5,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { formatRelative, formatTime } from '../../components/format';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
-import { askConfirm } from '../../components/confirm';
+import { askConfirm } from '../../stores/confirm';
 import { TableHead } from '../../components/TableHead';
 import { t, useT } from '../../i18n';
 

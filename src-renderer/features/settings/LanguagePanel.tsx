@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { LOCALES, systemLocale, useT, type Locale } from '../../i18n';
-import { chooseLocale, useLocale, type LocaleChoice } from '../../i18n/locale-setting';
+import { chooseLocale, useLocale, type LocaleChoice } from '../../stores/locale';
 import { messageOf } from '../../api';
 import { toast } from '../../stores/toasts';
 

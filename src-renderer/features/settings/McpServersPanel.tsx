@@ -4,7 +4,7 @@ import { api, ApiError, messageOf, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
 import { toast } from '../../stores/toasts';
-import { askConfirm } from '../../components/confirm';
+import { askConfirm } from '../../stores/confirm';
 import { McpServerForm } from './McpServerForm';
 import { McpImport } from './McpImport';
 import { platformText, t, useT } from '../../i18n';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ProviderView } from '../../../src-main/platform/contract/settings';
 import { api, ops } from '../../api';
 import { providerSentence, sentenceOf } from '../../api/field-errors';
-import { useSetup } from '../setup/setup-store';
+import { useSetup } from '../../stores/setup';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { kindLabel, providerLabel } from './providers';
 import { useT } from '../../i18n';

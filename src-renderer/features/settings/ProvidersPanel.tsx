@@ -8,7 +8,7 @@ import { ProviderForm } from './ProviderForm';
 import { ProviderCard } from './ProviderCard';
 import { DefaultModelSetting } from './DefaultModelSetting';
 import { RoutingTable } from './RoutingTable';
-import { useSetup } from '../setup/setup-store';
+import { useSetup } from '../../stores/setup';
 import { savedInputs } from './providers';
 import './providers.css';
 import { t, useT } from '../../i18n';

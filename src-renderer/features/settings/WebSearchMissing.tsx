@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useNav } from '../../stores/nav';
 import { useT } from '../../i18n';
-import { useWebSearchStatus, WEB_SEARCH_SETTINGS } from './web-search-status';
+import { useWebSearchStatus, WEB_SEARCH_SETTINGS } from '../../stores/web-search';
 import './web-search.css';
 
 /** Whether a web search service is set up: asked once where a picker offers web search (null until known). */

@@ -4,10 +4,10 @@ import { wordErrors } from '../../api/field-errors';
 import { ErrorNote } from '../../components/ErrorNote';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { formatNumber } from '../../components/format';
-import { askConfirm } from '../../components/confirm';
+import { askConfirm } from '../../stores/confirm';
 import { toast } from '../../stores/toasts';
 import { Trans, useT } from '../../i18n';
-import { useWebSearchStatus } from './web-search-status';
+import { useWebSearchStatus } from '../../stores/web-search';
 import type { ProvidersSettings } from '../../../src-main/platform/contract/settings';
 import './web-search.css';
 

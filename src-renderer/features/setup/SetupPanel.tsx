@@ -3,7 +3,7 @@ import type { ModelSetupBody } from '../../../src-main/platform/contract/models'
 import { api, messageOf, ops } from '../../api';
 import { providerSentence } from '../../api/field-errors';
 import { toast } from '../../stores/toasts';
-import { useSetup } from './setup-store';
+import { useSetup } from '../../stores/setup';
 import { LocalServers } from './LocalServers';
 import { ConnectForms } from './ConnectForms';
 import { ModelDownloads } from './ModelDownloads';

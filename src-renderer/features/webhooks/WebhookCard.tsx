@@ -5,7 +5,7 @@ import { wordErrors } from '../../api/field-errors';
 import { FieldError, FormError, describedBy } from '../../components/FieldError';
 import { formatList } from '../../components/format';
 import { toast } from '../../stores/toasts';
-import { useConfirm } from '../../components/confirm';
+import { useConfirm } from '../../stores/confirm';
 import { useT } from '../../i18n';
 import { DeliveryLog } from './DeliveryLog';
 import { outcomeOf } from './outcome';

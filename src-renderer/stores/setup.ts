@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { DefaultModel, Model, ModelSource } from '../../../src-main/platform/contract/models';
-import { api, ops } from '../../api';
-import { useAgents } from '../../stores/agents';
+import type { DefaultModel, Model, ModelSource } from '../../src-main/platform/contract/models';
+import { api, ops } from '../api';
+import { useAgents } from './agents';
 
 interface SetupState {
   /** `needed`: no configured provider serves any model, so Chat shows the setup panel */

@@ -24,16 +24,16 @@ vi.mock('../../src-renderer/api', async () => ({
   },
 }));
 
-const { useUploads, PAGE_SIZE } = await import('../../src-renderer/stores/uploads');
+const { useFiles, PAGE_SIZE } = await import('../../src-renderer/stores/files');
 
 describe('files store', () => {
   beforeEach(() => {
     asked.length = 0;
-    useUploads.setState({ files: [], pages: 1, hasMore: false, filter: { status: '', q: '' }, loaded: false });
+    useFiles.setState({ files: [], pages: 1, hasMore: false, filter: { status: '', q: '' }, loaded: false });
   });
 
   it('loads more until every file is shown, with no cap at 100', async () => {
-    const s = useUploads.getState;
+    const s = useFiles.getState;
     await s().loadFiles();
     expect(s().files).toHaveLength(PAGE_SIZE);
     expect(s().hasMore).toBe(true);
@@ -46,7 +46,7 @@ describe('files store', () => {
   });
 
   it('sends status and q to the server and starts again at page 1', async () => {
-    const s = useUploads.getState;
+    const s = useFiles.getState;
     await s().loadFiles();
     await s().loadMore();
     await s().setFilter({ status: 'failed' });
@@ -59,7 +59,7 @@ describe('files store', () => {
   });
 
   it('an answer to an older filter is dropped', async () => {
-    const s = useUploads.getState;
+    const s = useFiles.getState;
     let open!: () => void;
     gate = new Promise((r) => (open = r));
     const slow = s().setFilter({ q: 'slow' });

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ops } from '../api';
-import { applyLocale, currentLocale, isLocale, systemLocale, type Locale } from './index';
+import { applyLocale, currentLocale, isLocale, systemLocale, type Locale } from '../i18n';
 
 /**
  * The person's language choice: the platform keeps it (app setting ext `locale`, null = follow

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import { api, ops } from '../../api';
-import type { RemoteSettings } from './remote-api';
+import { api, ops } from '../api';
+import type { RemoteSettings } from '../../src-main/platform/contract/remote';
 
 interface RemoteState {
   /** The platform's view of the connection; null until loaded. */

@@ -1,5 +1,5 @@
-import type { Question } from '../../../src-main/platform/contract/agents';
-import { textQuestion } from '../../../src-main/platform/contract/agent-questions';
+import type { Question } from '../../src-main/platform/contract/agents';
+import { textQuestion } from '../../src-main/platform/contract/agent-questions';
 
 export type Answers = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { ToolStep } from '../../../src-main/platform/contract/tools';
+import type { ToolStep } from '../../src-main/platform/contract/tools';
 
 /**
  * A conversation is a tree: each turn follows a parent (ROOT for the first), and turns sharing a

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api, ops } from '../../api';
+import { api, ops } from '../api';
 
 /** Whether a web search backend is set up (Settings → Web search), for the pickers that offer web search. */
 interface WebSearchStatus {
