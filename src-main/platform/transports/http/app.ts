@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
+import { RememberingRouter } from './remembering-router.js';
 import type { AppEnv } from './env.js';
 import type { TransportDeps } from '../deps.js';
 import { hostGuard } from './middleware/host-guard.js';
@@ -55,8 +56,9 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   // requests are routed to the API by path; the set of API paths is read once the routes exist.
   let apiSegments: Set<string> | null = null;
   // The trie router adds each route as it is registered; Hono's default compiles one matcher for
-  // every route inside the first request (a long turn of the loop) for a gain unseen at this size.
-  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({ router: new TrieRouter(), getPath: hostedGetPath(() => (apiSegments ??= apiSegmentsOf(app.routes))) });
+  // every route inside the first request (a long turn of the loop), and cannot take these routes
+  // (it falls back to the trie). Its answers are remembered per method and path.
+  const app: OpenAPIHono<AppEnv> = new OpenAPIHono<AppEnv>({ router: new RememberingRouter(new TrieRouter()), getPath: hostedGetPath(() => (apiSegments ??= apiSegmentsOf(app.routes))) });
   const allowedHosts = () => [...p.config.allowedHosts, ...p.services.settings.get('localhost.allowed_hosts', [])];
   const allowedOrigins = () => [...p.config.allowedOrigins, ...p.services.settings.get('localhost.allowed_origins', [])];
 

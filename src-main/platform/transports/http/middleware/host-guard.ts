@@ -20,12 +20,18 @@ export function hostnameOf(hostHeader: string): string {
  * is refused, so a web page on evil.example that resolves to 127.0.0.1 gets nothing.
  */
 export function hostGuard(allowed: () => string[]): (c: Context<AppEnv>) => void {
+  // The last Host found to be a loopback name: every request of a local client sends the same one.
+  let loopback: string | undefined;
   return (c) => {
     if (c.env?.trustedPrincipal) return;
     const host = requestHeader(c, 'host');
+    if (host !== undefined && host === loopback) return;
     const name = host ? hostnameOf(host) : '';
     // Loopback first: the common case then never reads the allowlist (a settings query per request).
-    if (name && isLoopbackHost(name)) return;
+    if (name && isLoopbackHost(name)) {
+      loopback = host;
+      return;
+    }
     const extra = allowed().map((h) => h.toLowerCase());
     if (!name || !(extra.includes(name) || extra.includes(host!.toLowerCase()))) {
       throw new ForbiddenError('Host not allowed: requests must be addressed to localhost or a host allowed in Settings.');
