@@ -109,4 +109,19 @@ export default tseslint.config(
     { files: ['src-main/platform/transports/**/*.ts'], forbid: [LAYER.cli], why: 'transports serve the platform, the CLI starts it' },
     { files: ['src-main/desktop/**/*.ts'], forbid: ['**/platform/modules/**', '**/platform/transports/**', '**/platform/engine/**', '**/platform/ingest/**', '**/platform/db/**', '**/platform/jobs/**', '**/platform/cli/**'], electronOk: true, why: 'the desktop shell imports only the platform entry (platform.ts) and the kernel' },
   ]),
+  // The renderer's rooms: the app's state lives in stores/ (every zustand store), and stores import
+  // no feature (a screen builds on stores, never the other way).
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    ignores: ['src-renderer/stores/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'zustand', importNames: ['create', 'createStore'], message: 'A zustand store lives in src-renderer/stores/.' }] }],
+    },
+  },
+  {
+    files: ['src-renderer/stores/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/**'], message: 'Stores import no feature: move what both need into stores/ (or a shared module).' }] }],
+    },
+  },
 );
