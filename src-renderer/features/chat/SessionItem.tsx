@@ -83,20 +83,27 @@ export function SessionItem({ session: s, number, now, onDelete }: { session: Se
               <span className="badge">{t('sessions.item.archivedMark')}</span>
             </span>
           ) : null}
-          <span className="muted small session-meta">
+          <span className="muted small session-meta" data-testid="session-meta">
             <time dateTime={s.updated_at} title={formatTime(s.updated_at)} data-testid="session-date">
               {sessionWhen(s.updated_at, now)}
             </time>
-            {' · '}
-            {agentName ? `${agentName} · ` : ''}
-            {t('sessions.item.turns', { count: s.turns })}
+            <span>
+              {'· '}
+              {t('sessions.item.turns', { count: s.turns })}
+            </span>
             {writing ? (
-              <>
-                {' · '}
+              <span>
+                {'· '}
                 <strong className="session-writing" data-testid="session-writing">
                   {t('sessions.item.writing')}
                 </strong>
-              </>
+              </span>
+            ) : null}
+            {agentName ? (
+              <span className="session-agent" title={agentName}>
+                <span className="sr-only">{' · '}</span>
+                {agentName}
+              </span>
             ) : null}
           </span>
         </button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
 import { api, ops } from '../../api';
 import { wordErrors } from '../../api/field-errors';
@@ -16,6 +16,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
   const [collection, setCollection] = useState<number | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
   const target = collection === undefined ? defaultCollection : collection;
   const over = text.length > MEMORY_MAX;
   // A refusal in a sentence under the text (field-errors.ts); a collection's under the form.
@@ -29,6 +30,8 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
       setText('');
       setError(null);
       toast(t('memories.saved'));
+      // Save turns disabled with the box empty: focus goes back to the box for the next one, not to the page.
+      box.current?.focus();
       onSaved();
     } catch (err) {
       setError(err);
@@ -48,6 +51,7 @@ export function MemoryEditor({ collections, defaultCollection, onSaved }: { coll
       <label className="field">
         <span>{tr('memories.new')}</span>
         <textarea
+          ref={box}
           rows={3}
           value={text}
           placeholder={tr('memories.newPlaceholder')}

@@ -31,6 +31,7 @@ export function SetupPanel() {
       }
       toast(t('setup.connected', { what, count: r.models.length, model: r.default.model ?? r.models[0].id }));
       await check();
+      focusMessageBox();
       return true;
     } catch (err) {
       setError(messageOf(err));
@@ -54,8 +55,24 @@ export function SetupPanel() {
       <div className="setup-grid">
         <LocalServers busy={busy} onUse={(name, body) => void connect(name, body)} />
         <ConnectForms busy={busy} onConnect={connect} />
-        <ModelDownloads onReady={() => void check({ fresh: true })} />
+        <ModelDownloads onReady={() => void check({ fresh: true }).then(focusMessageBox)} />
       </div>
     </section>
   );
+}
+
+/**
+ * Once a model is ready the panel gives way to the message box: focus goes there (what comes next
+ * is typing), not to the page the removed button leaves it on. The box may be drawn a moment later.
+ */
+function focusMessageBox(): void {
+  const focus = () => {
+    const box = document.getElementById('chat-input');
+    box?.focus();
+    return !!box;
+  };
+  if (focus()) return;
+  const watch = new MutationObserver(() => focus() && watch.disconnect());
+  watch.observe(document.body, { childList: true, subtree: true });
+  setTimeout(() => watch.disconnect(), 10_000);
 }
