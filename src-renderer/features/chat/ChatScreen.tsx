@@ -10,7 +10,7 @@ import { ChatInstructions } from './ChatInstructions';
 import { ErrorNote } from '../../components/ErrorNote';
 import { RemoteBanner } from './RemoteBanner';
 import { useRemote } from '../../stores/remote';
-import { isRemoteErrorCode } from '../settings/remote-api';
+import { isRemoteErrorCode } from '../settings/remote-errors';
 import { SetupPanel } from '../setup/SetupPanel';
 import { useNeedsSetup, useSetup } from '../../stores/setup';
 import { ProviderNotice, providerProblems } from './ProviderNotice';

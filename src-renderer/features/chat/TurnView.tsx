@@ -11,7 +11,7 @@ import { CitationLinks } from '../files/CitationLinks';
 import { CitationProvider } from '../../components/citations';
 import { useCitations } from './use-citations';
 import { RemoteLink } from '../settings/RemoteLink';
-import { isRemoteErrorCode } from '../settings/remote-api';
+import { isRemoteErrorCode } from '../settings/remote-errors';
 import { AltSwitcher } from './AltSwitcher';
 import { MessageEditor } from './MessageEditor';
 import { ToolSteps } from './ToolSteps';

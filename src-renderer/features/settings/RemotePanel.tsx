@@ -4,7 +4,7 @@ import { ErrorNote } from '../../components/ErrorNote';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { askConfirm } from '../../stores/confirm';
-import type { RemoteSettings } from './remote-api';
+import type { RemoteSettings } from '../../../src-main/platform/contract/remote';
 import { useRemote } from '../../stores/remote';
 import { RemoteStatus } from './RemoteStatus';
 import { providerSentence } from '../../api/field-errors';

@@ -1,5 +1,5 @@
 import { formatTime } from '../../components/format';
-import type { RemoteSettings } from './remote-api';
+import type { RemoteSettings } from '../../../src-main/platform/contract/remote';
 import { providerSentence } from '../../api/field-errors';
 import { useT } from '../../i18n';
 
