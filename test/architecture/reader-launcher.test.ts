@@ -18,6 +18,8 @@ const PATH = [
   'src-main/platform/ingest/worker.ts',
   'src-main/platform/ingest/pages/page-reader.ts',
   HOME,
+  // Run from sources, each entry is bundled first (in a thread started from bundle-thread.mjs).
+  'src-main/platform/kernel/worker-entry.ts',
   'src-main/desktop/reader-launcher.ts',
   'src-main/desktop/utility-readers.ts',
 ];

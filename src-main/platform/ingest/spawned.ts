@@ -96,7 +96,8 @@ export function portLauncher(port: LauncherPortMain): ReaderLauncher {
 async function spawnerThread(): Promise<ReaderLauncher> {
   // Built, spawner.js sits next to the main bundle (electron.vite.config.ts, scripts/build-serve.mjs).
   const entry = await workerEntry(import.meta.url, './spawner.ts', './spawner.js');
-  return new Worker(entry, { workerData: { self: entry }, stdout: false, stderr: false }) as ReaderLauncher;
+  // A bundled file: no loader of the app's (tsx under `npm run serve:dev`) is wanted in the thread.
+  return new Worker(entry, { execArgv: [], workerData: { self: entry }, stdout: false, stderr: false }) as ReaderLauncher;
 }
 
 export class SpawnedChild extends EventEmitter {

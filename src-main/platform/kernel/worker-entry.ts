@@ -11,9 +11,10 @@ const bundles = new Map<string, Promise<string>>();
  * main bundle (electron.vite.config.ts lists each worker as an input for the desktop app,
  * scripts/build-serve.mjs builds the same names into out/serve for `npm run serve`). Run from
  * TypeScript (dev, in-process tests, `npm run serve:dev`), the source is bundled once per process
- * with esbuild (which tsx brings) into a plain .mjs: registering tsx's loader inside each worker costs about a second
- * and could deadlock when several started at once. esbuild runs in a worker thread: starting its
- * service forks a process, which would stop this thread's event loop for tens of milliseconds.
+ * with esbuild into a plain .mjs: registering tsx's loader inside each worker costs about a second
+ * and could deadlock when several started at once. esbuild runs in a worker thread
+ * (bundle-thread.mjs): starting its service forks a process, which would stop this thread's event
+ * loop for tens of milliseconds.
  *
  * `source` is the worker's .ts URL relative to the caller; `built` its built file's URL.
  */
@@ -37,23 +38,12 @@ export function workerEntry(callerUrl: string, source: string, built: string): P
   return entry;
 }
 
-// buildSync without esbuild's own threads runs its binary to completion and reaps it; a service
-// process started from this thread would outlive it and, unreaped, stay a zombie until the app exits.
-const BUNDLER = `
-const { parentPort, workerData } = require('node:worker_threads');
-process.env.ESBUILD_WORKER_THREADS = '0';
-try {
-  require(workerData.esbuild).buildSync(workerData.options);
-  parentPort.postMessage(null);
-} catch (err) {
-  parentPort.postMessage(String((err && err.message) || err));
-}
-`;
-
-/** One esbuild build, in a worker thread of its own. */
+/** One esbuild build, in a worker thread of its own (bundle-thread.mjs, beside this source file). */
 function bundle(options: object): Promise<void> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(BUNDLER, { eval: true, workerData: { esbuild: createRequire(import.meta.url).resolve('esbuild'), options }, stdout: false, stderr: false });
+    const thread = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bundle-thread.mjs');
+    // Plain JavaScript: no loader of the parent's (tsx under `npm run serve:dev`) is wanted in it.
+    const w = new Worker(thread, { execArgv: [], workerData: { esbuild: createRequire(import.meta.url).resolve('esbuild'), options }, stdout: false, stderr: false });
     w.once('message', (error: string | null) => (error === null ? resolve() : reject(new Error(`bundling a worker failed: ${error}`))));
     w.once('error', reject);
     w.once('exit', (code) => reject(new Error(`the bundling thread exited (${code})`)));
