@@ -102,6 +102,8 @@ describe('first run: from an empty data dir to a streamed answer', () => {
     await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
     clicks++;
     await page.getByTestId('setup-panel').waitFor({ state: 'detached', timeout: limit(15_000) });
+    // Focus goes where the next step is, the message box, not to the page the Connect button left.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: limit(10_000) }).toBe('chat-input');
     // The model picker offers what the server serves, grouped by provider, and picked the default.
     const picker = page.locator('#q-model');
     await expect.poll(() => picker.inputValue(), { timeout: limit(10_000) }).toBe('llama-3.1-8b');
