@@ -33,6 +33,8 @@ export function ConversationList({ turns, finding, empty, handle }: { turns: Tur
   /** The list's scrollTop at its last scroll event: only a move up is the user leaving the end. */
   const lastTop = useRef(0);
   const [away, setAway] = useState(false);
+  const awayRef = useRef(away);
+  awayRef.current = away;
   /** The turn holding focus stays drawn (a scroll must not drop focus to the page). */
   const [focused, setFocused] = useState(-1);
 
@@ -110,7 +112,8 @@ export function ConversationList({ turns, finding, empty, handle }: { turns: Tur
             return;
           }
           stick.current = atEnd;
-          setAway(!atEnd);
+          // Drawn again only when it changes (scroll events come every frame).
+          if (awayRef.current === atEnd) setAway(!atEnd);
           if (restored.current === placeKey) scrollPlaces.set(placeKey, { top: el.scrollTop, atEnd: stick.current });
           win.update();
         }}
