@@ -55,7 +55,9 @@ export async function loadAll(page: (n: number) => Promise<WorkspaceUsage>): Pro
   return { rows, totals, complete: false };
 }
 
-export const agentLabel = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => r.agent_title ?? t('usage.deletedAgent', { id: r.agent_id });
+/** An agent's row: its title; the agents deleted since are one row, "Deleted agents" (their ids mean nothing to a person). */
+export const agentLabel = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => r.agent_title ?? t('usage.deletedAgents');
+const agentKey = (r: Pick<WorkspaceUsageRow, 'agent_id' | 'agent_title'>) => (r.agent_title === null ? 'deleted' : String(r.agent_id));
 export const modelLabel = (m: string | null) => m ?? t('usage.noModel');
 
 /** Per day (every day of the range, zeros included), per agent and per model, most credits first. */
@@ -66,7 +68,7 @@ export function summarise(rows: WorkspaceUsageRow[], dates: string[]): { days: D
   for (const r of rows) {
     const d = days.get(r.date);
     if (d) add(d, r);
-    const a = agents.get(String(r.agent_id)) ?? { key: String(r.agent_id), label: agentLabel(r), ...zero() };
+    const a = agents.get(agentKey(r)) ?? { key: agentKey(r), label: agentLabel(r), ...zero() };
     add(a, r);
     agents.set(a.key, a);
     const mk = r.model ?? '';

@@ -30,6 +30,6 @@ export const usage = {
   files_one: 'Reading files {{phrase}}: {{files}} processed. Credits with files included: {{credits}}.',
   files_other: 'Reading files {{phrase}}: {{files}} processed. Credits with files included: {{credits}}.',
   formula: 'How credits are counted: an answer costs {{base}} plus {{input}} per {{thousand}} input tokens and {{output}} per {{thousand}} output tokens; reading a file costs {{fileBase}} plus {{perMiB}} per MiB.',
-  deletedAgent: 'Deleted agent (#{{id}})',
+  deletedAgents: 'Deleted agents',
   noModel: 'No model reached',
 };

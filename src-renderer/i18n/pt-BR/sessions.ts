@@ -109,7 +109,7 @@ export const sessions: Catalog['sessions'] = {
     stopLabel: 'Parar {{model}}',
     use: 'Continuar com esta resposta',
     useLabel: 'Continuar com esta resposta ({{model}})',
-    speed: '≈ {{rate}} tokens/s',
+    speed: 'cerca de {{rate}} tokens/s',
     firstWords: 'primeiro texto após {{seconds}} s',
     again: 'Perguntar outra coisa',
     columns: 'Respostas lado a lado',

@@ -31,6 +31,6 @@ export const usage: Catalog['usage'] = {
   files_one: 'Leitura de arquivos {{phrase}}: {{files}} processado. Créditos incluindo os arquivos: {{credits}}.',
   files_other: 'Leitura de arquivos {{phrase}}: {{files}} processados. Créditos incluindo os arquivos: {{credits}}.',
   formula: 'Como os créditos são contados: uma resposta custa {{base}} mais {{input}} a cada {{thousand}} tokens de entrada e {{output}} a cada {{thousand}} tokens de saída; ler um arquivo custa {{fileBase}} mais {{perMiB}} por MiB.',
-  deletedAgent: 'Agente excluído (nº {{id}})',
+  deletedAgents: 'Agentes excluídos',
   noModel: 'Nenhum modelo alcançado',
 };
