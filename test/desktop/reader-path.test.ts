@@ -25,7 +25,7 @@ const { makePlatform } = await import('../api/helpers.js');
 const { upload, filesSettled } = await import('../files/helpers.js');
 const { call } = await import('../api/helpers.js');
 const { HashEmbedder } = await import('../retrieval/helpers.js');
-const { limit } = await import('../fixtures/until.js');
+const { limit, until } = await import('../fixtures/until.js');
 
 const launches = vi.mocked(spawnReader);
 const HEAP = /^--max-old-space-size=\d+$/;
@@ -81,14 +81,41 @@ describe('one process path for readers under Node and Electron', () => {
     expect(fakeElectron.utilityProcesses.length).toBe(before);
   }, limit(120_000));
 
-  it('switching launchers ends the readers of the old one, so the next reader starts through the new one', async () => {
-    const reader = await spawnReader(path.join(import.meta.dirname, '../fixtures/readers/who.mjs'), []);
-    const closed = new Promise((resolve) => reader.once('close', (code, signal) => resolve(signal)));
+  it('switching launchers ends the readers of the old one (the processes too), so the next reader starts through the new one', async () => {
+    const WHO = path.join(import.meta.dirname, '../fixtures/readers/who-any.mjs');
+    const who = (r: Awaited<ReturnType<typeof spawnReader>>) =>
+      new Promise<{ pid: number; ppid: number }>((resolve) => {
+        r.once('message', (m) => resolve(m as { pid: number; ppid: number }));
+        r.send('who');
+      });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+      } catch {
+        return false;
+      }
+    };
+    // Under Node: a reader of the spawner's, then the switch to the main process.
+    const first = await spawnReader(WHO, []);
+    const { pid: nodePid, ppid: spawnerPid } = await who(first);
+    // Forked by the spawner process, not by this (the platform's) process.
+    expect(spawnerPid).not.toBe(process.pid);
+    const closed = new Promise((resolve) => first.once('close', (_code, signal) => resolve(signal)));
     const { port1, port2 } = new fakeElectron.MessageChannelMain();
     const served = serveReaders(port2);
     useReaderLauncher(() => portLauncher(port1));
     expect(await closed).toBe('SIGKILL');
+    await until('the spawner’s reader to end', () => !alive(nodePid));
+    // The next one is the main process's; switching back ends it in turn.
+    const before = fakeElectron.utilityProcesses.length;
+    const second = await spawnReader(WHO, []);
+    const { pid: utilityPid, ppid: mainPid } = await who(second);
+    // Launched by the main process: here the fake electron forks from this test process.
+    expect(mainPid).toBe(process.pid);
+    expect(fakeElectron.utilityProcesses.slice(before).map((u) => u.pid)).toEqual([utilityPid]);
     useReaderLauncher(null);
+    await until('the utility reader to end', () => !alive(utilityPid));
     served.close();
   }, limit(60_000));
 });
