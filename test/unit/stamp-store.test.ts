@@ -50,4 +50,24 @@ describe('the database stamp that caches of hot reads check', () => {
       await closePlatform(p);
     }
   });
+  it("an agent found by its slug, or no agent for a name, follows this connection's writes at once and another connection's after the recheck", async () => {
+    const p = makePlatform();
+    try {
+      const chat = p.services.agents.findBySlug(1, 'chat')!;
+      expect(p.services.agents.findBySlug(1, 'chat')).toBe(chat);
+      expect(p.services.agents.findBySlug(1, 'helper-bot')).toBeNull();
+      // This connection's write: the very next lookup sees it (a name that found nothing now finds the agent).
+      p.db.prepare("UPDATE agents SET slug = 'helper-bot', updated_at = updated_at + 1 WHERE id = ?").run(chat.id);
+      expect(p.services.agents.findBySlug(1, 'helper-bot')?.id).toBe(chat.id);
+      expect(p.services.agents.findBySlug(1, 'chat')).toBeNull();
+      // Another connection's: seen once the recheck time has passed.
+      const other = connect(path.join(p.dir, DATABASE_FILE));
+      open.push(other);
+      other.prepare("UPDATE agents SET slug = 'chat', title = 'Back', updated_at = updated_at + 1 WHERE id = ?").run(chat.id);
+      await until("the other connection's slug", () => p.services.agents.findBySlug(1, 'chat')?.title === 'Back');
+      expect(p.services.agents.findBySlug(1, 'helper-bot')).toBeNull();
+    } finally {
+      await closePlatform(p);
+    }
+  });
 });

@@ -70,6 +70,8 @@ export class AgentsService {
    * last read it without any query: GET /api/agents/{id} then costs about what a bare router does.
    */
   private readonly stamp: () => Stamp;
+  /** What a slug found for a user at a stamp: an agent id, or null for none (a raw model's name). */
+  private readonly slugs = new Map<string, { id: number | null; userId: number; stamp: Stamp }>();
   /** set by the tools module: validates `tool_servers` */
   toolServersCheck: ToolServersCheck | null = null;
   private readonly log: Logger;
@@ -121,11 +123,21 @@ export class AgentsService {
       hit.stamp = stamp;
       return hit.agent;
     }
-    const row = this.row(userId, id);
+    return this.cached(userId, this.row(userId, id), stamp);
+  }
+
+  /** The agent of a row just read, through the cache: mapped (its JSON parsed and checked) once per version. */
+  private cached(userId: number, row: AgentRow, stamp: Stamp): Agent {
+    const hit = this.cache.get(row.id);
+    if (hit && hit.version === row.updated_at) {
+      hit.seenBy = userId;
+      hit.stamp = stamp;
+      return hit.agent;
+    }
     // Frozen: the cache shares it with every caller, so none may change it.
     const agent = deepFreeze(this.read(row));
     if (this.cache.size >= 1000) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(id, { version: row.updated_at, agent, seenBy: userId, stamp });
+    this.cache.set(row.id, { version: row.updated_at, agent, seenBy: userId, stamp });
     return agent;
   }
 
@@ -138,8 +150,19 @@ export class AgentsService {
 
   /** A visible agent by its slug (slugs are unique), or null: OpenAI `model` names and MCP tools name agents so. */
   findBySlug(userId: number, slug: string): Agent | null {
+    // Every /v1 request names its model so (an agent, or a raw model run by the chat agent): while
+    // the database is unchanged, the answer found for the slug is the answer.
+    const stamp = this.stamp();
+    const seen = this.slugs.get(slug);
+    if (seen && seen.userId === userId && sameStamp(seen.stamp, stamp)) {
+      if (seen.id === null) return null;
+      const hit = this.cache.get(seen.id);
+      if (hit && hit.seenBy === userId && sameStamp(hit.stamp, stamp)) return hit.agent;
+    }
     const row = this.store.visibleBySlug(userId, slug);
-    return row ? this.read(row) : null;
+    if (this.slugs.size >= 1000) this.slugs.delete(this.slugs.keys().next().value!);
+    this.slugs.set(slug, { id: row?.id ?? null, userId, stamp });
+    return row ? this.cached(userId, row, stamp) : null;
   }
 
   private uniqueSlug(base: string, exceptId?: number): string {
