@@ -17,6 +17,10 @@ describe('refusals say what was wrong', () => {
     const r = await call(p, 'POST', `/api/agents/${agent.id}/webhooks`, { body: { url: 'http://127.0.0.1:9/h', events: 'execution.failed' } });
     expect(r.status).toBe(422);
     expect(r.json).toEqual({ message: 'The events field must be an array.', errors: { events: ['The events field must be an array.'] } });
+    // Longer than the list's limit of 20 names: zod also measures the string against it; only the type is said.
+    const long = await call(p, 'POST', `/api/agents/${agent.id}/webhooks`, { body: { url: 'http://127.0.0.1:9/h', events: 'execution.succeeded, execution.failed' } });
+    expect(long.status).toBe(422);
+    expect(long.json).toEqual({ message: 'The events field must be an array.', errors: { events: ['The events field must be an array.'] } });
   });
 
   it('a manifest whose version is the text "1" is told so, not "version 1; reads version 1"', async () => {
