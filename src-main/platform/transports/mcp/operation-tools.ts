@@ -42,7 +42,9 @@ function annotationsOf(op: Operation): ToolAnnotations | undefined {
  */
 export async function request(ctx: ToolContext, name: string, op: Operation, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
   const known = once(places, op, () => argumentPlaces(name, op));
-  const parts = { params: {} as Record<string, unknown>, query: {} as Record<string, unknown>, headers: {} as Record<string, unknown>, body: {} as Record<string, unknown> };
+  // Without a prototype: an argument named `__proto__` is a field like any other (the schema drops it).
+  const part = () => Object.create(null) as Record<string, unknown>;
+  const parts = { params: part(), query: part(), headers: part(), body: part() };
   for (const [arg, value] of Object.entries(args)) {
     const place = known.get(arg);
     if (place) parts[place.part][place.field] = value;

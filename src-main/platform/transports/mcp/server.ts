@@ -12,7 +12,10 @@ import { runAgentTool } from './run-agent.js';
 
 export const MCP_SERVER_NAME = 'agent-desk';
 
-/** The contract's tables whose operations may be marked for MCP, in the order their tools are listed. */
+/**
+ * The contract's tables whose operations may be marked for MCP, in the order their tools are listed
+ * (test/mcp/generated-tools fails on a marked operation of a table not named here).
+ */
 export const TOOL_TABLES = { first: [agentOperations, memoryOperations], then: [executionOperations, fileOperations, retrievalOperations] } as const;
 
 /**
