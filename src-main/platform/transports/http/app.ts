@@ -17,7 +17,8 @@ import { webhookDeliveryRoutes } from '../../modules/webhooks/deliveries-routes.
 import { keyRoutes } from '../../modules/access/routes.js';
 import { exportRoutes } from '../../modules/archive/routes.js';
 import { fileRoutes } from '../../modules/files/routes.js';
-import { appSettingsRoutes } from '../../modules/app/routes.js';
+import { appSettingsRoutes } from '../../modules/app-settings/routes.js';
+import { usageRoutes } from '../../modules/usage/routes.js';
 import { remoteRoutes } from '../../modules/remote/routes.js';
 import { executionRoutes } from '../../modules/executions/routes.js';
 import { settingsRoutes } from '../../modules/providers/routes.js';
@@ -81,7 +82,7 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
   );
 
   // One router per resource, all under /api.
-  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes, voiceRoutes];
+  const apiRouters = [agentRoutes, memoryRoutes, webhookRoutes, webhookDeliveryRoutes, keyRoutes, exportRoutes, fileRoutes, appSettingsRoutes, usageRoutes, remoteRoutes, executionRoutes, settingsRoutes, modelRoutes, mcpServerRoutes, stepApprovalRoutes, retrievalRoutes, ocrSettingsRoutes, scheduleRoutes, voiceRoutes];
   for (const routes of apiRouters) {
     app.route('/api', routes(p.services));
     yield;
