@@ -3,14 +3,16 @@
  * a conversation's row in the list never cuts its state ("writing…") or its count at 1024, only the
  * agent's name gives way; an answer given nothing from files or memories says so in one sentence
  * under "Sources used", never empty lists with "(0)"; after Save memory the focus is back in the box,
- * not on the page. Screenshots at 1280 and 1024, light and dark.
+ * not on the page; no screen shows an id, an event name or the word "execution" where a person
+ * reads (a deleted agent's usage, a webhook on "a run finished"). Screenshots at 1280 and 1024,
+ * light and dark.
  */
 import { describe, expect } from 'vitest';
 import { chooseGptModel, lastTurnDone, newChat, sendMessage, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
 import { openScreen, pageFetch } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
-import { limit } from '../fixtures/until.js';
+import { limit, until } from '../fixtures/until.js';
 
 let env: ChatEnv;
 /** Answers to a message starting "Hold" stop after their first word until the test lets them go. */
@@ -99,4 +101,49 @@ describe('layout and words', () => {
     await page.keyboard.type('A second one, typed at once.');
     expect(await box.inputValue()).toBe('A second one, typed at once.');
   }, limit(60_000));
+
+  it('no screen shows an id, an event name or "execution" where a person reads (code and examples aside)', async () => {
+    const { page } = env;
+    const agents = (await pageFetch(page, 'GET', '/api/agents?type=chat&per_page=100')).json.data as { id: number; title: string; questions: unknown[] }[];
+    const chat = agents.find((a) => a.title === 'Chat')!;
+    const gone = (await pageFetch(page, 'POST', '/api/agents', { title: 'Short-lived helper', type: 'chat', questions: chat.questions })).json;
+    const model = await page.locator('#q-model').inputValue();
+    const run = await pageFetch(page, 'POST', `/api/agents/${gone.id}/execute`, { model, temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'Once' }], wait_execution: true });
+    expect(run.json.responses[0].status).toBe('succeeded');
+    expect((await pageFetch(page, 'DELETE', `/api/agents/${gone.id}`)).status).toBe(200);
+    expect((await pageFetch(page, 'POST', `/api/agents/${chat.id}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['execution.succeeded'], description: 'Tell the team' })).status).toBeLessThan(300);
+    const faults: string[] = [];
+    for (const route of ['chat', 'agents', 'files', 'memories', 'webhooks', 'schedules', 'usage/7d', 'settings/providers', 'settings/keys', 'settings/data', 'developer']) {
+      await page.evaluate((h) => (location.hash = h), `#/${route}`);
+      await page.locator('main h1').first().waitFor({ timeout: limit(15_000) });
+      let last = '';
+      let same = 0;
+      const text = await until(`${route} to settle`, async () => {
+        const now = await page.evaluate(() => {
+          if (document.querySelector('[aria-busy="true"]')) return '';
+          const root = document.body.cloneNode(true) as HTMLElement;
+          for (const el of root.querySelectorAll('code, pre, kbd, samp, script, style, [data-testid="delivery-headers"]')) el.remove();
+          root.style.position = 'absolute';
+          root.style.left = '-99999px';
+          document.body.appendChild(root);
+          const t = root.innerText;
+          root.remove();
+          return t;
+        });
+        same = now && now === last ? same + 1 : 0;
+        last = now;
+        return same >= 2 ? now : null;
+      }, limit(20_000));
+      for (const [what, re] of [
+        ['an id', /#\d{2,}|\b(Agent|Conversation|Session) \d+\b|\(#\d+\)/],
+        ['an event name', /\b(execution|webhook|file|memory)\.[a-z_]+\b/],
+        ['"execution"', /\bexecutions?\b/i],
+      ] as const) {
+        const hit = re.exec(text);
+        if (hit) faults.push(`${route}: ${what}: "${text.slice(Math.max(0, hit.index - 30), hit.index + 30).replace(/\s+/g, ' ')}"`);
+      }
+      if (route === 'usage/7d') expect(text).toContain('Deleted agents');
+    }
+    expect(faults).toEqual([]);
+  }, limit(180_000));
 });
