@@ -107,8 +107,7 @@ describe('layout and words', () => {
     const agents = (await pageFetch(page, 'GET', '/api/agents?type=chat&per_page=100')).json.data as { id: number; title: string; questions: unknown[] }[];
     const chat = agents.find((a) => a.title === 'Chat')!;
     const gone = (await pageFetch(page, 'POST', '/api/agents', { title: 'Short-lived helper', type: 'chat', questions: chat.questions })).json;
-    const model = await page.locator('#q-model').inputValue();
-    const run = await pageFetch(page, 'POST', `/api/agents/${gone.id}/execute`, { model, temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'Once' }], wait_execution: true });
+    const run = await pageFetch(page, 'POST', `/api/agents/${gone.id}/execute`, { model: 'gpt-4o-mini', temperature: '0', tools: 'no-tools', messages: [{ role: 'user', content: 'Once' }], wait_execution: true });
     expect(run.json.responses[0].status).toBe('succeeded');
     expect((await pageFetch(page, 'DELETE', `/api/agents/${gone.id}`)).status).toBe(200);
     expect((await pageFetch(page, 'POST', `/api/agents/${chat.id}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['execution.succeeded'], description: 'Tell the team' })).status).toBeLessThan(300);
