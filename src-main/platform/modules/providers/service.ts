@@ -185,6 +185,7 @@ export class ProvidersService {
       changed = true;
     }
     if (changed) this.settings.set('providers.list', list);
+    this.forgetAll();
     const search = this.settings.get('providers.search', null);
     if ((env.AGENT_DESK_SEARXNG_URL || env.AGENT_DESK_BRAVE_API_KEY) && (!search || search.source === 'env')) {
       this.settings.set('providers.search', {
@@ -208,6 +209,7 @@ export class ProvidersService {
       const res = await fetch(`${this.ollamaProbe}/api/version`, { signal: AbortSignal.timeout(800) });
       if (!res.ok) return;
       await res.body?.cancel();
+      this.forgetAll();
       this.auto = [{ id: 'ollama', kind: 'ollama', label: 'Ollama (detected)', base_url: `${this.ollamaProbe}/v1`, api_key_sealed: null, models_dir: null, enabled: true, context_window: null, source: 'auto' }];
       this.ctx.log.info('Ollama detected at %s', this.ollamaProbe);
     } catch {}
@@ -218,7 +220,28 @@ export class ProvidersService {
     return this.settings.get('providers.disabled', []);
   }
 
+  /**
+   * all() within one synchronous run: routing an execution reads it several times (serves, resolve,
+   * listedBy, byId), each a settings read and a look at the models folder. Forgotten at the end of
+   * the run (a microtask) and by this service's own writes, so no later read sees an older answer.
+   */
+  private allOfRun: StoredProvider[] | null = null;
+
+  private forgetAll(): void {
+    this.allOfRun = null;
+  }
+
   private all(): StoredProvider[] {
+    if (this.allOfRun) return this.allOfRun;
+    const all = this.readAll();
+    this.allOfRun = all;
+    queueMicrotask(() => {
+      if (this.allOfRun === all) this.allOfRun = null;
+    });
+    return all;
+  }
+
+  private readAll(): StoredProvider[] {
     const list = this.stored();
     const off = new Set(this.disabledIds());
     const auto = [...this.auto, ...this.appFolder(list)];
@@ -508,7 +531,9 @@ export class ProvidersService {
     });
     this.ctx.db.transaction(() => {
       this.settings.set('providers.list', [...envKept.filter((e) => !saved.some((s) => s.id === e.id)), ...saved]);
+      this.forgetAll();
       this.settings.set('providers.disabled', [...off]);
+      this.forgetAll();
     })();
   }
 
@@ -569,10 +594,26 @@ export class ProvidersService {
 
 /** Lists GGUF files of a folder (for Settings and the local engine). */
 export function listGguf(dir: string): string[] {
+  // Listed again only when the folder changed (a file added, removed or renamed changes its
+  // modification time): routing looks at it on every execution, and a stat is one system call
+  // where a listing is three (a missing folder is no exception either).
+  let st: fs.Stats | undefined;
   try {
-    return fs.readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.gguf'));
+    st = fs.statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    return [];
+  }
+  if (!st?.isDirectory()) return [];
+  const known = listed.get(dir);
+  if (known && known.mtimeMs === st.mtimeMs) return [...known.files];
+  try {
+    const files = fs.readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.gguf'));
+    if (listed.size >= 64) listed.clear();
+    listed.set(dir, { mtimeMs: st.mtimeMs, files });
+    return [...files];
   } catch {
     return [];
   }
 }
+const listed = new Map<string, { mtimeMs: number; files: string[] }>();
 
