@@ -1,6 +1,6 @@
-import { serveReaderLauncher as serve, type LauncherDeps, type ReaderProcess } from '../platform/kernel/reader-launcher.js';
+import { serveReaderLauncher as serve, type LauncherDeps, type LauncherPort, type ReaderProcess } from '../platform/kernel/reader-launcher.js';
 
-export type { ReaderProcess, LauncherDeps };
+export type { ReaderProcess, LauncherDeps, LauncherPort };
 
 /**
  * The main process as the platform's reader launcher (kernel/reader-launcher.ts, the same code the
@@ -9,15 +9,6 @@ export type { ReaderProcess, LauncherDeps };
  * utility process (desktop/utility-readers.ts) and serves the launcher protocol over a MessagePort
  * to the platform, whose `spawnReader` (ingest/spawned.ts) starts readers under Node too.
  */
-
-/** The parts of MessagePortMain the launcher uses. */
-export interface LauncherPort {
-  postMessage(message: unknown): void;
-  start(): void;
-  close(): void;
-  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
-}
 
 /** Serves one platform process's launcher port; `close()` (the platform died) ends its readers. */
 export function serveReaderLauncher(port: LauncherPort, deps: LauncherDeps): { close(): void } {

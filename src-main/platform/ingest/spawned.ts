@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { workerEntry } from '../kernel/worker-entry.js';
-import type { FromLauncher, ToLauncher } from '../kernel/reader-launcher.js';
+import type { FromLauncher, LauncherPort, ToLauncher } from '../kernel/reader-launcher.js';
 
 /**
  * The platform's end of the one reader path (kernel/reader-launcher.ts): `spawnReader` is the one
@@ -44,21 +44,12 @@ export function useReaderLauncher(start: (() => ReaderLauncher) | null): void {
   void old?.then((s) => s.stop(), () => {});
 }
 
-/** The parts of Electron's MessagePortMain the platform's launcher uses. */
-export interface LauncherPortMain {
-  postMessage(message: unknown): void;
-  start(): void;
-  close(): void;
-  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
-}
-
 /**
  * The launcher of the desktop app's platform process: the protocol over a MessagePort to the
  * Electron main process (a packaged Electron cannot run as plain Node, so this process cannot fork
  * a reader). The port closing (the main process going away) is the launcher gone, with every reader.
  */
-export function portLauncher(port: LauncherPortMain): ReaderLauncher {
+export function portLauncher(port: LauncherPort): ReaderLauncher {
   const events = new EventEmitter();
   let gone = false;
   const end = () => {

@@ -34,6 +34,15 @@ export interface ReaderProcess {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
+/** The parts of Electron's MessagePortMain the launch uses, on the platform's side (ingest/spawned.ts) and the main process's (desktop/reader-launcher.ts). */
+export interface LauncherPort {
+  postMessage(message: unknown): void;
+  start(): void;
+  close(): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+}
+
 /** Where the platform's requests come from and the answers go (a MessagePort, or the IPC channel to the parent). */
 export interface LauncherChannel {
   send(message: FromLauncher): void;
