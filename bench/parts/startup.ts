@@ -64,6 +64,23 @@ const readProc = (pid: number, file: string) => {
 /** Resident memory of a process and its descendants, in MB. */
 const treeRssMb = (root: number) => tree(root).reduce((n, pid) => n + Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024, 0);
 
+/** Resident memory of one process alone, in MB. */
+const ownRssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024;
+
+/**
+ * The desktop app's platform process and the readers the main process launched for it (the
+ * embedder, file and page readers are utility processes of the main process, not children of the
+ * platform process), in MB: what the platform costs in all.
+ */
+const platformWithReadersMb = (main: number) => treeRssMb(main) - ownRssMb(main);
+
+/** The processes under the desktop's main process (the platform and the readers it launched), by entry file. */
+const launchedBy = (main: number) =>
+  tree(main)
+    .filter((p) => p !== main)
+    .map((p) => path.basename(readProc(p, 'cmdline').split('\0')[1] ?? '?'))
+    .join(', ') || 'none';
+
 /** CPU time (user + system, all threads) a process has used, in ms. */
 function cpuMs(pid: number): number {
   const stat = readProc(pid, 'stat');
@@ -145,6 +162,7 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       f[`${label}: ${REQUESTS} mixed requests s`] = (performance.now() - t0) / 1000;
       f[`${label}: request errors`] = r.errors;
       f[`${label}: RSS after ${REQUESTS} requests MB`] = treeRssMb(server.pid);
+      f[`${label}: server process alone, RSS after ${REQUESTS} requests MB`] = ownRssMb(server.pid);
       f[`${label}: running after the requests`] = running(server.pid);
       // The first round also pays for the workers it starts (tokenizer, embedder and its model); the second shows the steady state.
       const t1 = performance.now();
@@ -154,6 +172,7 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       f[`${label}: RSS after ${2 * REQUESTS} requests MB`] = treeRssMb(server.pid);
       await sleep(QUIET_MS);
       f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(server.pid);
+      f[`${label}: server process alone, RSS ${QUIET_MS / 1000} s after the requests MB`] = ownRssMb(server.pid);
       f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(server.pid);
     } finally {
       await server.stop();
@@ -251,6 +270,7 @@ async function measureDesktop(fake: FakeServer): Promise<Figures> {
     try {
       await sleep(IDLE_MS);
       f[`${label}: RSS after ${IDLE_MS / 1000} s idle MB`] = treeRssMb(pid);
+      f[`${label}: with its readers, RSS after ${IDLE_MS / 1000} s idle MB`] = platformWithReadersMb(desk.child.pid!);
       f[`${label}: running when idle`] = running(pid);
       f[`${label}: main process (plain Node + fake electron, not Electron) RSS MB`] = treeRssMb(desk.child.pid!) - treeRssMb(pid);
       let errors = 0;
@@ -260,12 +280,18 @@ async function measureDesktop(fake: FakeServer): Promise<Figures> {
         errors += r.errors as number;
         f[`${label}: ${REQUESTS}${n} requests (bridge) s`] = r.seconds as number;
         f[`${label}: RSS after ${round * REQUESTS} requests MB`] = treeRssMb(pid);
-        if (round === 1) f[`${label}: running after the requests`] = running(pid);
+        f[`${label}: with its readers, RSS after ${round * REQUESTS} requests MB`] = platformWithReadersMb(desk.child.pid!);
+        if (round === 1) {
+          f[`${label}: running after the requests`] = running(pid);
+          f[`${label}: processes of the main process after the requests`] = launchedBy(desk.child.pid!);
+        }
       }
       f[`${label}: request errors`] = errors;
       await sleep(QUIET_MS);
       f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(pid);
+      f[`${label}: with its readers, RSS ${QUIET_MS / 1000} s after the requests MB`] = platformWithReadersMb(desk.child.pid!);
       f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(pid);
+      f[`${label}: processes of the main process ${QUIET_MS / 1000} s after the requests`] = launchedBy(desk.child.pid!);
     } finally {
       await desk.quit().catch(() => desk.child.kill('SIGKILL'));
     }

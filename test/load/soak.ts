@@ -2,7 +2,7 @@
  * The soak, shared by the bounded CI profile (test/load) and the full bench (bench/parts/load.ts):
  * the real server as a child process on loopback, N concurrent SSE executions against the fake
  * provider (each replaced as soon as it ends) plus mixed CRUD workers, for a fixed time, in
- * rounds. Measures errors, lost events, latency percentiles and the server child's RSS.
+ * rounds. Measures errors, lost events, latency percentiles and the RSS of the server with its child processes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startServer } from '../crash/server-process.js';
 import { readSSE } from '../fixtures/sse-reader.js';
 import { until } from '../fixtures/until.js';
+import { treeRss } from './proc-tree.js';
 
 export interface SoakOptions {
   /** Work time of one round. */
@@ -161,11 +162,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       }
     }, 60_000, 100);
     await new Promise((r) => setTimeout(r, opts.settleMs));
-    return server.rss();
+    return rss();
   }
 
+  // The server with its child processes (the embedder, readers, the spawner): what it holds in all.
+  const rss = () => treeRss(server.pid);
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, server.rss() ?? 0)), 200);
+  const sampler = setInterval(() => (peak = Math.max(peak, rss() ?? 0)), 200);
   const out: SoakFigures = {};
   try {
     // Warm-up: one of each, so the baseline includes loaded code, prepared statements and pools.
@@ -189,9 +192,11 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     }
     // The memory that stays: read again after a quiet spell (idle workers end, the heap shrinks).
     let quiet: number | null = null;
+    let quietAlone: number | null = null;
     if (opts.quietMs) {
       await new Promise((r) => setTimeout(r, opts.quietMs));
-      quiet = server.rss();
+      quiet = rss();
+      quietAlone = server.rss();
     }
     // Every stream's stored record holds the whole text too (nothing lost between stream and store).
     const db = new Database(path.join(dataDir, 'agent-desk.sqlite'), { readonly: true });
@@ -226,7 +231,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       rss_baseline_mb: mb(baseline),
       rss_peak_mb: mb(peak),
       ...Object.fromEntries(afterRounds.map((r, i) => [`rss_after_round${i + 1}_mb`, mb(r)])),
-      ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet) } : {}),
+      ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet), [`rss_server_alone_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietAlone) } : {}),
       rss_after_over_baseline: baseline && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / baseline) * 100) / 100 : -1,
       rss_last_over_first_round: afterRounds.length > 1 && afterRounds[0] && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / afterRounds[0]) * 100) / 100 : -1,
     });

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
+import { releaseHeapWhenQuiet } from '../kernel/young-heap.js';
 
 /**
  * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
@@ -134,6 +135,8 @@ function startWorker(): Promise<Counter> {
         }
         broken = true;
         void worker.terminate();
+        // No execution for a whole idle period: the app is quiet, a fit time to shrink its heap.
+        void releaseHeapWhenQuiet();
       },
     });
     const raw: Counter = (piece) => {

@@ -3,6 +3,7 @@ import { IdleEnd, systemClock, workerIdleMs, type IdleClock } from '../../kernel
 import { RestartSupervisor } from '../../kernel/supervisor.js';
 import type { BackoffSchedule } from '../../kernel/backoff.js';
 import { workerEntry } from '../../kernel/worker-entry.js';
+import { releaseHeapWhenQuiet } from '../../kernel/young-heap.js';
 import { spawnReader } from '../spawned.js';
 import { type Embedder, EmbedderError, abortReason, normalize } from './types.js';
 import { unpackVectors, type FromEmbedder, type ToEmbedder } from './builtin-protocol.js';
@@ -92,7 +93,16 @@ export class BuiltinEmbedder implements Embedder {
     this.launch = o.launch ?? launchEmbedderProcess;
     this.maxWaitingTexts = o.maxWaitingTexts ?? MAX_WAITING_TEXTS;
     this.supervisor = new RestartSupervisor({ schedule: o.restart ?? RESTART, healthyMs: HEALTHY_MS, giveUpAfter: GIVE_UP_AFTER, now: () => this.clock.now() });
-    this.idle = new IdleEnd({ ms: o.idleMs ?? workerIdleMs(), clock: this.clock, canEnd: () => this.waiting.size === 0, end: () => this.end() });
+    this.idle = new IdleEnd({
+      ms: o.idleMs ?? workerIdleMs(),
+      clock: this.clock,
+      canEnd: () => this.waiting.size === 0,
+      end: () => {
+        this.end();
+        // Nothing to embed for a whole idle period: a fit time to shrink the app's heap too.
+        void releaseHeapWhenQuiet();
+      },
+    });
   }
 
   dims(): number {

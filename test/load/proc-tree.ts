@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+
+/**
+ * Resident memory of a process with all its descendants, in bytes (Linux /proc; null when the
+ * process is gone): the server's work runs in child processes too (the built-in embedder, the
+ * readers and the spawner that forks them), and what they hold is the server's memory as much as
+ * its own heap is.
+ */
+export function treeRss(root: number): number | null {
+  const parent = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (!parent.has(root)) return null;
+  let kb = 0;
+  for (const pid of parent.keys()) {
+    let p: number | undefined = pid;
+    for (let n = 0; p && p !== root && n < 64; n++) p = parent.get(p);
+    if (p !== root) continue;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb * 1024;
+}
