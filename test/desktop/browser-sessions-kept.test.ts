@@ -22,7 +22,7 @@ function serveWith(file: string, now: () => number = Date.now): { browser: Brows
   const p = makePlatform({ app: { resolvers: [browser.resolver] } });
   browser.mount(p.app);
   open.push(p);
-  const get = (url: string, cookie?: string) => p.app.request(`${BASE}${url}`, { headers: { host: '127.0.0.1:8787', 'x-agent-desk': '1', ...(cookie ? { cookie } : {}) } });
+  const get = async (url: string, cookie?: string) => p.app.request(`${BASE}${url}`, { headers: { host: '127.0.0.1:8787', 'x-agent-desk': '1', ...(cookie ? { cookie } : {}) } });
   return { browser, get };
 }
 
