@@ -23,6 +23,9 @@ export function ensureRendererBuilt(): void {
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   const res = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'src-renderer/vite.config.ts', '--logLevel', 'warn'], {
     cwd: ROOT,
+    // The build that ships, whoever asks: vitest sets NODE_ENV=test, under which Vite bundles
+    // React's development build (larger, slower, not what people run).
+    env: { ...process.env, NODE_ENV: 'production' },
     encoding: 'utf8',
     timeout: limit(120_000),
   });
