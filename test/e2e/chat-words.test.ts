@@ -141,7 +141,10 @@ describe('layout and words', () => {
         const hit = re.exec(text);
         if (hit) faults.push(`${route}: ${what}: "${text.slice(Math.max(0, hit.index - 30), hit.index + 30).replace(/\s+/g, ' ')}"`);
       }
-      if (route === 'usage/7d') expect(text).toContain('Deleted agents');
+      if (route === 'usage/7d') {
+        expect(text).toContain('Deleted agents');
+        await shotSizesAndThemes(page, 'usage-deleted-agents');
+      }
     }
     expect(faults).toEqual([]);
   }, limit(180_000));
