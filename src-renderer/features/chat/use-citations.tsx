@@ -1,11 +1,10 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { api, ops } from '../../api';
+import { api, ops, type Answer } from '../../api';
 import { useLoad } from '../../components/use-load';
 import type { Citations, CitedPassage } from '../../components/citations';
 import { FileViewer } from '../files/FileViewer';
 
-type Response = Awaited<ReturnType<typeof readResponse>>;
-const readResponse = (id: number) => api.call(ops.getAgentResponse, { params: { id } });
+type Response = Answer<typeof ops.getAgentResponse>;
 
 /**
  * A finished answer's record does not change: read once, kept for the latest answers (the
@@ -15,7 +14,7 @@ const finished = new Map<number, Promise<Response>>();
 function readFinished(id: number): Promise<Response> {
   let p = finished.get(id);
   if (!p) {
-    p = readResponse(id);
+    p = api.call(ops.getAgentResponse, { params: { id } });
     finished.set(id, p);
     p.catch(() => finished.delete(id));
     if (finished.size > 300) finished.delete(finished.keys().next().value!);
