@@ -6,9 +6,18 @@ import { lazy, Suspense } from 'react';
 const load = () => import('./StreamedMarkdown');
 const Streamed = lazy(load);
 
-/** Starts loading the markdown renderer ahead of the first answer (the composer calls it on focus). */
+let preloading = false;
+/**
+ * Starts loading the markdown renderer ahead of the first answer (the composer calls it on focus),
+ * once the page is idle: the composer has focus at start, and parsing the renderer then held up
+ * the chat's first answers from the platform (the agent, its models) on a busy machine.
+ */
 export function preloadMarkdown(): void {
-  void load().catch(() => undefined);
+  if (preloading) return;
+  preloading = true;
+  const start = () => void load().catch(() => undefined);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(start, { timeout: 3000 });
+  else setTimeout(start, 200);
 }
 
 /** Markdown that may still be arriving; plain text is shown until the renderer has loaded. */
