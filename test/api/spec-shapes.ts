@@ -104,8 +104,10 @@ export function expectResource(r: any): void {
 }
 
 export function expectQuestion(q: any): void {
-  const keys = sorted(q);
+  // ext `default` (CONTRACT: questions may carry one): a select's starting choice, one of its options.
+  const keys = sorted(q).filter((k: string) => k !== 'default');
   expect(keys).toEqual(keysOf(q.type === 'select' || 'options' in q ? [...QUESTION_KEYS, 'options'] : QUESTION_KEYS));
+  if ('default' in q) expect(typeof q.default === 'string' && (!Array.isArray(q.options) || q.options.includes(q.default))).toBe(true);
   expect(typeof q.type === 'string' && typeof q.name === 'string' && typeof q.description === 'string' && typeof q.required === 'boolean').toBe(true);
   if (q.type === 'select') {
     expect(Array.isArray(q.options) && q.options.length > 0).toBe(true);
