@@ -1,6 +1,6 @@
 /**
  * API bench: throughput of GET /api/agents/{id} over real HTTP as a ratio of a bare
- * Hono JSON handler served the same way in the same run (target >= 0.6), and the latency of
+ * Hono JSON handler served the same way in the same run (target >= 0.8 per CPU-second), and the latency of
  * GET /api/memories?per_page=50 with 100,000 memories stored (target p99 <= 5 ms).
  *
  * Servers run in this process; the load comes from autocannon in its own process, so the
@@ -174,11 +174,11 @@ export default {
       return {
         'agents_get.bare_hono_rps': Math.round(median(rounds.map((r) => r.bare.rps))),
         'agents_get.platform_rps': Math.round(median(rounds.map((r) => r.api.rps))),
-        'agents_get.ratio_wall_rps (target >= 0.6)': median(wallRatios),
+        'agents_get.ratio_wall_rps': median(wallRatios),
         'agents_get.ratio_wall_rps_range': `${Math.min(...wallRatios).toFixed(2)}..${Math.max(...wallRatios).toFixed(2)}`,
         'agents_get.bare_cpu_us_per_req': Math.round(median(rounds.map((r) => r.bare.cpuUsPerReq))),
         'agents_get.platform_cpu_us_per_req': Math.round(median(rounds.map((r) => r.api.cpuUsPerReq))),
-        'agents_get.ratio_per_cpu_second (target >= 0.6)': median(cpuRatios),
+        'agents_get.ratio_per_cpu_second (target >= 0.8)': median(cpuRatios),
         'agents_get.ratio_per_cpu_second_range': `${Math.min(...cpuRatios).toFixed(2)}..${Math.max(...cpuRatios).toFixed(2)}`,
         'machine.loadavg_1m': os.loadavg()[0],
         'memories_list.seed_100k_ms': Math.round(seedMs),

@@ -4,7 +4,7 @@
  * same fake OpenAI-compatible provider called directly with the same conversation, alternating in
  * one run. Figure: median time from request to the first text delta (`response.output_text.delta`,
  * `content_block_delta` with `text_delta`, or the provider's first `delta.content`), and the
- * overhead each door adds to it (target ≤ 5 ms). /v1/chat/completions is timed alike for reference.
+ * overhead each door adds to it (target ≤ 2 ms). /v1/chat/completions is timed alike for reference.
  */
 import type { BenchPart, Figures } from '../run.js';
 import { startDeskOnFake } from '../helpers/desk-on-fake.js';
@@ -100,7 +100,7 @@ const part: BenchPart = {
         'first text, /v1/messages p90 (ms)': p90(times.messages.map((t) => t.first)),
         'first text, /v1/messages added median (ms)': added('messages'),
         'first text, /v1/chat/completions added median (ms)': added('chat'),
-        'added ≤ 5 ms (responses and messages)': added('responses') <= 5 && added('messages') <= 5,
+        'added ≤ 2 ms (responses and messages)': added('responses') <= 2 && added('messages') <= 2,
         'whole answer, /v1/responses ÷ direct (median)': median(times.responses.map((t) => t.done)) / median(times.direct.map((t) => t.done)),
         'whole answer, /v1/messages ÷ direct (median)': median(times.messages.map((t) => t.done)) / median(times.direct.map((t) => t.done)),
       };
