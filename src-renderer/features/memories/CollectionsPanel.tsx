@@ -45,12 +45,20 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
     } catch {
       count = null;
     }
-    const body = count === null ? t('memories.collections.moveUnknown') : t('memories.collections.move', { count });
+    const moved = count === null ? t('memories.collections.moveUnknown') : t('memories.collections.move', { count });
+    // Memories kept out of chats become part of them once in Default: say so before they move.
+    const body = !c.in_context && count !== 0 ? `${moved} ${t('memories.collections.intoChats', { count: count ?? 0 })}` : moved;
     if (!(await confirm({ title: t('memories.collections.deleteTitle', { name: label }), body, confirmLabel: t('memories.collections.deleteConfirm'), danger: true }))) return;
     if (await act(() => api.call(ops.deleteCollection, { params: { collectionId: c.id } }), t('memories.collections.deleted', { name: label }))) {
       if (selected.kind === 'one' && selected.id === c.id) onSelect({ kind: 'all' });
     }
   };
+
+  const setInChats = (c: ListedCollection, label: string, on: boolean) =>
+    act(
+      () => api.call(ops.renameCollection, { params: { collectionId: c.id }, body: { name: c.name, in_context: on } }),
+      t(on ? 'memories.collections.inChatsOn' : 'memories.collections.inChatsOff', { name: label }),
+    );
 
   return (
     <aside aria-label={tr('memories.collections.title')} className="card">
@@ -81,7 +89,7 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
               </form>
             </li>
           ) : (
-            <li key={c.id ?? 'default'} className={isSelected(selected, c) ? 'list-item active' : 'list-item'} data-testid={c.isDefault ? 'default-collection' : undefined}>
+            <li key={c.id ?? 'default'} className={isSelected(selected, c) ? 'list-item active' : 'list-item'} style={{ flexWrap: 'wrap' }} data-testid={c.isDefault ? 'default-collection' : undefined}>
               <button type="button" className="pick" onClick={() => onSelect(filterOf(c))} aria-current={isSelected(selected, c) ? 'true' : undefined}>
                 {c.label}
               </button>
@@ -98,6 +106,11 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
                   <button type="button" className="btn-icon" title={tr('common.delete')} aria-label={tr('memories.collections.deleteName', { name: c.label })} onClick={() => void remove(c.listed!, c.label)}>
                     ×
                   </button>
+                  {/* On a line of its own under the name, so a long name keeps the panel's width. */}
+                  <label className="small muted row" style={{ flexBasis: '100%', gap: 6, padding: '0 8px 6px' }} title={tr('memories.collections.inChatsTitle')}>
+                    <input type="checkbox" checked={c.listed.in_context} aria-label={tr('memories.collections.inChatsFor', { name: c.label })} onChange={(e) => void setInChats(c.listed!, c.label, e.target.checked)} />
+                    <span aria-hidden="true">{tr('memories.collections.inChats')}</span>
+                  </label>
                 </>
               ) : null}
             </li>

@@ -50,5 +50,12 @@ export const memories = {
     created: 'Collection created.',
     newName: 'New collection name',
     newPlaceholder: 'New collection',
+    inChats: 'Use in chats',
+    inChatsFor: 'Use “{{name}}” in chats',
+    inChatsTitle: 'When on, chats may use these memories as context. Collections brought by an import start off.',
+    inChatsOn: 'Chats now use the memories in “{{name}}”.',
+    inChatsOff: 'Chats no longer use the memories in “{{name}}”.',
+    intoChats_one: 'Default is used in chats, so it will be too.',
+    intoChats_other: 'Default is used in chats, so they will be too.',
   },
 };

@@ -51,5 +51,12 @@ export const memories: Catalog['memories'] = {
     created: 'Coleção criada.',
     newName: 'Nome da nova coleção',
     newPlaceholder: 'Nova coleção',
+    inChats: 'Usar nas conversas',
+    inChatsFor: 'Usar “{{name}}” nas conversas',
+    inChatsTitle: 'Quando ligada, as conversas podem usar estas memórias como contexto. Coleções trazidas por uma importação começam desligadas.',
+    inChatsOn: 'As conversas agora usam as memórias de “{{name}}”.',
+    inChatsOff: 'As conversas não usam mais as memórias de “{{name}}”.',
+    intoChats_one: 'A coleção Padrão é usada nas conversas, então ela também será.',
+    intoChats_other: 'A coleção Padrão é usada nas conversas, então elas também serão.',
   },
 };
