@@ -64,6 +64,16 @@ const readProc = (pid: number, file: string) => {
 /** Resident memory of a process and its descendants, in MB. */
 const treeRssMb = (root: number) => tree(root).reduce((n, pid) => n + Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024, 0);
 
+/**
+ * Proportional memory of a process and its descendants, in MB: each page shared by n processes
+ * (the node binary's code, mapped by every Node process) counts 1/n in each, so the sum is what
+ * the processes hold together, where the RSS sum counts the shared pages once per process.
+ */
+const treePssMb = (root: number) => tree(root).reduce((n, pid) => n + Number(/^Pss:\s+(\d+)/m.exec(readProc(pid, 'smaps_rollup'))?.[1] ?? 0) / 1024, 0);
+
+/** Proportional memory of one process alone, in MB. */
+const ownPssMb = (pid: number) => Number(/^Pss:\s+(\d+)/m.exec(readProc(pid, 'smaps_rollup'))?.[1] ?? 0) / 1024;
+
 /** Resident memory of one process alone, in MB. */
 const ownRssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024;
 
@@ -78,7 +88,7 @@ const platformWithReadersMb = (main: number) => treeRssMb(main) - ownRssMb(main)
 const launchedBy = (main: number) =>
   tree(main)
     .filter((p) => p !== main)
-    .map((p) => path.basename(readProc(p, 'cmdline').split('\0')[1] ?? '?'))
+    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').find((a) => /\.m?js$/.test(a) && !a.includes('fake-electron')) ?? '?'))
     .join(', ') || 'none';
 
 /** CPU time (user + system, all threads) a process has used, in ms. */
@@ -97,7 +107,7 @@ function running(pid: number): string {
     .filter((n) => n && !own.has(n));
   const kids = tree(pid)
     .filter((p) => p !== pid)
-    .map((p) => path.basename(readProc(p, 'cmdline').split('\0')[1] ?? '?'));
+    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').find((a) => /\.m?js$/.test(a) && !a.includes('fake-electron')) ?? '?'));
   return [...threads.map((t) => `thread ${t}`), ...kids.map((k) => `process ${k}`)].join(', ') || 'none';
 }
 
@@ -163,6 +173,7 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       f[`${label}: request errors`] = r.errors;
       f[`${label}: RSS after ${REQUESTS} requests MB`] = treeRssMb(server.pid);
       f[`${label}: server process alone, RSS after ${REQUESTS} requests MB`] = ownRssMb(server.pid);
+      f[`${label}: PSS (shared pages counted once) after ${REQUESTS} requests MB`] = treePssMb(server.pid);
       f[`${label}: running after the requests`] = running(server.pid);
       // The first round also pays for the workers it starts (tokenizer, embedder and its model); the second shows the steady state.
       const t1 = performance.now();
@@ -173,6 +184,7 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       await sleep(QUIET_MS);
       f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(server.pid);
       f[`${label}: server process alone, RSS ${QUIET_MS / 1000} s after the requests MB`] = ownRssMb(server.pid);
+      f[`${label}: PSS (shared pages counted once) ${QUIET_MS / 1000} s after the requests MB`] = treePssMb(server.pid);
       f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(server.pid);
     } finally {
       await server.stop();
@@ -281,6 +293,7 @@ async function measureDesktop(fake: FakeServer): Promise<Figures> {
         f[`${label}: ${REQUESTS}${n} requests (bridge) s`] = r.seconds as number;
         f[`${label}: RSS after ${round * REQUESTS} requests MB`] = treeRssMb(pid);
         f[`${label}: with its readers, RSS after ${round * REQUESTS} requests MB`] = platformWithReadersMb(desk.child.pid!);
+        f[`${label}: with its readers, PSS (shared pages counted once) after ${round * REQUESTS} requests MB`] = treePssMb(desk.child.pid!) - ownPssMb(desk.child.pid!);
         if (round === 1) {
           f[`${label}: running after the requests`] = running(pid);
           f[`${label}: processes of the main process after the requests`] = launchedBy(desk.child.pid!);
@@ -290,6 +303,7 @@ async function measureDesktop(fake: FakeServer): Promise<Figures> {
       await sleep(QUIET_MS);
       f[`${label}: RSS ${QUIET_MS / 1000} s after the requests MB`] = treeRssMb(pid);
       f[`${label}: with its readers, RSS ${QUIET_MS / 1000} s after the requests MB`] = platformWithReadersMb(desk.child.pid!);
+      f[`${label}: with its readers, PSS (shared pages counted once) ${QUIET_MS / 1000} s after the requests MB`] = treePssMb(desk.child.pid!) - ownPssMb(desk.child.pid!);
       f[`${label}: running ${QUIET_MS / 1000} s after the requests`] = running(pid);
       f[`${label}: processes of the main process ${QUIET_MS / 1000} s after the requests`] = launchedBy(desk.child.pid!);
     } finally {
