@@ -60,7 +60,7 @@ describe('browser sessions kept across a restart', () => {
     expect((await serveWith(file, () => clock).get('/api/agents', cookie)).status).toBe(401);
     fs.writeFileSync(file, '{not json');
     expect((await serveWith(file).get('/api/agents', cookie)).status).toBe(401);
-    fs.writeFileSync(file, JSON.stringify([['short', { userId: 1, expires: Date.now() + 1000 }]]));
+    fs.writeFileSync(file, JSON.stringify([['short', { userId: 1, expires: Number.MAX_SAFE_INTEGER }]]));
     expect((await serveWith(file).get('/api/agents', cookie)).status).toBe(401);
   });
 });
