@@ -88,7 +88,7 @@ const platformWithReadersMb = (main: number) => treeRssMb(main) - ownRssMb(main)
 const launchedBy = (main: number) =>
   tree(main)
     .filter((p) => p !== main)
-    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').find((a) => /\.m?js$/.test(a) && !a.includes('fake-electron')) ?? '?'))
+    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').filter((a) => /\.m?js$/.test(a)).pop() ?? '?'))
     .join(', ') || 'none';
 
 /** CPU time (user + system, all threads) a process has used, in ms. */
@@ -107,7 +107,7 @@ function running(pid: number): string {
     .filter((n) => n && !own.has(n));
   const kids = tree(pid)
     .filter((p) => p !== pid)
-    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').find((a) => /\.m?js$/.test(a) && !a.includes('fake-electron')) ?? '?'));
+    .map((p) => path.basename(readProc(p, 'cmdline').split('\0').filter((a) => /\.m?js$/.test(a)).pop() ?? '?'));
   return [...threads.map((t) => `thread ${t}`), ...kids.map((k) => `process ${k}`)].join(', ') || 'none';
 }
 
