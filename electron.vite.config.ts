@@ -35,6 +35,8 @@ export default defineConfig({
           checkpoint: resolve('src-main/platform/db/checkpoint-thread.ts'),
           // ingest/embed/builtin.ts runs the built-in embedder in a process started from embedder.js.
           embedder: resolve('src-main/platform/ingest/embed/builtin-process.ts'),
+          // A file reader's memory watchdog thread (ingest/watchdog.ts) starts from rss-watchdog.js.
+          'rss-watchdog': resolve('src-main/platform/ingest/watchdog-thread.ts'),
         },
         external: nativeDeps,
       },

@@ -22,6 +22,9 @@ const PATH = [
   'src-main/platform/kernel/worker-entry.ts',
   'src-main/desktop/reader-launcher.ts',
   'src-main/desktop/utility-readers.ts',
+  // A file reader's memory watchdog: a thread of the reader, started from its own bundled entry too.
+  'src-main/platform/ingest/watchdog.ts',
+  'src-main/platform/ingest/watchdog-thread.ts',
 ];
 
 /** Code run from a string (`new Worker(code, { eval: true })`) on the reader path: it must start from bundled files. */
@@ -61,6 +64,8 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     const thread = "const LAUNCHER = `const { fork } = require('node:child_process');`;\nnew Worker(LAUNCHER, { eval: true, workerData: { entry } });\n";
     expect(evalOnPath([{ name: 'src-main/platform/ingest/spawned.ts', text: thread }])).toHaveLength(1);
     expect(evalOnPath([{ name: 'src-main/platform/engine/tokens.ts', text: thread }])).toEqual([]);
+    const watchdog = "const code = `setInterval(() => process.memoryUsage.rss() > limit && process.kill(process.pid, 'SIGKILL'), 20);`;\nconst w = new Worker(code, { eval: true, workerData: { maxRssMb } });\n";
+    expect(evalOnPath([{ name: 'src-main/platform/ingest/watchdog.ts', text: watchdog }])).toHaveLength(1);
     const forker = "import { fork } from 'node:child_process';\nutilityProcess.fork(file, [], { serviceName: 'Agent Desk reader' });\n";
     expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/pages/read.ts', text: forker }])).toHaveLength(2);
     expect(readerForksElsewhere([{ name: 'src-main/desktop/lifecycle.ts', text: forker }])).toHaveLength(2);
@@ -80,6 +85,9 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     expect(text('src-main/platform/ingest/spawner.ts')).toMatch(/serveReaderLauncher\(/);
     expect(text('src-main/desktop/reader-launcher.ts')).toMatch(/from '\.\.\/platform\/kernel\/reader-launcher\.js'/);
     for (const r of READERS) expect(text(r)).toMatch(/readerParent\(\)/);
+    // The file reader's memory watchdog thread starts from its own entry, resolved by the launching process.
+    expect(text('src-main/platform/ingest/watchdog.ts')).toMatch(/workerEntry\(import\.meta\.url, '\.\/watchdog-thread\.ts', '\.\/rss-watchdog\.js'\)/);
+    expect(text('src-main/platform/ingest/run.ts')).toMatch(/rssWatchdogEntry\(\)/);
     // The file reader and the page reader start through the one function.
     for (const caller of ['src-main/platform/ingest/run.ts', 'src-main/platform/ingest/pages/read.ts']) expect(text(caller)).toMatch(/import \{ spawnReader\b[^}]*\} from '\.{1,2}\/spawned\.js'/);
   });

@@ -1,6 +1,6 @@
 import type { ExtractionInput, ExtractionResult } from './types.js';
 import { limitsFor, type ExtractionLimits } from './limits.js';
-import { RSS_MARK } from './watchdog.js';
+import { RSS_MARK, rssWatchdogEntry } from './watchdog.js';
 import { workerEntry } from '../kernel/worker-entry.js';
 import { spawnReader, type SpawnedChild } from './spawned.js';
 
@@ -30,6 +30,7 @@ export class ExtractionAborted extends Error {}
 export async function runExtraction(input: ExtractionInput, opts: RunOptions = {}): Promise<ExtractionResult> {
   // Built, worker.js sits next to the main bundle (electron.vite.config.ts input `worker`).
   const entry = await workerEntry(import.meta.url, './worker.ts', './worker.js');
+  const watchdog = await rssWatchdogEntry();
   if (opts.signal?.aborted) throw new ExtractionAborted('aborted');
   const limits: ExtractionLimits = limitsFor(input.bytes, { timeoutMs: opts.timeoutMs, maxRssMb: opts.maxRssMb });
   const reader = await takeReader(entry, Math.min(opts.maxHeapMb ?? limits.maxRssMb, limits.maxRssMb));
@@ -37,7 +38,7 @@ export async function runExtraction(input: ExtractionInput, opts: RunOptions = {
     release(reader, 0);
     throw new ExtractionAborted('aborted');
   }
-  return new Promise((resolve, reject) => start(reader, input, limits, opts, resolve, reject));
+  return new Promise((resolve, reject) => start(reader, { ...input, watchdog }, limits, opts, resolve, reject));
 }
 
 const fmtTime = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);

@@ -13,6 +13,8 @@ export interface ExtractionInput {
   dbPath: string;
   /** Set by the runner; extractors fall back to `limitsFor(bytes)`. */
   limits?: ExtractionLimits;
+  /** Set by the runner: the memory watchdog thread's file (watchdog.ts `rssWatchdogEntry`). */
+  watchdog?: string;
 }
 
 export type ExtractionResult =

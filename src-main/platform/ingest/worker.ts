@@ -80,7 +80,7 @@ let watchdog: ReturnType<typeof startRssWatchdog> | null = null;
 function read(input: ExtractionInput, reply: (m: unknown) => void): void {
   const limit = limitsOf(input).maxRssMb;
   if (watchdog) watchdog.postMessage(limit);
-  else watchdog = startRssWatchdog(limit);
+  else if (input.watchdog) watchdog = startRssWatchdog(input.watchdog, limit);
   const answer = (result: ExtractionResult) => reply({ result, rss: process.memoryUsage.rss() });
   main(input).then(answer, (err) => answer(reason(err, input)));
 }
