@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { EventEmitter } from 'node:events';
 import { workerEntry } from '../kernel/worker-entry.js';
+import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 import type { FromLauncher, LauncherPort, ToLauncher } from '../kernel/reader-launcher.js';
 
 /**
@@ -139,11 +140,15 @@ class Spawner {
   private nextId = 1;
   /** The launcher is gone: every reader closes as killed. */
   private readonly end: () => void;
+  /** Ends a launcher of its own (the Node spawner) once no reader has run for the idle period. */
+  private readonly quiet: IdleEnd | null;
 
   constructor(
     private readonly launcher: ReaderLauncher,
     private readonly gone: () => void,
+    idle: { ms: number; clock?: IdleClock } | null,
   ) {
+    this.quiet = idle && new IdleEnd({ ...idle, canEnd: () => this.children.size === 0, end: () => this.stop() });
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -164,6 +169,7 @@ class Spawner {
       else {
         this.children.delete(m.id);
         c.closed(m.code, m.signal, m.stderr);
+        this.quiet?.touch();
       }
     });
     this.end = end;
@@ -171,15 +177,18 @@ class Spawner {
     // A launcher that fails is a spawner gone (above); the event itself must not go unheard.
     launcher.on('error', () => {});
     this.idle();
+    this.quiet?.touch();
   }
 
   /** Ends the launcher, and with it every reader it launched. */
   stop(): void {
+    this.quiet?.cancel();
     void this.launcher.terminate();
     this.end();
   }
 
   spawn(entry: string, execArgv: string[]): SpawnedChild {
+    this.quiet?.touch();
     const c = new SpawnedChild(this, this.nextId++);
     this.children.set(c.id, c);
     c.ref();
@@ -205,14 +214,29 @@ class Spawner {
 }
 
 let spawner: Promise<Spawner> | null = null;
+let spawnerIdle: { ms: number; clock?: IdleClock } = { ms: workerIdleMs() };
+
+/**
+ * The idle end of the Node spawner (tests inject a clock); applies from its next start. The spawner
+ * process and the thread that relays to it hold ~50 MB that a quiet app does without, so it ends
+ * once no reader has run for the period (the embedder's, AGENT_DESK_WORKER_IDLE_S) and the next
+ * reader starts it again. The desktop's launcher is Electron's main process, never ended here.
+ */
+export function setSpawnerIdle(o: { ms: number; clock?: IdleClock }): void {
+  spawnerIdle = o;
+}
 
 function startSpawner(): Promise<Spawner> {
   const launch = launcherFactory;
   const started = (launch ? Promise.resolve(launch()) : spawnerThread()).then(
     (l) =>
-      new Spawner(l, () => {
-        if (spawner === started) spawner = null;
-      }),
+      new Spawner(
+        l,
+        () => {
+          if (spawner === started) spawner = null;
+        },
+        launch ? null : spawnerIdle,
+      ),
   );
   started.catch(() => {
     if (spawner === started) spawner = null;
