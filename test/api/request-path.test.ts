@@ -61,6 +61,26 @@ describe('the request gate', () => {
   });
 });
 
+describe('a stored key, looked up once while nothing changes', () => {
+  it('is refused by the next request once revoked here, and once revoked by another process after the recheck', async () => {
+    const make = async () => (await call(p, 'POST', '/api/keys', { body: { name: 'loop' } })).json as { key: string; id: number };
+    const here = await make();
+    for (let i = 0; i < 3; i++) expect((await call(p, 'GET', '/api/agents/1', { key: here.key })).status).toBe(200);
+    expect((await call(p, 'DELETE', `/api/keys/${here.id}`)).status).toBe(200);
+    expect((await call(p, 'GET', '/api/agents/1', { key: here.key })).status).toBe(401);
+
+    const elsewhere = await make();
+    for (let i = 0; i < 3; i++) expect((await call(p, 'GET', '/api/agents/1', { key: elsewhere.key })).status).toBe(200);
+    const other = connect(path.join(p.dir, DATABASE_FILE));
+    try {
+      other.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Date.now() * 1000, elsewhere.id);
+    } finally {
+      other.close();
+    }
+    await until('the key revoked by the other connection is refused', async () => (await call(p, 'GET', '/api/agents/1', { key: elsewhere.key })).status === 401);
+  });
+});
+
 describe("a cached agent's answer", () => {
   it("is the new text once another process changed the agent, and this process's own write at once", async () => {
     const first = await call(p, 'GET', '/api/agents/1');

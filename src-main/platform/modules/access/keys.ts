@@ -5,6 +5,7 @@ import { DEFAULT_USER_ID } from '../../kernel/context.js';
 import { nowMicros, isoMicros } from '../../kernel/time.js';
 import { KeysStore, type KeyRow } from './store.js';
 import { say } from '../../contract/messages.js';
+import { changeStamp, sameStamp, type Stamp } from '../../db/stamp-store.js';
 
 export interface ApiKeyInfo {
   id: number;
@@ -42,10 +43,20 @@ export class KeysService {
   private readonly store: KeysStore;
   private readonly envHash: Buffer | null;
   private lastTouch = new Map<number, number>();
+  private readonly presented = Buffer.alloc(32);
+  private readonly stamp: () => Stamp;
+  /**
+   * Stored keys found by digest, reused while the database is unchanged (its stamp): a client
+   * calling in a loop skips the lookup. A key revoked here is refused by the very next request,
+   * one revoked by another process (the desktop and serve share the database) within the stamp's
+   * recheck time. Digests only: no presented key is kept.
+   */
+  private readonly found = new Map<string, { row: KeyRow; stamp: Stamp }>();
 
   constructor(ctx: ServiceContext) {
     this.store = new KeysStore(ctx.db);
     this.envHash = ctx.config.envApiKey ? Buffer.from(hashKey(ctx.config.envApiKey), 'hex') : null;
+    this.stamp = changeStamp(ctx.db);
   }
 
   create(userId: number, name: string): { key: string; info: ApiKeyInfo } {
@@ -75,9 +86,11 @@ export class KeysService {
   /** The key's user, or null; `digest` is keyDigest(presented) when the caller has it already. */
   verify(presented: string, digest: string = keyDigest(presented)): number | null {
     if (!presented || presented.length > 512) return null;
-    const bytes = Buffer.from(digest, 'hex');
+    // The presented digest as bytes, in a buffer kept for it (the check is synchronous): no allocation per request.
+    const bytes = this.presented;
+    if (bytes.write(digest, 'hex') !== bytes.length) return null;
     if (this.envHash && crypto.timingSafeEqual(bytes, this.envHash)) return DEFAULT_USER_ID;
-    const row = this.store.liveByHash(digest);
+    const row = this.liveByDigest(digest);
     if (!row || !crypto.timingSafeEqual(bytes, Buffer.from(row.key_hash, 'hex'))) return null;
     // last_used_at at minute resolution: no write per request.
     const now = nowMicros();
@@ -86,5 +99,19 @@ export class KeysService {
       this.store.touch(row.id, now);
     }
     return row.user_id;
+  }
+
+  private liveByDigest(digest: string): KeyRow | undefined {
+    const stamp = this.stamp();
+    const hit = this.found.get(digest);
+    if (hit && sameStamp(hit.stamp, stamp)) return hit.row;
+    const row = this.store.liveByHash(digest);
+    if (!row) {
+      this.found.delete(digest);
+      return undefined;
+    }
+    if (this.found.size >= 1000) this.found.delete(this.found.keys().next().value!);
+    this.found.set(digest, { row, stamp });
+    return row;
   }
 }
