@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { api, ops, type CallInput } from '../../api';
 import { wordErrors } from '../../api/field-errors';
 import { ErrorNote } from '../../components/ErrorNote';
@@ -90,26 +90,26 @@ function Outcome({ outcome }: { outcome: Outcome }) {
   );
 }
 
-function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): void }) {
+type Backend = 'searxng' | 'brave';
+
+/**
+ * Saving one service's setting (null removes it, once the person confirms), as both forms do:
+ * the toast says what happened, and focus goes back to the field either way.
+ */
+function useBackendSave(backend: Backend, onSaved: (s: Search) => void, reset: (s: Search) => void) {
   const t = useT();
-  const uid = useId();
-  const [url, setUrl] = useState(search.searxng_url ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const test = useTest();
   const field = useRef<HTMLInputElement>(null);
-  const worded = wordErrors(error, { fields: { searxng_url: t('webSearch.searxng.address') } });
-  const typed = url.trim();
-  const dirty = typed !== (search.searxng_url ?? '');
-
   const save = async (value: string | null) => {
     setBusy(true);
     setError(null);
     try {
-      const next = (await api.call(ops.updateProviderSettings, { body: { search: { searxng_url: value } } })).search;
+      const search = backend === 'searxng' ? { searxng_url: value } : { brave_api_key: value };
+      const next = (await api.call(ops.updateProviderSettings, { body: { search } })).search;
       onSaved(next);
-      setUrl(next.searxng_url ?? '');
-      toast(value ? t('webSearch.searxng.saved') : t('webSearch.searxng.removed'));
+      reset(next);
+      toast(value ? t(`webSearch.${backend}.saved`) : t(`webSearch.${backend}.removed`));
       // Where the person goes next: the field they may change again.
       field.current?.focus();
     } catch (err) {
@@ -120,9 +120,88 @@ function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): 
     }
   };
   const remove = async () => {
-    if (!(await askConfirm({ title: t('webSearch.searxng.removeTitle'), body: t('webSearch.searxng.removeBody'), confirmLabel: t('webSearch.searxng.remove'), danger: true }))) return;
+    if (!(await askConfirm({ title: t(`webSearch.${backend}.removeTitle`), body: t(`webSearch.${backend}.removeBody`), confirmLabel: t(`webSearch.${backend}.remove`), danger: true }))) return;
     await save(null);
   };
+  return { busy, error, field, save, remove };
+}
+
+/** A form's one field (the address or the key), with the error the platform gave for it. */
+function BackendField(props: {
+  label: string;
+  name: 'searxng_url' | 'brave_api_key';
+  type: 'url' | 'password';
+  value: string;
+  placeholder: string;
+  onChange(value: string): void;
+  input: RefObject<HTMLInputElement | null>;
+  worded: ReturnType<typeof wordErrors>;
+  errorId: string;
+  testId: string;
+}) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <input
+        ref={props.input}
+        type={props.type}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        autoComplete="off"
+        spellCheck={false}
+        {...describedBy(props.worded, props.name, props.errorId)}
+        data-testid={props.testId}
+      />
+      <FieldError id={props.errorId} text={props.worded.fields[props.name]} />
+    </label>
+  );
+}
+
+/** A form's buttons (Save, Test, Remove when something is saved), its error and its test's answer. */
+function FormEnd(props: {
+  backend: Backend;
+  saving: ReturnType<typeof useBackendSave>;
+  test: ReturnType<typeof useTest>;
+  canSave: boolean;
+  saveLabel: string;
+  canTest: boolean;
+  onTest(): void;
+  stored: boolean;
+  worded: ReturnType<typeof wordErrors>;
+}) {
+  const t = useT();
+  const { busy, error, remove } = props.saving;
+  return (
+    <>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={busy || !props.canSave}>
+          {busy ? t('webSearch.saving') : props.saveLabel}
+        </button>
+        <button type="button" className="btn" disabled={props.test.testing || !props.canTest} aria-busy={props.test.testing} onClick={props.onTest}>
+          {props.test.testing ? t('webSearch.testing') : t('webSearch.test.button')}
+        </button>
+        {props.stored ? (
+          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void remove()}>
+            {t(`webSearch.${props.backend}.remove`)}
+          </button>
+        ) : null}
+      </div>
+      <FormError worded={props.worded} error={error} />
+      <Outcome outcome={props.test.outcome} />
+    </>
+  );
+}
+
+function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): void }) {
+  const t = useT();
+  const uid = useId();
+  const [url, setUrl] = useState(search.searxng_url ?? '');
+  const saving = useBackendSave('searxng', onSaved, (next) => setUrl(next.searxng_url ?? ''));
+  const test = useTest();
+  const worded = wordErrors(saving.error, { fields: { searxng_url: t('webSearch.searxng.address') } });
+  const typed = url.trim();
+  const dirty = typed !== (search.searxng_url ?? '');
 
   return (
     <form
@@ -130,7 +209,7 @@ function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): 
       aria-labelledby={`${uid}-h`}
       onSubmit={(e) => {
         e.preventDefault();
-        if (typed && dirty) void save(typed);
+        if (typed && dirty) void saving.save(typed);
       }}
       data-testid="searxng-form"
     >
@@ -140,39 +219,32 @@ function SearxngForm({ search, onSaved }: { search: Search; onSaved(s: Search): 
       <p className="muted small">
         <Trans i18nKey="webSearch.searxng.help" components={{ code: <code /> }} />
       </p>
-      <label className="field">
-        <span>{t('webSearch.searxng.address')}</span>
-        <input
-          ref={field}
-          type="url"
-          value={url}
-          placeholder="http://localhost:8080"
-          onChange={(e) => {
-            setUrl(e.target.value);
-            test.clear();
-          }}
-          autoComplete="off"
-          spellCheck={false}
-          {...describedBy(worded, 'searxng_url', `${uid}-err`)}
-          data-testid="searxng-url"
-        />
-        <FieldError id={`${uid}-err`} text={worded.fields.searxng_url} />
-      </label>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={busy || !typed || !dirty}>
-          {busy ? t('webSearch.saving') : t('common.save')}
-        </button>
-        <button type="button" className="btn" disabled={test.testing || (!typed && !search.searxng_url)} aria-busy={test.testing} onClick={() => void test.run({ backend: 'searxng', ...(typed ? { searxng_url: typed } : {}) })}>
-          {test.testing ? t('webSearch.testing') : t('webSearch.test.button')}
-        </button>
-        {search.searxng_url ? (
-          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void remove()}>
-            {t('webSearch.searxng.remove')}
-          </button>
-        ) : null}
-      </div>
-      <FormError worded={worded} error={error} />
-      <Outcome outcome={test.outcome} />
+      <BackendField
+        label={t('webSearch.searxng.address')}
+        name="searxng_url"
+        type="url"
+        value={url}
+        placeholder="http://localhost:8080"
+        onChange={(v) => {
+          setUrl(v);
+          test.clear();
+        }}
+        input={saving.field}
+        worded={worded}
+        errorId={`${uid}-err`}
+        testId="searxng-url"
+      />
+      <FormEnd
+        backend="searxng"
+        saving={saving}
+        test={test}
+        canSave={!!typed && dirty}
+        saveLabel={t('common.save')}
+        canTest={!!typed || !!search.searxng_url}
+        onTest={() => void test.run({ backend: 'searxng', ...(typed ? { searxng_url: typed } : {}) })}
+        stored={!!search.searxng_url}
+        worded={worded}
+      />
     </form>
   );
 }
@@ -182,33 +254,10 @@ function BraveForm({ search, onSaved }: { search: Search; onSaved(s: Search): vo
   const uid = useId();
   // Write-only: the field starts empty and is emptied after each save.
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const saving = useBackendSave('brave', onSaved, () => setKey(''));
   const test = useTest();
-  const field = useRef<HTMLInputElement>(null);
-  const worded = wordErrors(error, { fields: { brave_api_key: t('webSearch.brave.key') } });
+  const worded = wordErrors(saving.error, { fields: { brave_api_key: t('webSearch.brave.key') } });
   const typed = key.trim();
-
-  const save = async (value: string | null) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const next = (await api.call(ops.updateProviderSettings, { body: { search: { brave_api_key: value } } })).search;
-      onSaved(next);
-      setKey('');
-      toast(value ? t('webSearch.brave.saved') : t('webSearch.brave.removed'));
-      field.current?.focus();
-    } catch (err) {
-      setError(err);
-      field.current?.focus();
-    } finally {
-      setBusy(false);
-    }
-  };
-  const remove = async () => {
-    if (!(await askConfirm({ title: t('webSearch.brave.removeTitle'), body: t('webSearch.brave.removeBody'), confirmLabel: t('webSearch.brave.remove'), danger: true }))) return;
-    await save(null);
-  };
 
   return (
     <form
@@ -216,7 +265,7 @@ function BraveForm({ search, onSaved }: { search: Search; onSaved(s: Search): vo
       aria-labelledby={`${uid}-h`}
       onSubmit={(e) => {
         e.preventDefault();
-        if (typed) void save(typed);
+        if (typed) void saving.save(typed);
       }}
       data-testid="brave-form"
     >
@@ -224,48 +273,35 @@ function BraveForm({ search, onSaved }: { search: Search; onSaved(s: Search): vo
         {t('webSearch.brave.title')}
       </h3>
       <p className="muted small">{t('webSearch.brave.help')}</p>
-      <label className="field">
-        <span>{t('webSearch.brave.key')}</span>
-        <input
-          ref={field}
-          type="password"
-          value={key}
-          placeholder={search.brave_has_api_key ? t('webSearch.brave.keepPlaceholder') : t('webSearch.brave.placeholder')}
-          onChange={(e) => {
-            setKey(e.target.value);
-            test.clear();
-          }}
-          autoComplete="off"
-          spellCheck={false}
-          {...describedBy(worded, 'brave_api_key', `${uid}-err`)}
-          data-testid="brave-key"
-        />
-        <FieldError id={`${uid}-err`} text={worded.fields.brave_api_key} />
-      </label>
+      <BackendField
+        label={t('webSearch.brave.key')}
+        name="brave_api_key"
+        type="password"
+        value={key}
+        placeholder={search.brave_has_api_key ? t('webSearch.brave.keepPlaceholder') : t('webSearch.brave.placeholder')}
+        onChange={(v) => {
+          setKey(v);
+          test.clear();
+        }}
+        input={saving.field}
+        worded={worded}
+        errorId={`${uid}-err`}
+        testId="brave-key"
+      />
       <p className="small" data-testid="brave-key-state">
         {search.brave_has_api_key ? t('webSearch.brave.keySaved') : <span className="muted">{t('webSearch.brave.noKey')}</span>}
       </p>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={busy || !typed}>
-          {busy ? t('webSearch.saving') : search.brave_has_api_key ? t('webSearch.brave.replace') : t('common.save')}
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={test.testing || (!typed && !search.brave_has_api_key)}
-          aria-busy={test.testing}
-          onClick={() => void test.run({ backend: 'brave', ...(typed ? { brave_api_key: typed } : {}) })}
-        >
-          {test.testing ? t('webSearch.testing') : t('webSearch.test.button')}
-        </button>
-        {search.brave_has_api_key ? (
-          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void remove()}>
-            {t('webSearch.brave.remove')}
-          </button>
-        ) : null}
-      </div>
-      <FormError worded={worded} error={error} />
-      <Outcome outcome={test.outcome} />
+      <FormEnd
+        backend="brave"
+        saving={saving}
+        test={test}
+        canSave={!!typed}
+        saveLabel={search.brave_has_api_key ? t('webSearch.brave.replace') : t('common.save')}
+        canTest={!!typed || search.brave_has_api_key}
+        onTest={() => void test.run({ backend: 'brave', ...(typed ? { brave_api_key: typed } : {}) })}
+        stored={search.brave_has_api_key}
+        worded={worded}
+      />
       {search.searxng_url && search.brave_has_api_key ? <p className="muted small">{t('webSearch.both')}</p> : null}
     </form>
   );
