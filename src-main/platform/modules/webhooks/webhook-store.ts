@@ -32,19 +32,11 @@ export class WebhookRecords {
   }
 
   insert(r: { agentId: number; userId: number; url: string; method: string; status: 'active' | 'inactive'; secret: string; events: string; description: string | null; now: number }): number {
+    // Named parameters: the fields an insert and an update write are bound by name, not listed twice in order.
     return Number(
-      this.sql('INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, events, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-        r.agentId,
-        r.userId,
-        r.url,
-        r.method,
-        r.status,
-        r.secret,
-        r.events,
-        r.description,
-        r.now,
-        r.now,
-      ).lastInsertRowid,
+      this.sql<typeof r>(
+        'INSERT INTO webhooks(agent_id, user_id, url, method, status, secret, events, description, created_at, updated_at) VALUES (@agentId, @userId, @url, @method, @status, @secret, @events, @description, @now, @now)',
+      ).run(r).lastInsertRowid,
     );
   }
 
@@ -66,16 +58,10 @@ export class WebhookRecords {
   }
 
   update(id: number, r: { url: string; method: string; status: string; secret: string; events: string; description: string | null; now: number }): void {
-    this.sql('UPDATE webhooks SET url = ?, method = ?, status = ?, secret = ?, events = ?, description = ?, updated_at = ? WHERE id = ?').run(
-      r.url,
-      r.method,
-      r.status,
-      r.secret,
-      r.events,
-      r.description,
-      r.now,
+    this.sql<typeof r & { id: number }>('UPDATE webhooks SET url = @url, method = @method, status = @status, secret = @secret, events = @events, description = @description, updated_at = @now WHERE id = @id').run({
+      ...r,
       id,
-    );
+    });
   }
 
   softDelete(id: number, now: number): void {
