@@ -23,7 +23,7 @@ const pidsOf = (name: string) =>
 describe.runIf(process.platform === 'linux')('the reader spawner', () => {
   it('stays while a reader runs, ends once none has run for the idle period, and starts again for the next reader', async () => {
     const clock = new ManualClock();
-    setSpawnerIdle({ ms: 60_000, clock: { now: clock.now, set: clock.setTimeout, clear: clock.clearTimeout } });
+    setSpawnerIdle({ ms: 5_000, clock: { now: clock.now, set: clock.setTimeout, clear: clock.clearTimeout } });
     // The embedder is a reader that stays until closed (its own idle end off).
     const e = new BuiltinEmbedder({ idleMs: 0 });
     try {
@@ -35,7 +35,7 @@ describe.runIf(process.platform === 'linux')('the reader spawner', () => {
 
       await e.close();
       await until('the reader and then the spawner to end once the period passed', () => {
-        clock.advance(60_000);
+        clock.advance(5_000);
         return pidsOf('builtin-process').length === 0 && pidsOf('spawner').length === 0;
       });
 

@@ -214,13 +214,20 @@ class Spawner {
 }
 
 let spawner: Promise<Spawner> | null = null;
-let spawnerIdle: { ms: number; clock?: IdleClock } = { ms: workerIdleMs() };
+/**
+ * How long the Node spawner stays with no reader. Its readers (the embedder among them) have idle
+ * periods of their own, so a short grace is enough: files read one after another reuse it, and a
+ * quiet app is rid of it a few seconds after its last reader (the embedder, 60 s after its last
+ * use), not a whole period later. 0 (AGENT_DESK_WORKER_IDLE_S=0) never ends it.
+ */
+const SPAWNER_GRACE_MS = 5_000;
+let spawnerIdle: { ms: number; clock?: IdleClock } = { ms: Math.min(workerIdleMs(), SPAWNER_GRACE_MS) };
 
 /**
  * The idle end of the Node spawner (tests inject a clock); applies from its next start. The spawner
  * process and the thread that relays to it hold ~50 MB that a quiet app does without, so it ends
- * once no reader has run for the period (the embedder's, AGENT_DESK_WORKER_IDLE_S) and the next
- * reader starts it again. The desktop's launcher is Electron's main process, never ended here.
+ * once no reader has run for the grace above and the next reader starts it again. The desktop's
+ * launcher is Electron's main process, never ended here.
  */
 export function setSpawnerIdle(o: { ms: number; clock?: IdleClock }): void {
   spawnerIdle = o;
