@@ -8,7 +8,7 @@ import { hostGuard } from './middleware/host-guard.js';
 import { cors } from './middleware/cors.js';
 import { bearerAuth, type PrincipalResolver } from './middleware/auth.js';
 import { jsonBody } from './middleware/json-body.js';
-import { requestGate } from './middleware/gate.js';
+import { needsKey, requestGate } from './middleware/gate.js';
 import { apiDialect, errorResponse, MethodNotAllowedError, RouteNotFoundError } from './errors.js';
 import { agentRoutes } from '../../modules/agents/routes.js';
 import { memoryRoutes } from '../../modules/memories/routes.js';
@@ -37,10 +37,6 @@ import { mcpHandler } from '../mcp/http.js';
 import { scheduleRoutes } from '../../modules/schedules/routes.js';
 import type { Steps } from '../../kernel/steps.js';
 
-/** The paths that need a key: /api, /v1 and /mcp, and everything under them. */
-const KEYED_PATHS = /^\/(api|v1|mcp)(\/|$)/;
-/** Paths reachable without a key: the API's own description, which holds no user data. */
-const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
 
 const DIALECTS = { api: apiDialect, openai: openAIDialect, anthropic: anthropicDialect } as const;
 
@@ -74,7 +70,7 @@ export function* appSteps(p: TransportDeps, opts: AppOptions = {}): Steps<App> {
     requestGate({
       host: hostGuard(allowedHosts),
       cors: cors(allowedOrigins),
-      needsAuth: (path) => KEYED_PATHS.test(path) && !PUBLIC_PATHS.has(path),
+      needsAuth: needsKey,
       authenticate: bearerAuth(p.services.keys, opts.resolvers),
       body: jsonBody(() => p.config.maxJsonBytes),
       onError,

@@ -4,6 +4,14 @@ import type { Cors } from './cors.js';
 import type { Authenticate } from './auth.js';
 import { noPageForApiClients } from '../hosted-paths.js';
 
+/** The paths that need a key: /api, /v1 and /mcp, and everything under them. */
+const KEYED_PATHS = /^\/(api|v1|mcp)(\/|$)/;
+/** Paths reachable without a key: the API's own description, which holds no user data. */
+const PUBLIC_PATHS = new Set(['/api/openapi.json', '/api/docs']);
+
+/** Whether a routed path needs a principal. */
+export const needsKey = (path: string): boolean => KEYED_PATHS.test(path) && !PUBLIC_PATHS.has(path);
+
 export interface GateChecks {
   /** The Host check (DNS rebinding); throws 403. */
   host: (c: Context<AppEnv>) => void;
