@@ -14,6 +14,7 @@ import { UsersService } from '../modules/access/users.js';
 import { DEFAULT_USER_ID, DEFAULT_WORKSPACE_ID } from '../kernel/context.js';
 import { SettingsService } from '../kernel/settings.js';
 import { createLogger } from '../kernel/log.js';
+import { fail, runCommand } from './exit.js';
 
 const USAGE = `Usage:
   npm run backup -- [--data-dir DIR] [--out FILE]
@@ -26,11 +27,6 @@ const USAGE = `Usage:
       Adds an export to a data dir (new or existing), all or nothing.
 
 The data dir defaults to AGENT_DESK_DATA_DIR, else the app's own folder.`;
-
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 function workspaceOf(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_WORKSPACE_ID;
@@ -96,9 +92,4 @@ async function main(): Promise<void> {
   fail(USAGE);
 }
 
-main().catch((err) => {
-  if (err instanceof DatabaseFromTheFutureError || err instanceof BadArchiveError) fail(err.message, 1);
-  if (err instanceof Error && /ERR_PARSE_ARGS/.test((err as NodeJS.ErrnoException).code ?? '')) fail(`${err.message}\n\n${USAGE}`);
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runCommand(main, USAGE, [DatabaseFromTheFutureError, BadArchiveError]);

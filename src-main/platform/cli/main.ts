@@ -9,6 +9,7 @@ import { parseId } from '../kernel/context.js';
 import { createBrowserSessions, fileSessionStore } from '../transports/http/session.js';
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
 import { projectRoot } from './project-root.js';
+import { fail, runCommand } from './exit.js';
 import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
 
 const USAGE = `Usage:
@@ -17,11 +18,6 @@ const USAGE = `Usage:
 
 Environment: AGENT_DESK_HOST, AGENT_DESK_PORT, AGENT_DESK_DATA_DIR, AGENT_DESK_API_KEY,
 AGENT_DESK_ALLOWED_HOSTS, AGENT_DESK_ALLOWED_ORIGINS (see README).`;
-
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 async function serveCommand(values: Record<string, string | undefined>): Promise<void> {
   // A server runs for days: its heap's young generation stays small (kernel/young-heap.ts).
@@ -120,9 +116,4 @@ async function main(): Promise<void> {
   fail(USAGE);
 }
 
-main().catch((err) => {
-  if (err instanceof DatabaseFromTheFutureError || err instanceof StartupError) fail(err.message, 1);
-  if (err instanceof Error && /ERR_PARSE_ARGS/.test((err as NodeJS.ErrnoException).code ?? '')) fail(`${err.message}\n\n${USAGE}`);
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runCommand(main, USAGE, [DatabaseFromTheFutureError, StartupError]);

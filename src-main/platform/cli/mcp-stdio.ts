@@ -12,6 +12,7 @@ import { createPlatform } from '../platform.js';
 import { createLogger } from '../kernel/log.js';
 import { DEFAULT_USER_ID } from '../kernel/context.js';
 import { createMcpServer } from '../transports/mcp/server.js';
+import { runCommand } from './exit.js';
 
 const USAGE = `Usage: npm run mcp -- [--data-dir DIR]
 Serves the Agent Desk MCP tools over stdio. Data dir: --data-dir, else AGENT_DESK_DATA_DIR, else the app's default.`;
@@ -48,11 +49,4 @@ async function main(): Promise<void> {
   logger.info({ dataDir: platform.config.dataDir }, 'Agent Desk MCP server on stdio');
 }
 
-main().catch((err) => {
-  if (/ERR_PARSE_ARGS/.test((err as { code?: string })?.code ?? '')) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+runCommand(main, USAGE);

@@ -1,6 +1,6 @@
 import type { ChatMessage, GenerateRequest, ImageInput, ImageSupport, ModelProvider, ProviderEvent, ToolCall, ToolChoice } from './types.js';
 import { ProviderError } from './types.js';
-import { httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { httpFailure, request, sseBatches, streamEvent, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { PROVIDER_URLS } from '../../contract/provider-urls.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
@@ -120,12 +120,7 @@ export class AnthropicProvider implements ModelProvider {
     for await (const batch of sseBatches(res, guard)) {
       let text = '';
       for (const ev of batch) {
-        let j: AnthropicStreamEvent;
-        try {
-          j = JSON.parse(ev.data) as AnthropicStreamEvent;
-        } catch {
-          throw new ProviderError(`${this.label} sent a malformed stream event.`, 'provider_error');
-        }
+        const j = streamEvent<AnthropicStreamEvent>(ev.data, this.label);
         switch (j.type) {
           case 'message_start':
             input = Number(j.message?.usage?.input_tokens ?? 0);

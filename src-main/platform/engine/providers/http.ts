@@ -127,6 +127,15 @@ export function streamRequest(
 
 const isConnectionDrop = (err: unknown) => ['ECONNRESET', 'EPIPE'].includes((err as { code?: string }).code ?? '');
 
+/** One stream event's JSON; a provider that sends something else has failed, said in the provider's name. */
+export function streamEvent<T>(data: string, label: string): T {
+  try {
+    return JSON.parse(data) as T;
+  } catch {
+    throw new ProviderError(`${label} sent a malformed stream event.`, 'provider_error');
+  }
+}
+
 /**
  * Reads an SSE body and yields the events of each network chunk together, so a consumer can
  * coalesce the text of one read into one delta. The guard's limits hold it: its signal ending

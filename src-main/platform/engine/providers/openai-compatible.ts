@@ -1,6 +1,6 @@
 import type { ChatMessage, GenerateRequest, ImageRequest, ImageResult, ImageSupport, ModelProvider, ProviderEvent, ToolCall, ToolChoice } from './types.js';
 import { ProviderError } from './types.js';
-import { httpFailure, request, sseBatches, streamRequest } from './http.js';
+import { httpFailure, request, sseBatches, streamEvent, streamRequest } from './http.js';
 import { StreamGuard, type StreamLimits } from './stream-limits.js';
 import { noTrailingSlash } from '../../kernel/trim.js';
 
@@ -106,12 +106,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
           finished = true;
           continue;
         }
-        let j: ChatCompletionChunk;
-        try {
-          j = JSON.parse(ev.data) as ChatCompletionChunk;
-        } catch {
-          throw new ProviderError(`${this.label} sent a malformed stream event.`, 'provider_error');
-        }
+        const j = streamEvent<ChatCompletionChunk>(ev.data, this.label);
         if (j.error) {
           if (text) yield { type: 'text', text };
           throw new ProviderError(`${this.label} failed mid-answer: ${j.error.message ?? JSON.stringify(j.error)}`, 'provider_error');
