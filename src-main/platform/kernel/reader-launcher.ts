@@ -34,7 +34,7 @@ export interface ReaderProcess {
   on(event: 'error', listener: (err: Error) => void): unknown;
 }
 
-/** The parts of Electron's MessagePortMain the launch uses, on the platform's side (ingest/spawned.ts) and the main process's (desktop/reader-launcher.ts). */
+/** The parts of Electron's MessagePortMain the launch uses, on the platform's side (ingest/spawned.ts) and the main process's (desktop/reader-launcher.ts); the API over a port (transports/port) uses the same. */
 export interface LauncherPort {
   postMessage(message: unknown): void;
   start(): void;
