@@ -2,6 +2,9 @@ import { generalSentence, sentenceOf } from './field-errors';
 import { t } from '../i18n';
 
 /** A non-2xx answer from the platform, with its `message` (and `errors` for a 422). */
+/** The code of a refusal the app made and worded itself before sending (its sentence is shown as it is). */
+export const WORDED_HERE = 'worded_here';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -8,6 +8,7 @@
  * not recognise is shown as it is in English and as a general sentence in another language.
  */
 import { platformText, t } from '../i18n';
+import { WORDED_HERE } from './errors';
 
 export interface Worded {
   /** what the form shows above its buttons; null when every problem sits under its field */
@@ -37,6 +38,7 @@ interface ErrorLike {
   status?: number;
   message?: string;
   errors?: Record<string, string[]>;
+  code?: string;
 }
 
 const asErrorLike = (err: unknown): ErrorLike | null => (err && typeof err === 'object' ? (err as ErrorLike) : null);
@@ -162,7 +164,8 @@ function tooLargeSentence(raw: string): string {
 export function generalSentence(err: unknown): string {
   const e = asErrorLike(err);
   const raw = err instanceof Error ? err.message : typeof e?.message === 'string' ? e.message : String(err);
-  if (e?.status === 413) return tooLargeSentence(raw);
+  // A refusal the app made before sending is already its own sentence (file, size, limit).
+  if (e?.status === 413) return e.code === WORDED_HERE ? raw : tooLargeSentence(raw);
   if (e?.status && e.status >= 500) return t('errors.general.inside');
   if (/Failed to fetch|NetworkError|Load failed/i.test(raw)) return t('errors.general.unreachable');
   if (/Could not reach|answered \d{3}|No answer within/.test(raw)) return providerSentence(raw);

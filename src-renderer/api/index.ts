@@ -12,7 +12,7 @@ const transport = typeof window !== 'undefined' && window.agentDesk ? bridgeTran
  */
 export const api: Client = createClient(watchingAuth(transport, () => useAuth.getState().markSignedOut()));
 
-export { ApiError, isAbort, messageOf } from './errors';
+export { ApiError, isAbort, messageOf, WORDED_HERE } from './errors';
 export { ops } from './operations';
 export type { Answer, CallInput } from '../../src-main/platform/contract/operation';
 export type { Execution, ExecutionEvent, ExecutionContext } from '../../src-main/platform/contract/executions';

@@ -1,4 +1,4 @@
-import { api, ApiError, ops, type FileObject } from '../api';
+import { api, ApiError, ops, WORDED_HERE, type FileObject } from '../api';
 import { formatBytes } from '../components/format';
 import { t } from '../i18n';
 
@@ -54,6 +54,6 @@ export const isRetriable = (err: unknown): boolean => !(err instanceof ApiError 
  * would (413), before a byte goes.
  */
 export async function sendFile(f: File, onProgress?: (sent: number, total: number) => void): Promise<FileObject> {
-  if (maxUploadBytes !== null && f.size > maxUploadBytes) throw new ApiError(413, t('files.tooLarge', { name: f.name, size: formatBytes(f.size), limit: formatBytes(maxUploadBytes) }));
+  if (maxUploadBytes !== null && f.size > maxUploadBytes) throw new ApiError(413, t('files.tooLarge', { name: f.name, size: formatBytes(f.size), limit: formatBytes(maxUploadBytes) }), undefined, WORDED_HERE);
   return api.upload(ops.uploadFile, { form: { file: f } }, { onProgress });
 }

@@ -103,7 +103,7 @@ describe('set up and changed in place', () => {
     await expect.poll(async () => page.getByTestId('web-search-state').innerText(), { timeout: limit(10_000) }).toBe(`Web search is set up: searches go to SearXNG at ${new URL(searx.origin).host}.`);
     expect((await pageFetch(page, 'GET', '/api/settings/providers')).json.search).toEqual({ searxng_url: searx.origin, brave_has_api_key: false, configured: true });
     // Saved: focus stays on the field that was saved.
-    expect((await focused(page)).testid).toBe('searxng-url');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('searxng-url');
     expect(await seriousViolationsInBothThemes(page)).toEqual({});
     await shotSizesAndThemes(page, 'r4-web-search-settings');
 
@@ -138,10 +138,10 @@ describe('set up and changed in place', () => {
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     const notice = page.getByTestId('secret-notice');
     await notice.waitFor({ timeout: limit(10_000) });
-    expect((await focused(page)).testid).toBe('secret-notice');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('secret-notice');
     const secret = (await page.getByTestId('webhook-secret').innerText()).trim();
     await notice.getByRole('button', { name: 'Done' }).click();
-    expect((await focused(page)).testid).toBe('webhook-url');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('webhook-url');
 
     const hook = page.getByTestId('webhook').filter({ hasText: 'Ops alerts' });
     const id = (await pageFetch(page, 'GET', '/api/webhooks')).json.data.find((w: any) => w.description === 'Ops alerts').id;
@@ -178,7 +178,7 @@ describe('set up and changed in place', () => {
     await hook.getByTestId('webhook-edit').click();
     const editor = hook.getByTestId('webhook-editor');
     await editor.waitFor();
-    expect((await focused(page)).testid).toBe('webhook-edit-url');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('webhook-edit-url');
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(second.url);
     await editor.getByTestId('webhook-edit-description').fill('Team chat');
@@ -189,7 +189,7 @@ describe('set up and changed in place', () => {
     await editor.waitFor({ state: 'detached', timeout: limit(10_000) });
     const edited = page.getByTestId('webhook').filter({ hasText: 'Team chat' });
     await edited.waitFor({ timeout: limit(10_000) });
-    expect((await focused(page)).testid).toBe('webhook-edit');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('webhook-edit');
     expect(await edited.getByTestId('webhook-shown-url').innerText()).toBe(second.url);
     expect(await edited.getByTestId('webhook-events').innerText()).toBe('Calls it when: an answer is ready');
     const after = (await pageFetch(page, 'GET', '/api/webhooks')).json.data.find((w: any) => w.id === id);
@@ -245,7 +245,7 @@ describe('set up and changed in place', () => {
     await shotSizesAndThemes(page, 'r4-file-preview-passages');
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached', timeout: limit(10_000) });
-    expect((await focused(page)).label).toBe('Preview hives.txt');
+    await expect.poll(async () => (await focused(page)).label, { timeout: limit(10_000) }).toBe('Preview hives.txt');
   }, limit(120_000));
 
   it('Agents: New agent opens an empty form (Esc leaves nothing saved), Create agent saves and opens the editor; a template fills the form without saving; Duplicate opens the copy', async () => {
@@ -259,11 +259,11 @@ describe('set up and changed in place', () => {
     await newButton.click();
     const form = page.getByTestId('agent-create');
     await form.waitFor();
-    expect((await focused(page)).testid).toBe('agent-create-name');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('agent-create-name');
     await page.keyboard.type('Half-written');
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'detached' });
-    expect((await focused(page)).testid).toBe('new-agent');
+    await expect.poll(async () => (await focused(page)).testid, { timeout: limit(10_000) }).toBe('new-agent');
     expect(await count()).toBe(before);
 
     // A template fills the form; Cancel saves nothing either.
