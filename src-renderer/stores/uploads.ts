@@ -54,6 +54,8 @@ export const isRetriable = (err: unknown): boolean => !(err instanceof ApiError 
  * would (413), before a byte goes.
  */
 export async function sendFile(f: File, onProgress?: (sent: number, total: number) => void): Promise<FileObject> {
+  // The chat may send before the Files screen ever loaded the limit: ask once (a failure leaves it to the platform's 413).
+  if (maxUploadBytes === null) maxUploadBytes = await api.call(ops.getApp, {}).then((a) => a.max_upload_bytes, () => null);
   if (maxUploadBytes !== null && f.size > maxUploadBytes) throw new ApiError(413, t('files.tooLarge', { name: f.name, size: formatBytes(f.size), limit: formatBytes(maxUploadBytes) }), undefined, WORDED_HERE);
   return api.upload(ops.uploadFile, { form: { file: f } }, { onProgress });
 }

@@ -7,12 +7,17 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
+const asked: unknown[] = [];
 const sent: { op: unknown; input: { form: Record<string, unknown> } }[] = [];
 vi.mock('../../src-renderer/api', async () => ({
   ...(await import('../../src-renderer/api/errors')),
   ops: (await import('../../src-renderer/api/operations')).ops,
   api: {
     transport: 'bridge',
+    async call(op: unknown) {
+      asked.push(op);
+      return { max_upload_bytes: 10 };
+    },
     async upload(op: unknown, input: { form: Record<string, unknown> }) {
       sent.push({ op, input });
       return { id: 9, object: 'file', bytes: 1, created_at: '', filename: 'a.txt', credits: 0, status: 'waiting' };
@@ -25,6 +30,15 @@ const { ApiError } = await import('../../src-renderer/api/errors');
 const { ops } = await import('../../src-renderer/api/operations');
 
 describe('an upload', () => {
+  it('asks the platform for its limit once when no screen has loaded it, and is refused over it before a byte goes', async () => {
+    const err = await sendFile(new File(['x'.repeat(11)], 'big.txt')).catch((e: unknown) => e);
+    expect((err as InstanceType<typeof ApiError>).status).toBe(413);
+    expect(asked).toEqual([ops.getApp]);
+    expect(sent).toHaveLength(0);
+    await sendFile(new File(['x'.repeat(12)], 'bigger.txt')).catch(() => undefined);
+    expect(asked).toHaveLength(1);
+  });
+
   it('is refused over the known limit before a byte goes, as the platform would (413, no Retry)', async () => {
     uploadLimit.set(10);
     const err = await sendFile(new File(['x'.repeat(11)], 'big.txt')).catch((e: unknown) => e);
