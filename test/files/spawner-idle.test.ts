@@ -1,7 +1,7 @@
 /**
  * The Node spawner (the process that forks readers, and the thread that relays to it) ends once no
  * reader has run for the idle period, so a quiet serve holds neither, and the next reader starts it
- * again. Time is an injected clock; whether the process really ended is read from /proc.
+ * again. Time is an injected clock; whether the process really ended (and was reaped) is read from /proc.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,18 @@ const pidsOf = (name: string) =>
   fs.readdirSync('/proc').filter((n) => {
     try {
       return /^\d+$/.test(n) && fs.readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(`${name}-${process.pid}.mjs`);
+    } catch {
+      return false;
+    }
+  });
+
+/** Children of this process that exited and were never reaped (zombies). */
+const zombies = () =>
+  fs.readdirSync('/proc').filter((n) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${n}/stat`, 'utf8');
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return state === 'Z' && Number(ppid) === process.pid;
     } catch {
       return false;
     }
@@ -38,6 +50,8 @@ describe.runIf(process.platform === 'linux')('the reader spawner', () => {
         clock.advance(5_000);
         return pidsOf('builtin-process').length === 0 && pidsOf('spawner').length === 0;
       });
+      // Reaped, not left a zombie.
+      await until('the spawner process to be reaped', () => zombies().length === 0);
 
       const [again] = await e.embed(['bees like lavender']);
       expect(again).toHaveLength(512);

@@ -148,7 +148,7 @@ class Spawner {
     private readonly gone: () => void,
     idle: { ms: number; clock?: IdleClock } | null,
   ) {
-    this.quiet = idle && new IdleEnd({ ...idle, canEnd: () => this.children.size === 0, end: () => this.stop() });
+    this.quiet = idle && new IdleEnd({ ...idle, canEnd: () => this.children.size === 0, end: () => this.retire() });
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -178,6 +178,16 @@ class Spawner {
     launcher.on('error', () => {});
     this.idle();
     this.quiet?.touch();
+  }
+
+  /**
+   * Lets the Node spawner go when no reader runs: its relay thread ends it and exits once it has
+   * reaped it (terminating the thread would leave the process a zombie); the next reader starts another.
+   */
+  private retire(): void {
+    this.quiet?.cancel();
+    this.launcher.postMessage({ op: 'end' } as unknown as ToSpawner);
+    this.end();
   }
 
   /** Ends the launcher, and with it every reader it launched. */

@@ -50,7 +50,10 @@ function relay(port: NonNullable<typeof parentPort>, self: string): void {
     port.close();
   });
   port.on('message', (m) => {
-    if (child.connected) child.send(m as object);
+    // The app has no more readers for it: the process ends on its disconnect, and its exit (reaped
+    // by this thread's loop, not left a zombie as a terminated thread would leave it) ends this thread.
+    if ((m as { op?: string })?.op === 'end') child.disconnect();
+    else if (child.connected) child.send(m as object);
   });
 }
 
