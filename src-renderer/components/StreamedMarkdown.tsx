@@ -1,6 +1,6 @@
-import { useEffect, useRef, type ComponentProps } from 'react';
+import { cloneElement, isValidElement, memo, useEffect, useMemo, useRef, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { Streamdown, defaultComponents, defaultRehypePlugins, type LinkSafetyModalProps } from 'streamdown';
+import { Block, Streamdown, defaultComponents, defaultRehypePlugins, type BlockProps, type LinkSafetyModalProps } from 'streamdown';
 import { createCodePlugin } from '@streamdown/code';
 import 'streamdown/styles.css';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -36,6 +36,35 @@ type SupProps = ComponentProps<typeof DefaultSup>;
 const components = { img: SafeImage, sup: citeSup((p: SupProps) => <DefaultSup {...p} />) };
 const rehypePlugins = [...Object.values(defaultRehypePlugins), rehypeCitations];
 
+/** Streamdown's Block as the function inside its memo (it returns a context provider around the element that parses). */
+const blockRender = (Block as unknown as { type: (p: BlockProps) => ReactElement<{ children?: ReactNode }> }).type;
+const blockSame = (Block as unknown as { compare: (a: BlockProps, b: BlockProps) => boolean }).compare;
+
+/** Finished blocks, parsed, by their markdown text (most recently used last). */
+const parsed = new Map<string, ReactNode>();
+const PARSED_MAX = 2000;
+
+/**
+ * A block of a finished answer, parsed once per text for the window's life: a long conversation
+ * draws an answer again each time it scrolls back into view, and parsing its markdown (remark,
+ * rehype, sanitizing) was most of what drawing it cost. What the parse gives is a tree of React
+ * elements, the same for the same text (this file's plugins and components never change), so it
+ * is kept and mounted again. A block still being written (streaming) is parsed each time.
+ */
+const FinishedBlock = memo(function FinishedBlock(props: BlockProps) {
+  const provider = blockRender(props);
+  const parse = provider.props.children;
+  const text = props.content;
+  if (props.shouldParseIncompleteMarkdown !== false || typeof text !== 'string' || !isValidElement(parse) || typeof parse.type !== 'function') return provider;
+  let tree = parsed.get(text);
+  if (tree === undefined) {
+    tree = (parse.type as (p: unknown) => ReactNode)(parse.props);
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+  } else parsed.delete(text);
+  parsed.set(text, tree);
+  return cloneElement(provider, undefined, tree);
+}, blockSame);
+
 /**
  * Streamdown's icon buttons (the table's copy, say) are named by `title` alone, which not every
  * screen reader speaks: each gets an aria-label from it, also those it adds later (when the
@@ -61,7 +90,7 @@ export default function StreamedMarkdown({ text, streaming }: { text: string; st
   const ref = useNamedIconButtons();
   const t = useT();
   // Streamdown's own buttons (copy code, copy table) in the app's language.
-  const translations = t('components.markdown', { returnObjects: true });
+  const translations = useMemo(() => t('components.markdown', { returnObjects: true }), [t]);
   return (
     // display: contents: the wrapper only holds the ref, the layout is Streamdown's.
     <div ref={ref} style={{ display: 'contents' }}>
@@ -69,7 +98,10 @@ export default function StreamedMarkdown({ text, streaming }: { text: string; st
         className="md"
         mode={streaming ? 'streaming' : 'static'}
         isAnimating={streaming}
-        parseIncompleteMarkdown
+        // Only while streaming (it closes an unfinished **, `, ...); a finished answer's blocks are
+        // then known final, which FinishedBlock reads to parse each text once.
+        parseIncompleteMarkdown={streaming}
+        BlockComponent={FinishedBlock}
         plugins={plugins}
         linkSafety={linkSafety}
         components={components}
