@@ -1,15 +1,15 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Webhook } from '../../../src-main/platform/contract/webhooks';
 import { api, messageOf, ops } from '../../api';
-import { wordErrors } from '../../api/field-errors';
-import { FieldError, FormError, describedBy } from '../../components/FieldError';
+import { FormError } from '../../components/FieldError';
 import { formatList } from '../../components/format';
 import { toast } from '../../stores/toasts';
 import { useConfirm } from '../../stores/confirm';
 import { useT } from '../../i18n';
 import { DeliveryLog } from './DeliveryLog';
 import { outcomeOf } from './outcome';
-import { EventChoice, choiceOf, chosenEvents, type EventsChoice } from './EventChoice';
+import { choiceOf, chosenEvents, type EventsChoice } from './EventChoice';
+import { WebhookFields, useWebhookWords } from './WebhookFields';
 
 export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onChanged(): Promise<void>; onSecret(s: string): void }) {
   const t = useT();
@@ -152,7 +152,6 @@ export function WebhookCard({ hook, onChanged, onSecret }: { hook: Webhook; onCh
 /** The webhook's URL, description and events, changed in place: the same webhook, its secret and log kept. */
 function WebhookEditor({ hook, onCancel, onSaved }: { hook: Webhook; onCancel(): void; onSaved(): Promise<void> }) {
   const t = useT();
-  const uid = useId();
   const [url, setUrl] = useState(hook.url);
   const [description, setDescription] = useState(hook.description ?? '');
   const [events, setEvents] = useState<EventsChoice>(choiceOf(hook.events));
@@ -160,7 +159,7 @@ function WebhookEditor({ hook, onCancel, onSaved }: { hook: Webhook; onCancel():
   const [error, setError] = useState<unknown>(null);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
-  const worded = wordErrors(error, { fields: { url: t('webhooks.form.urlField'), description: t('webhooks.form.descriptionField') } });
+  const worded = useWebhookWords(error);
   const noEvent = !events.succeeded && !events.failed;
 
   const save = async () => {
@@ -194,27 +193,7 @@ function WebhookEditor({ hook, onCancel, onSaved }: { hook: Webhook; onCancel():
       }}
       data-testid="webhook-editor"
     >
-      <div className="webhook-fields">
-        <label className="field">
-          <span>{t('webhooks.form.url')}</span>
-          <input ref={first} type="url" value={url} onChange={(e) => setUrl(e.target.value)} {...describedBy(worded, 'url', `${uid}-url`)} data-testid="webhook-edit-url" />
-          <FieldError id={`${uid}-url`} text={worded.fields.url} />
-        </label>
-        <label className="field">
-          <span>{t('webhooks.form.description')}</span>
-          <input
-            type="text"
-            maxLength={500}
-            value={description}
-            placeholder={t('webhooks.form.descriptionPlaceholder')}
-            onChange={(e) => setDescription(e.target.value)}
-            {...describedBy(worded, 'description', `${uid}-description`)}
-            data-testid="webhook-edit-description"
-          />
-          <FieldError id={`${uid}-description`} text={worded.fields.description} />
-        </label>
-      </div>
-      <EventChoice value={events} onChange={setEvents} />
+      <WebhookFields url={url} onUrl={setUrl} description={description} onDescription={setDescription} events={events} onEvents={setEvents} worded={worded} urlField={first} testIds="webhook-edit" />
       <p className="muted small" style={{ margin: 0 }}>
         {t('webhooks.edit.keeps')}
       </p>

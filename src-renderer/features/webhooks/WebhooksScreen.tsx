@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { wordErrors } from '../../api/field-errors';
-import { FieldError, FormError, describedBy } from '../../components/FieldError';
+import { FormError } from '../../components/FieldError';
 import { useLoad } from '../../components/use-load';
 import { useAgents } from '../../stores/agents';
 import { toast } from '../../stores/toasts';
 import { WebhookCard } from './WebhookCard';
 import { SecretNotice } from './SecretNotice';
-import { EventChoice, chosenEvents, type EventsChoice } from './EventChoice';
+import { chosenEvents, type EventsChoice } from './EventChoice';
+import { WebhookFields, useWebhookWords } from './WebhookFields';
 import { Screen } from '../../components/Screen';
 import { useT } from '../../i18n';
 import './webhooks.css';
@@ -28,8 +28,8 @@ export default function WebhooksScreen() {
   }, [agentId, agents]);
   const hooks = useLoad(() => (agentId === null ? Promise.resolve(null) : api.call(ops.listAgentWebhooks, { params: { id: agentId }, query: { per_page: 100 } })), [agentId]);
 
-  // A refusal in a sentence under its field (field-errors.ts); anything else below the form.
-  const worded = wordErrors(error, { fields: { url: t('webhooks.form.urlField'), description: t('webhooks.form.descriptionField') } });
+  // A refusal in a sentence under its field; anything else below the form.
+  const worded = useWebhookWords(error);
   const noEvent = !events.succeeded && !events.failed;
 
   const add = async () => {
@@ -79,35 +79,18 @@ export default function WebhooksScreen() {
             <h2 id="webhook-add-heading" className="section-title" style={{ margin: 0 }}>
               {t('webhooks.form.heading')}
             </h2>
-            <div className="webhook-fields">
-              <label className="field">
-                <span>{t('webhooks.form.url')}</span>
-                <input
-                  ref={urlField}
-                  type="url"
-                  placeholder="http://localhost:5678/webhook/…"
-                  value={url}
-                  onChange={(e) => setUrl(e.target.value)}
-                  {...describedBy(worded, 'url', 'webhook-url-error')}
-                  data-testid="webhook-url"
-                />
-                <FieldError id="webhook-url-error" text={worded.fields.url} />
-              </label>
-              <label className="field">
-                <span>{t('webhooks.form.description')}</span>
-                <input
-                  type="text"
-                  maxLength={500}
-                  placeholder={t('webhooks.form.descriptionPlaceholder')}
-                  value={description}
-                  onChange={(e) => setDescription(e.target.value)}
-                  {...describedBy(worded, 'description', 'webhook-description-error')}
-                  data-testid="webhook-description"
-                />
-                <FieldError id="webhook-description-error" text={worded.fields.description} />
-              </label>
-            </div>
-            <EventChoice value={events} onChange={setEvents} />
+            <WebhookFields
+              url={url}
+              onUrl={setUrl}
+              description={description}
+              onDescription={setDescription}
+              events={events}
+              onEvents={setEvents}
+              worded={worded}
+              urlField={urlField}
+              urlPlaceholder="http://localhost:5678/webhook/…"
+              testIds="webhook"
+            />
             <div className="row">
               <button type="submit" className="btn btn-primary" disabled={agentId === null || !url.trim() || noEvent}>
                 {t('webhooks.form.connect')}

@@ -183,45 +183,55 @@ export class RetrievalService {
     return { space: space.id, vecs };
   }
 
-  private async embedAll(embedder: Embedder): Promise<void> {
-    let after = 0;
-    for (;;) {
-      if (this.closed || embedder !== this.embedder) return;
-      const space = this.store.findSpace(embedder.key)?.id ?? -1;
-      const rows = this.store.pendingPassages(space, after, BATCH);
-      if (!rows.length) return;
-      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.text));
-      if (embedder !== this.embedder) return;
-      this.store.savePassageVectors(id, rows, vecs);
-      after = rows[rows.length - 1].id;
-    }
+  private embedAll(embedder: Embedder): Promise<void> {
+    return this.embedBacklog(embedder, {
+      pending: (space, after) => this.store.pendingPassages(space, after, BATCH),
+      text: (r) => r.text,
+      save: (space, rows, vecs) => this.store.savePassageVectors(space, rows, vecs),
+      start: 0,
+      next: (rows) => rows[rows.length - 1].id,
+    });
   }
 
-  private async embedFile(embedder: Embedder, fileId: number): Promise<void> {
-    let after = -1;
-    for (;;) {
-      if (this.closed || embedder !== this.embedder) return;
-      const space = this.store.findSpace(embedder.key)?.id ?? -1;
-      const rows = this.store.pendingFilePassages(space, fileId, after, BATCH);
-      if (!rows.length) return;
-      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.text));
-      if (embedder !== this.embedder) return;
-      this.store.savePassageVectors(id, rows, vecs);
-      after = -1; // ordinals of embedded passages drop out of the backlog by themselves
-    }
+  private embedFile(embedder: Embedder, fileId: number): Promise<void> {
+    return this.embedBacklog(embedder, {
+      pending: (space, after) => this.store.pendingFilePassages(space, fileId, after, BATCH),
+      text: (r) => r.text,
+      save: (space, rows, vecs) => this.store.savePassageVectors(space, rows, vecs),
+      start: -1,
+      // Ordinals of embedded passages drop out of the backlog by themselves.
+      next: () => -1,
+    });
   }
 
-  private async embedMemories(embedder: Embedder): Promise<void> {
-    let after = 0;
+  private embedMemories(embedder: Embedder): Promise<void> {
+    return this.embedBacklog(embedder, {
+      pending: (space, after) => this.store.pendingMemories(space, after, BATCH),
+      text: (r) => r.memory,
+      save: (space, rows, vecs) => this.store.saveMemoryVectors(space, rows, vecs),
+      start: 0,
+      next: (rows) => rows[rows.length - 1].id,
+    });
+  }
+
+  /**
+   * Embeds a backlog batch by batch until it is empty, the service closes or the embedder changes
+   * (a batch embedded meanwhile is not saved under the new one). `next` moves the cursor past a batch.
+   */
+  private async embedBacklog<R>(
+    embedder: Embedder,
+    b: { pending(space: number, after: number): R[]; text(r: R): string; save(space: number, rows: R[], vecs: Float32Array[]): void; start: number; next(rows: R[]): number },
+  ): Promise<void> {
+    let after = b.start;
     for (;;) {
       if (this.closed || embedder !== this.embedder) return;
       const space = this.store.findSpace(embedder.key)?.id ?? -1;
-      const rows = this.store.pendingMemories(space, after, BATCH);
+      const rows = b.pending(space, after);
       if (!rows.length) return;
-      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => r.memory));
+      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => b.text(r)));
       if (embedder !== this.embedder) return;
-      this.store.saveMemoryVectors(id, rows, vecs);
-      after = rows[rows.length - 1].id;
+      b.save(id, rows, vecs);
+      after = b.next(rows);
     }
   }
 
