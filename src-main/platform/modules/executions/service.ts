@@ -147,9 +147,10 @@ export class ExecutionsService {
   }
 
   private sources(): ContextSources {
-    const { retrieval, files } = this.deps;
+    const { retrieval, files, memories } = this.deps;
     return {
-      memories: retrieval.memories,
+      // Nothing to find: no search, no query embedding (most runs of most users).
+      memories: (userId, text, limit, collections) => (memories.anyToFind(userId, collections ?? null) ? retrieval.memories(userId, text, limit, collections) : []),
       passages: retrieval.passages,
       wholeFile: retrieval.wholeFile,
       linkedFileIds: (agentId) => files.linkedFileIds(agentId),

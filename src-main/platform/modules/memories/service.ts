@@ -88,6 +88,16 @@ export class MemoriesService {
   }
 
   /**
+   * Whether a run's memory search could find anything: a memory in the collections
+   * `contextCollections` gives. One indexed read of the trigger-kept counts, so it is right at
+   * once after any connection's write; a run without memories skips the search (and its query
+   * embedding) altogether.
+   */
+  anyToFind(userId: number, named: number[] | null): boolean {
+    return this.store.anyMemoryIn(userId, named);
+  }
+
+  /**
    * The caller's memories most relevant to `text`, best first (execution context), from the
    * collections `contextCollections` gives for `collections`.
    */

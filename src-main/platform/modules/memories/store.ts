@@ -47,6 +47,8 @@ export class MemoriesStore {
   private readonly deleteCollectionStmt;
   private readonly inContextStmt;
   private readonly setInContextStmt;
+  private readonly anyInContextStmt;
+  private readonly anyInStmt;
 
   constructor(private readonly db: DB) {
     this.byIdStmt = db.prepare<[number, number], MemoryRow>(`SELECT ${COLS} FROM memories WHERE id = ? AND user_id = ?`);
@@ -94,6 +96,19 @@ export class MemoriesStore {
     this.deleteCollectionStmt = db.prepare<[number]>('DELETE FROM memory_collections WHERE id = ?');
     this.inContextStmt = db.prepare<[number], { id: number }>('SELECT id FROM memory_collections WHERE user_id = ? AND in_context = 1 ORDER BY id');
     this.setInContextStmt = db.prepare<[number, number, number]>('UPDATE memory_collections SET in_context = ?, updated_at = ? WHERE id = ?');
+    // memory_counts is kept by triggers: its primary key answers these without touching memories.
+    this.anyInContextStmt = db
+      .prepare<[number], number>(
+        `SELECT EXISTS (SELECT 1 FROM memory_counts mc JOIN memory_collections c ON c.id = mc.collection_id
+           WHERE mc.user_id = ? AND mc.n > 0 AND c.in_context = 1)`,
+      )
+      .pluck();
+    this.anyInStmt = db
+      .prepare<[number, string], number>(
+        `SELECT EXISTS (SELECT 1 FROM memory_counts WHERE user_id = ? AND n > 0
+           AND collection_id IN (SELECT value FROM json_each(?)))`,
+      )
+      .pluck();
   }
 
   /** Runs `fn` in one write transaction (BEGIN IMMEDIATE); nested calls join the outer one. */
@@ -174,6 +189,11 @@ export class MemoriesStore {
   /** The ids of the user's collections whose memories a run that names none may use. */
   inContextIds(userId: number): number[] {
     return this.inContextStmt.all(userId).map((r) => r.id);
+  }
+
+  /** Whether the user has a memory in any in-context collection (`collections` null) or in one of `collections`. */
+  anyMemoryIn(userId: number, collections: number[] | null): boolean {
+    return (collections ? this.anyInStmt.get(userId, JSON.stringify(collections)) : this.anyInContextStmt.get(userId)) === 1;
   }
 
   setInContext(id: number, inContext: boolean, now: number): void {
