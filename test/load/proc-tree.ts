@@ -7,6 +7,19 @@ import fs from 'node:fs';
  * its own heap is.
  */
 export function treeRss(root: number): number | null {
+  return treeSum(root, (pid) => Number(/VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0));
+}
+
+/**
+ * Proportional memory of a process with its descendants, in bytes: a page shared by n processes
+ * (Node's code, mapped by each of them) counts 1/n in each, so this is what they hold together.
+ */
+export function treePss(root: number): number | null {
+  return treeSum(root, (pid) => Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0));
+}
+
+/** Sum of `kbOf` over a process and its descendants, in bytes. */
+function treeSum(root: number, kbOf: (pid: number) => number): number | null {
   const parent = new Map<number, number>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -24,7 +37,7 @@ export function treeRss(root: number): number | null {
     for (let n = 0; p && p !== root && n < 64; n++) p = parent.get(p);
     if (p !== root) continue;
     try {
-      kb += Number(/VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      kb += kbOf(pid);
     } catch {
       // gone meanwhile
     }

@@ -13,7 +13,7 @@ import { startFakeOpenAI } from '../fixtures/fake-openai.js';
 import { startServer } from '../crash/server-process.js';
 import { readSSE } from '../fixtures/sse-reader.js';
 import { until } from '../fixtures/until.js';
-import { treeRss } from './proc-tree.js';
+import { treePss, treeRss } from './proc-tree.js';
 
 export interface SoakOptions {
   /** Work time of one round. */
@@ -162,12 +162,15 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       }
     }, 60_000, 100);
     await new Promise((r) => setTimeout(r, opts.settleMs));
+    settledPss.push(treePss(server.pid));
     return rss();
   }
 
   // The server with its child processes (the embedder, readers, the spawner): what it holds in all.
   const rss = () => treeRss(server.pid);
   let peak = 0;
+  /** PSS at each settled reading (pages shared by the server's processes counted once). */
+  const settledPss: (number | null)[] = [];
   const sampler = setInterval(() => (peak = Math.max(peak, rss() ?? 0)), 200);
   const out: SoakFigures = {};
   try {
@@ -193,10 +196,12 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     // The memory that stays: read again after a quiet spell (idle workers end, the heap shrinks).
     let quiet: number | null = null;
     let quietAlone: number | null = null;
+    let quietPss: number | null = null;
     if (opts.quietMs) {
       await new Promise((r) => setTimeout(r, opts.quietMs));
       quiet = rss();
       quietAlone = server.rss();
+      quietPss = treePss(server.pid);
     }
     // Every stream's stored record holds the whole text too (nothing lost between stream and store).
     const db = new Database(path.join(dataDir, 'agent-desk.sqlite'), { readonly: true });
@@ -230,8 +235,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       crud_p99_ms: Math.round(percentile(crudLatency, 99) * 10) / 10,
       rss_baseline_mb: mb(baseline),
       rss_peak_mb: mb(peak),
+      pss_settled_max_mb: mb(Math.max(0, ...settledPss.map((p) => p ?? 0))),
       ...Object.fromEntries(afterRounds.map((r, i) => [`rss_after_round${i + 1}_mb`, mb(r)])),
-      ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet), [`rss_server_alone_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietAlone) } : {}),
+      ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet), [`rss_server_alone_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietAlone), [`pss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietPss) } : {}),
       rss_after_over_baseline: baseline && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / baseline) * 100) / 100 : -1,
       rss_last_over_first_round: afterRounds.length > 1 && afterRounds[0] && afterRounds.at(-1) ? Math.round((afterRounds.at(-1)! / afterRounds[0]) * 100) / 100 : -1,
     });
