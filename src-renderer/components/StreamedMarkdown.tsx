@@ -1,6 +1,6 @@
-import { cloneElement, isValidElement, memo, useEffect, useMemo, useRef, type ComponentProps, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, isValidElement, memo, useEffect, useMemo, useRef, type ComponentProps, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { Block, Streamdown, defaultComponents, defaultRehypePlugins, type BlockProps, type LinkSafetyModalProps } from 'streamdown';
+import { Streamdown, defaultComponents, defaultRehypePlugins, type LinkSafetyModalProps, type StreamdownProps } from 'streamdown';
 import { createCodePlugin } from '@streamdown/code';
 import 'streamdown/styles.css';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -36,34 +36,46 @@ type SupProps = ComponentProps<typeof DefaultSup>;
 const components = { img: SafeImage, sup: citeSup((p: SupProps) => <DefaultSup {...p} />) };
 const rehypePlugins = [...Object.values(defaultRehypePlugins), rehypeCitations];
 
-/** Streamdown's Block as the function inside its memo (it returns a context provider around the element that parses). */
-const blockRender = (Block as unknown as { type: (p: BlockProps) => ReactElement<{ children?: ReactNode }> }).type;
-const blockSame = (Block as unknown as { compare: (a: BlockProps, b: BlockProps) => boolean }).compare;
+/** Streamdown as the function inside its memo: for a finished answer it returns its providers around the one element that parses the text. */
+const streamdownRender = (Streamdown as unknown as { type: (p: StreamdownProps) => ReactNode }).type;
 
-/** Finished blocks, parsed, by their markdown text (most recently used last). */
+/** Finished answers, parsed, by their markdown text (most recently used last). */
 const parsed = new Map<string, ReactNode>();
-const PARSED_MAX = 2000;
+const PARSED_MAX = 1000;
 
 /**
- * A block of a finished answer, parsed once per text for the window's life: a long conversation
- * draws an answer again each time it scrolls back into view, and parsing its markdown (remark,
- * rehype, sanitizing) was most of what drawing it cost. What the parse gives is a tree of React
- * elements, the same for the same text (this file's plugins and components never change), so it
- * is kept and mounted again. A block still being written (streaming) is parsed each time.
+ * In what Streamdown draws for a finished `text`, the element that parses it (a function
+ * component given the text as its children), replaced by the tree of React elements it gives:
+ * the same for the same text (this file's plugins and components never change), so it is kept.
  */
-const FinishedBlock = memo(function FinishedBlock(props: BlockProps) {
-  const provider = blockRender(props);
-  const parse = provider.props.children;
-  const text = props.content;
-  if (props.shouldParseIncompleteMarkdown !== false || typeof text !== 'string' || !isValidElement(parse) || typeof parse.type !== 'function') return provider;
-  let tree = parsed.get(text);
-  if (tree === undefined) {
-    tree = (parse.type as (p: unknown) => ReactNode)(parse.props);
-    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
-  } else parsed.delete(text);
-  parsed.set(text, tree);
-  return cloneElement(provider, undefined, tree);
-}, blockSame);
+function withParsed(el: ReactNode, text: string): ReactNode {
+  if (!isValidElement<{ children?: ReactNode; rehypePlugins?: StreamdownProps['rehypePlugins'] }>(el)) return el;
+  const props = el.props;
+  if (typeof el.type === 'function' && props.children === text) {
+    let tree = parsed.get(text);
+    if (tree === undefined) {
+      // rehype-raw reads the answer again through an HTML parser (cloning every node) to take in
+      // raw HTML; text without `<` has none, and the same tree comes out without it.
+      const plugins = !text.includes('<') && props.rehypePlugins ? props.rehypePlugins.filter((p) => p !== defaultRehypePlugins.raw) : props.rehypePlugins;
+      tree = (el.type as (p: object) => ReactNode)({ ...props, rehypePlugins: plugins });
+      if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    } else parsed.delete(text);
+    parsed.set(text, tree);
+    return tree;
+  }
+  if (!isValidElement(props.children)) return el;
+  const inner = withParsed(props.children, text);
+  return inner === props.children ? el : cloneElement(el, undefined, inner);
+}
+
+/**
+ * A finished answer, parsed once per text for the window's life: a long conversation draws an
+ * answer again each time it scrolls back into view, and parsing its markdown (remark, rehype,
+ * sanitizing) was most of what drawing it cost. What Streamdown draws is otherwise unchanged.
+ */
+const FinishedMarkdown = memo(function FinishedMarkdown(props: StreamdownProps & { children: string }) {
+  return withParsed(streamdownRender(props), props.children);
+});
 
 /**
  * Streamdown's icon buttons (the table's copy, say) are named by `title` alone, which not every
@@ -86,6 +98,16 @@ function useNamedIconButtons() {
   return ref;
 }
 
+const options = {
+  className: 'md',
+  plugins,
+  linkSafety,
+  components,
+  rehypePlugins,
+  lineNumbers: false,
+  controls: { code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false },
+} satisfies StreamdownProps;
+
 export default function StreamedMarkdown({ text, streaming }: { text: string; streaming: boolean }) {
   const ref = useNamedIconButtons();
   const t = useT();
@@ -94,24 +116,15 @@ export default function StreamedMarkdown({ text, streaming }: { text: string; st
   return (
     // display: contents: the wrapper only holds the ref, the layout is Streamdown's.
     <div ref={ref} style={{ display: 'contents' }}>
-      <Streamdown
-        className="md"
-        mode={streaming ? 'streaming' : 'static'}
-        isAnimating={streaming}
-        // Only while streaming (it closes an unfinished **, `, ...); a finished answer's blocks are
-        // then known final, which FinishedBlock reads to parse each text once.
-        parseIncompleteMarkdown={streaming}
-        BlockComponent={FinishedBlock}
-        plugins={plugins}
-        linkSafety={linkSafety}
-        components={components}
-        rehypePlugins={rehypePlugins}
-        lineNumbers={false}
-        translations={translations}
-        controls={{ code: { copy: true, download: false }, table: { copy: true, download: false, fullscreen: false }, mermaid: false, image: false }}
-      >
-        {text}
-      </Streamdown>
+      {streaming ? (
+        <Streamdown {...options} translations={translations} mode="streaming" isAnimating parseIncompleteMarkdown>
+          {text}
+        </Streamdown>
+      ) : (
+        <FinishedMarkdown {...options} translations={translations} mode="static">
+          {text}
+        </FinishedMarkdown>
+      )}
     </div>
   );
 }
