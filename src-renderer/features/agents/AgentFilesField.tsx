@@ -4,7 +4,7 @@ import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { formatBytes } from '../../components/format';
 import { useLoad } from '../../components/use-load';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { Trans, useT } from '../../i18n';
 
 /** The files the agent reads from, as the editor will leave them on Save. */
@@ -22,7 +22,6 @@ export interface FilesDraft {
 export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; draft: FilesDraft | null; onDraft(d: FilesDraft): void }) {
   const uid = useId();
   const t = useT();
-  const go = useNav((s) => s.go);
   const [pick, setPick] = useState('');
   const linked = useLoad(async () => {
     const set = await api.call(ops.listAgentFiles, { params: { agentId } });
@@ -107,13 +106,7 @@ export function AgentFilesField({ agentId, draft, onDraft }: { agentId: number; 
             i18nKey="agents.filesField.uploadFirst"
             components={{
               to: (
-                <a
-                  href="#/files"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    go('files');
-                  }}
-                />
+                <ScreenLink screen="files" />
               ),
             }}
           />

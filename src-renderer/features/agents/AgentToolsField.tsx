@@ -6,7 +6,7 @@ import { api, ops } from '../../api';
 import { generalSentence } from '../../api/field-errors';
 import { useLoad } from '../../components/use-load';
 import { ErrorNote } from '../../components/ErrorNote';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { startingChoice, toolLabel, webChoice, withDefault } from './agent-questions';
 import { Trans, useT } from '../../i18n';
 import { WebSearchMissing, useWebSearchReady } from '../settings/WebSearchMissing';
@@ -37,7 +37,6 @@ export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onA
   const t = useT();
   const list = useLoad(() => api.call(ops.listMcpServers, {}), []);
   const searchReady = useWebSearchReady(!!web);
-  const go = useNav((s) => s.go);
   const uid = useId();
   const refOf = (id: number) => servers.find((r) => r.server_id === id);
   const put = (ref: ToolServerRef | null, id: number) => {
@@ -87,13 +86,7 @@ export function AgentToolsField({ web, onWeb, servers, onServers, approvals, onA
             i18nKey="agents.toolsField.noServers"
             components={{
               to: (
-                <a
-                  href="#/settings/tools"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    go('settings', 'tools');
-                  }}
-                />
+                <ScreenLink screen="settings" sub="tools" />
               ),
             }}
           />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ModelSource } from '../../../src-main/platform/contract/models';
 import { providerSentence } from '../../api/field-errors';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { useSetup } from '../../stores/setup';
 import { t as tr, useT } from '../../i18n';
 
@@ -21,7 +21,6 @@ export function providerProblems(status: string, sources: ModelSource[]): string
 export function ProviderNotice({ problems }: { problems: string[] }) {
   const t = useT();
   const check = useSetup((s) => s.check);
-  const go = useNav((s) => s.go);
   const [retrying, setRetrying] = useState(false);
   if (!problems.length) return null;
   return (
@@ -43,16 +42,9 @@ export function ProviderNotice({ problems }: { problems: string[] }) {
         >
           {retrying ? t('chat.provider.checking') : t('chat.provider.retry')}
         </button>
-        <a
-          className="btn btn-small"
-          href="#/settings/providers"
-          onClick={(e) => {
-            e.preventDefault();
-            go('settings', 'providers');
-          }}
-        >
+        <ScreenLink className="btn btn-small" screen="settings" sub="providers">
           {t('chat.provider.settings')}
-        </a>
+        </ScreenLink>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { useAgents } from '../../stores/agents';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { curlExamples } from './examples';
 import { Screen } from '../../components/Screen';
 import { Trans, useT } from '../../i18n';
@@ -10,7 +10,6 @@ import { Trans, useT } from '../../i18n';
 export default function DeveloperScreen() {
   const [base, setBase] = useState<string>(location.protocol.startsWith('http') ? location.origin : 'http://127.0.0.1:8787');
   const agents = useAgents((s) => s.agents);
-  const go = useNav((s) => s.go);
   const t = useT();
   const agentId = agents.find((a) => a.type === 'chat')?.id ?? agents[0]?.id ?? 1;
 
@@ -37,13 +36,7 @@ export default function DeveloperScreen() {
               components={{
                 code: <code />,
                 to: (
-                  <a
-                    href="#/settings/keys"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      go('settings', 'keys');
-                    }}
-                  />
+                  <ScreenLink screen="settings" sub="keys" />
                 ),
               }}
             />

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
 import { useLoad } from '../../components/use-load';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { formatAt } from './describe';
 import { TableHead } from '../../components/TableHead';
 import { TONE_BADGE, runOutcome } from './run-outcome';
@@ -11,7 +11,6 @@ import { useT } from '../../i18n';
 /** The schedule's past runs, newest first: each run's execution (open it in Chat) or why it could not start. */
 export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refreshKey: string }) {
   const runs = useLoad(() => api.call(ops.listScheduleRuns, { params: { id: scheduleId }, query: { per_page: 20 } }), [scheduleId, refreshKey]);
-  const go = useNav((s) => s.go);
   const tr = useT();
   // A run still starting or running is looked at again shortly, so its status does not stay stale.
   const unsettled = !!runs.data?.data.some((r) => !runOutcome(r).settled);
@@ -47,15 +46,9 @@ export function RunList({ scheduleId, refreshKey }: { scheduleId: number; refres
                       {outcome.reason}
                     </span>
                   ) : ex ? (
-                    <a
-                      href={`#/chat/${ex.root_id}`}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        go('chat', String(ex.root_id));
-                      }}
-                    >
+                    <ScreenLink screen="chat" sub={String(ex.root_id)}>
                       {tr('schedules.runs.open')}
-                    </a>
+                    </ScreenLink>
                   ) : null}
                   {ex && outcome.reason ? <span className="run-error"> {outcome.reason}</span> : null}
                   {r.error || ex ? null : r.execution_id ? <span className="muted">{outcome.reason}</span> : <span className="muted">{tr('schedules.runs.queued')}</span>}
