@@ -49,15 +49,12 @@ const PARSED_MAX = 1000;
  * the same for the same text (this file's plugins and components never change), so it is kept.
  */
 function withParsed(el: ReactNode, text: string): ReactNode {
-  if (!isValidElement<{ children?: ReactNode; rehypePlugins?: StreamdownProps['rehypePlugins'] }>(el)) return el;
+  if (!isValidElement<{ children?: ReactNode }>(el)) return el;
   const props = el.props;
   if (typeof el.type === 'function' && props.children === text) {
     let tree = parsed.get(text);
     if (tree === undefined) {
-      // rehype-raw reads the answer again through an HTML parser (cloning every node) to take in
-      // raw HTML; text without `<` has none, and the same tree comes out without it.
-      const plugins = !text.includes('<') && props.rehypePlugins ? props.rehypePlugins.filter((p) => p !== defaultRehypePlugins.raw) : props.rehypePlugins;
-      tree = (el.type as (p: object) => ReactNode)({ ...props, rehypePlugins: plugins });
+      tree = (el.type as (p: object) => ReactNode)(props);
       if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
     } else parsed.delete(text);
     parsed.set(text, tree);
