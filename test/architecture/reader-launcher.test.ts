@@ -27,10 +27,13 @@ const PATH = [
   'src-main/platform/ingest/watchdog-thread.ts',
 ];
 
-/** Code run from a string (`new Worker(code, { eval: true })`) on the reader path: it must start from bundled files. */
+/**
+ * Code run from a string (`new Worker(code, { eval: true })`) anywhere in src-main: every thread and
+ * process starts from a file of its own, bundled (resolved through kernel/worker-entry.ts).
+ */
 export function evalOnPath(files: Source[]): string[] {
   return linesWhere(
-    files.filter((f) => PATH.includes(f.name)),
+    files.filter((f) => f.name.startsWith('src-main/')),
     (_n, line) => /\beval:\s*true\b/.test(line),
   );
 }
@@ -63,7 +66,10 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
   it('finds a planted eval’d launcher thread, a second forker, and a reader with its own channel', () => {
     const thread = "const LAUNCHER = `const { fork } = require('node:child_process');`;\nnew Worker(LAUNCHER, { eval: true, workerData: { entry } });\n";
     expect(evalOnPath([{ name: 'src-main/platform/ingest/spawned.ts', text: thread }])).toHaveLength(1);
-    expect(evalOnPath([{ name: 'src-main/platform/engine/tokens.ts', text: thread }])).toEqual([]);
+    const tokenizer = "const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'tokenizer', workerData });\n";
+    expect(evalOnPath([{ name: 'src-main/platform/engine/tokens.ts', text: tokenizer }])).toHaveLength(1);
+    expect(evalOnPath([{ name: 'src-main/desktop/lifecycle.ts', text: thread }])).toHaveLength(1);
+    expect(evalOnPath([{ name: 'scripts/build-serve.mjs', text: thread }])).toEqual([]);
     const watchdog = "const code = `setInterval(() => process.memoryUsage.rss() > limit && process.kill(process.pid, 'SIGKILL'), 20);`;\nconst w = new Worker(code, { eval: true, workerData: { maxRssMb } });\n";
     expect(evalOnPath([{ name: 'src-main/platform/ingest/watchdog.ts', text: watchdog }])).toHaveLength(1);
     const forker = "import { fork } from 'node:child_process';\nutilityProcess.fork(file, [], { serviceName: 'Agent Desk reader' });\n";
@@ -74,7 +80,7 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     expect(readersOwnChannel([{ name: 'src-main/platform/ingest/pages/page-reader.ts', text: own }])).toHaveLength(2);
   });
 
-  it('holds for src-main: one launcher in the kernel, started from bundled files, forked only by the two launchers, heard through readerParent', () => {
+  it('holds for src-main: one launcher in the kernel, every thread and process started from bundled files (no eval anywhere), forked only by the two launchers, heard through readerParent', () => {
     const files = sourcesUnder('src-main');
     expect(launchersElsewhere(files)).toEqual([]);
     expect(evalOnPath(files)).toEqual([]);
@@ -88,6 +94,8 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     // The file reader's memory watchdog thread starts from its own entry, resolved by the launching process.
     expect(text('src-main/platform/ingest/watchdog.ts')).toMatch(/workerEntry\(import\.meta\.url, '\.\/watchdog-thread\.ts', '\.\/rss-watchdog\.js'\)/);
     expect(text('src-main/platform/ingest/run.ts')).toMatch(/rssWatchdogEntry\(\)/);
+    // The tokenizer's thread too (no eval'd string anywhere in src-main, checked above).
+    expect(text('src-main/platform/engine/tokens.ts')).toMatch(/workerEntry\(import\.meta\.url, '\.\/tokenizer-thread\.ts', '\.\/tokenizer\.js'\)/);
     // The file reader and the page reader start through the one function.
     for (const caller of ['src-main/platform/ingest/run.ts', 'src-main/platform/ingest/pages/read.ts']) expect(text(caller)).toMatch(/import \{ spawnReader\b[^}]*\} from '\.{1,2}\/spawned\.js'/);
   });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 import { releaseHeapWhenQuiet } from '../kernel/young-heap.js';
+import { workerEntry } from '../kernel/worker-entry.js';
 
 /**
  * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
@@ -12,7 +13,8 @@ import { releaseHeapWhenQuiet } from '../kernel/young-heap.js';
  *   idle server does without. Until it is ready, counts are a safe over-estimate. It ends after an
  *   idle period (AGENT_DESK_WORKER_IDLE_S, 60 s by default) and the next execution starts it again.
  * - Callers need a synchronous count (context building sums many small texts), so a count is a
- *   synchronous round trip through shared memory (Atomics.wait), not a message.
+ *   synchronous round trip through shared memory (Atomics.wait), not a message. The thread's side is
+ *   tokenizer-thread.ts (built as tokenizer.js, started through kernel/worker-entry.ts).
  * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
  *   longer than CHUNK_CHARS (runs without spaces are cut), and a text longer than EXACT_MAX_CHARS
  *   is counted on its first EXACT_MAX_CHARS and scaled: every count costs at most ~5 ms.
@@ -68,31 +70,6 @@ export function boundedCount(raw: Counter, text: string): number {
   return head === text ? n : Math.ceil((n * text.length) / head.length);
 }
 
-// The worker's side: plain CommonJS evaluated in the thread (no build step, works from the
-// sources and from a bundle). Shared memory: ctrl[0] state (0 idle, 1 asked, 2 answered),
-// ctrl[1] byte length in, ctrl[2] tokens out.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { countTokens, setMergeCacheSize } = require(workerData.tokenizer);
-// The library remembers up to 100,000 pieces it has merged (~27 MB once that many distinct words
-// were counted): a few thousand keep the common words fast and the thread's heap flat.
-setMergeCacheSize(workerData.mergeCache);
-const ctrl = new Int32Array(workerData.ctrl);
-const data = new Uint8Array(workerData.data);
-const decoder = new TextDecoder();
-countTokens('warm up the encoder once so the first real count is not the slow one');
-parentPort.postMessage('ready');
-for (;;) {
-  const state = Atomics.load(ctrl, 0);
-  if (state !== 1) { Atomics.wait(ctrl, 0, state); continue; }
-  let n = -1;
-  try { n = countTokens(decoder.decode(data.subarray(0, ctrl[1]))); } catch {}
-  ctrl[2] = n;
-  Atomics.store(ctrl, 0, 2);
-  Atomics.notify(ctrl, 0);
-}
-`;
-
 /** Largest piece sent to the worker: CHUNK_CHARS UTF-16 units are at most 3 bytes each in UTF-8. */
 const DATA_BYTES = CHUNK_CHARS * 3;
 /** Pieces the tokenizer keeps merged (the library's default is 100,000). */
@@ -111,7 +88,8 @@ export function setTokenizerIdle(o: { ms: number; clock?: IdleClock }): void {
   idle = o;
 }
 
-function startWorker(): Promise<Counter> {
+async function startWorker(): Promise<Counter> {
+  const entry = await workerEntry(import.meta.url, './tokenizer-thread.ts', './tokenizer.js');
   return new Promise((resolve, reject) => {
     const ctrlBuf = new SharedArrayBuffer(12);
     const dataBuf = new SharedArrayBuffer(DATA_BYTES);
@@ -120,7 +98,7 @@ function startWorker(): Promise<Counter> {
     const encoder = new TextEncoder();
     const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
     // Named: the thread is `tokenizer` in /proc and debuggers (a test checks it starts only when needed).
-    const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf, mergeCache: MERGE_CACHE_PIECES }, stdout: false, stderr: false });
+    const worker = new Worker(entry, { name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf, mergeCache: MERGE_CACHE_PIECES }, stdout: false, stderr: false });
     // An idle tokenizer must not keep a CLI or a test process alive.
     worker.unref();
     thread = worker;
