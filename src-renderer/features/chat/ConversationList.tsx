@@ -42,7 +42,16 @@ export function ConversationList({ turns, finding, empty, handle }: { turns: Tur
   // Always drawn: the newest turn (it speaks to screen readers as it is written, and its Read
   // aloud owns the shortcut), the one whose message is being edited, the one holding focus.
   const keep = [turns.length - 1, turns.findIndex((x) => x.key === editing), focused];
-  const win = useTurnWindow({ keys, scroller: list, body, following: () => stick.current, keep });
+  /**
+   * Whether the view still follows the end. A scroll up whose event has not run yet (a click can
+   * arrive first) already counts: snapping back then would move what the pointer is pressing.
+   */
+  const following = () => {
+    const el = list.current;
+    if (stick.current && el && el.scrollTop < lastTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight >= 48) stick.current = false;
+    return stick.current;
+  };
+  const win = useTurnWindow({ keys, scroller: list, body, following, keep });
 
   useImperativeHandle(
     handle,
@@ -68,7 +77,7 @@ export function ConversationList({ turns, finding, empty, handle }: { turns: Tur
   // Following the end: after every change of what is drawn (a new turn, an answer growing, heights
   // measured), the view goes back to the end, before the frame is painted.
   useLayoutEffect(() => {
-    if (stick.current && list.current) list.current.scrollTop = list.current.scrollHeight;
+    if (following() && list.current) list.current.scrollTop = list.current.scrollHeight;
   });
 
   // Back on a conversation read before (another screen, another chat): where it was left.
