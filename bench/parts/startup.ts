@@ -23,6 +23,7 @@ import { ROOT, childEnv, startServer, type ServerProcess } from '../../test/api/
 import { startFakeOpenAI, type FakeServer } from '../../test/fixtures/fake-openai.js';
 import { ensureServeBuilt } from '../../scripts/build-serve.mjs';
 import { mixedRequests } from '../helpers/request-mix.mjs';
+import { processTree } from '../../test/load/proc-tree.js';
 
 const KEY = 'bench-key-startup-0123456789';
 const WARM_STARTS = 5;
@@ -35,24 +36,6 @@ const DESK_OUT = 'bench/results/desk-out';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The pids of a process and all its descendants (Linux /proc). */
-function tree(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return [...parent.keys()].filter((pid) => {
-    for (let p: number | undefined = pid, n = 0; p && n < 64; p = parent.get(p), n++) if (p === root) return true;
-    return false;
-  });
-}
-
 const readProc = (pid: number, file: string) => {
   try {
     return fs.readFileSync(`/proc/${pid}/${file}`, 'utf8');
@@ -62,14 +45,14 @@ const readProc = (pid: number, file: string) => {
 };
 
 /** Resident memory of a process and its descendants, in MB. */
-const treeRssMb = (root: number) => tree(root).reduce((n, pid) => n + Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024, 0);
+const treeRssMb = (root: number) => processTree(root).reduce((n, pid) => n + Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'status'))?.[1] ?? 0) / 1024, 0);
 
 /**
  * Proportional memory of a process and its descendants, in MB: each page shared by n processes
  * (the node binary's code, mapped by every Node process) counts 1/n in each, so the sum is what
  * the processes hold together, where the RSS sum counts the shared pages once per process.
  */
-const treePssMb = (root: number) => tree(root).reduce((n, pid) => n + Number(/^Pss:\s+(\d+)/m.exec(readProc(pid, 'smaps_rollup'))?.[1] ?? 0) / 1024, 0);
+const treePssMb = (root: number) => processTree(root).reduce((n, pid) => n + Number(/^Pss:\s+(\d+)/m.exec(readProc(pid, 'smaps_rollup'))?.[1] ?? 0) / 1024, 0);
 
 /** Proportional memory of one process alone, in MB. */
 const ownPssMb = (pid: number) => Number(/^Pss:\s+(\d+)/m.exec(readProc(pid, 'smaps_rollup'))?.[1] ?? 0) / 1024;
@@ -86,7 +69,7 @@ const platformWithReadersMb = (main: number) => treeRssMb(main) - ownRssMb(main)
 
 /** The processes under the desktop's main process (the platform and the readers it launched), by entry file. */
 const launchedBy = (main: number) =>
-  tree(main)
+  processTree(main)
     .filter((p) => p !== main)
     .map((p) => path.basename(readProc(p, 'cmdline').split('\0').filter((a) => /\.m?js$/.test(a)).pop() ?? '?'))
     .join(', ') || 'none';
@@ -105,7 +88,7 @@ function running(pid: number): string {
     .readdirSync(`/proc/${pid}/task`)
     .map((t) => readProc(pid, `task/${t}/comm`).trim())
     .filter((n) => n && !own.has(n));
-  const kids = tree(pid)
+  const kids = processTree(pid)
     .filter((p) => p !== pid)
     .map((p) => path.basename(readProc(p, 'cmdline').split('\0').filter((a) => /\.m?js$/.test(a)).pop() ?? '?'));
   return [...threads.map((t) => `thread ${t}`), ...kids.map((k) => `process ${k}`)].join(', ') || 'none';

@@ -18,8 +18,8 @@ export function treePss(root: number): number | null {
   return treeSum(root, (pid) => Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0));
 }
 
-/** Sum of `kbOf` over a process and its descendants, in bytes. */
-function treeSum(root: number, kbOf: (pid: number) => number): number | null {
+/** The pids of a process and all its descendants (Linux /proc); empty when the process is gone. */
+export function processTree(root: number): number[] {
   const parent = new Map<number, number>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -30,12 +30,19 @@ function treeSum(root: number, kbOf: (pid: number) => number): number | null {
       // gone meanwhile
     }
   }
-  if (!parent.has(root)) return null;
+  if (!parent.has(root)) return [];
+  return [...parent.keys()].filter((pid) => {
+    for (let p: number | undefined = pid, n = 0; p && n < 64; p = parent.get(p), n++) if (p === root) return true;
+    return false;
+  });
+}
+
+/** Sum of `kbOf` over a process and its descendants, in bytes. */
+function treeSum(root: number, kbOf: (pid: number) => number): number | null {
+  const pids = processTree(root);
+  if (!pids.length) return null;
   let kb = 0;
-  for (const pid of parent.keys()) {
-    let p: number | undefined = pid;
-    for (let n = 0; p && p !== root && n < 64; n++) p = parent.get(p);
-    if (p !== root) continue;
+  for (const pid of pids) {
     try {
       kb += kbOf(pid);
     } catch {
