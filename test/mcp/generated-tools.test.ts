@@ -122,18 +122,18 @@ describe('MCP tools generated from the operations marked for MCP', () => {
   });
 
   it("answers a bad argument with the operation's own validation sentence as a tool error", async () => {
-    const cases: [tool: string, args: Json, method: string, path: string, body?: Json, renamed?: Record<string, string>][] = [
-      ['search_memories', { query: 'x'.repeat(501) }, 'GET', `/api/memories?q=${'x'.repeat(501)}`, undefined, { q: 'query' }],
+    // Arguments the tool does not rename: the sentences are the API's, exactly (a renamed one is the next case).
+    const cases: [tool: string, args: Json, method: string, path: string, body?: Json][] = [
       ['list_agents', { per_page: 500 }, 'GET', '/api/agents?per_page=500'],
       ['list_agents', { page: 'first' }, 'GET', '/api/agents?page=first'],
       ['create_memory', { memory: 'a'.repeat(32001) }, 'POST', '/api/memories', { memory: 'a'.repeat(32001) }],
       ['create_memory', { memory: 'x', collection_id: 'seven' }, 'POST', '/api/memories', { memory: 'x', collection_id: 'seven' }],
       ['read_file', { file_id: 1, limit: 0 }, 'GET', '/api/files/1/passages?limit=0'],
     ];
-    for (const [tool, args, method, path, body, renamed] of cases) {
+    for (const [tool, args, method, path, body] of cases) {
       const direct = await http(s, method, path, body);
       expect(direct.status, path).toBe(422);
-      const details = Object.entries(direct.json.errors as Record<string, string[]>).map(([field, msgs]) => `${renamed?.[field] ?? field}: ${msgs.join(' ')}`);
+      const details = Object.entries(direct.json.errors as Record<string, string[]>).map(([field, msgs]) => `${field}: ${msgs.join(' ')}`);
       const res = await client.callTool({ name: tool, arguments: args });
       expect(res.isError, tool).toBe(true);
       expect(text(res), tool).toBe([direct.json.message, ...details].join('\n'));
@@ -151,6 +151,28 @@ describe('MCP tools generated from the operations marked for MCP', () => {
     expect(text(badPath)).toMatch(/^The selected id is invalid\./);
     // Nothing was written by the refused calls.
     expect((await http(s, 'GET', '/api/memories')).json.memories).toEqual([]);
+  });
+
+  it("words a renamed argument's error with the argument's name, never the HTTP field's", async () => {
+    // The API's own answer names its field (`The q field …`, `The x-workspace-id header …`); the tool's names the argument.
+    const cases: [tool: string, args: Json, path: string, headers: Record<string, string>, field: string, arg: string][] = [
+      ['search_memories', { query: 'x'.repeat(501) }, `/api/memories?q=${'x'.repeat(501)}`, {}, 'q', 'query'],
+      ['list_files', { workspace_id: 'seven' }, '/api/files', { 'x-workspace-id': 'seven' }, 'x-workspace-id', 'workspace_id'],
+    ];
+    for (const [tool, args, path, headers, field, arg] of cases) {
+      const direct = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${KEY}`, ...headers } });
+      expect(direct.status, path).toBe(422);
+      const errors = ((await direct.json()) as Json).errors as Record<string, string[]>;
+      expect(Object.keys(errors), path).toEqual([field]);
+      const said = errors[field]![0]!;
+      const form = [`The ${field} field `, `The ${field} header `].find((f) => said.startsWith(f));
+      expect(form, said).toBeDefined();
+      const shown = `The ${arg.replace(/_/g, ' ')} field ${said.slice(form!.length)}`;
+      const res = await client.callTool({ name: tool, arguments: args });
+      expect(res.isError, tool).toBe(true);
+      expect(text(res), tool).toBe(`${shown}\n${arg}: ${shown}`);
+      expect(text(res), tool).not.toContain(`The ${field} `);
+    }
   });
 
   it('answers with the handler of the operation: what the tool wrote, the API reads, and the reverse', async () => {
