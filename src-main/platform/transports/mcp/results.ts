@@ -20,12 +20,12 @@ const shownField = (key: string) => key.replace(/_/g, ' ');
 
 /**
  * A field's sentence with the field named by its argument's name: only where the sentence starts
- * with one of the forms the contract's sentences name a field in (`The q field …`, `The selected q is invalid…`,
- * `The x-workspace-id header …`).
+ * with one of the openings the contract's sentence builder names a field with (say.field's and
+ * say.invalid's), or a header's own opening.
  */
 function renamedSentence(sentence: string, key: string, argKey: string): string {
   const MARK = '\u0000';
-  // `The q field ` and `The selected q is invalid`, as the contract's sentence builder words them.
+  // The openings say.field and say.invalid write for this field, cut where the rest of the sentence starts.
   const forms = (f: string) => [say.field(f, MARK).slice(0, say.field(f, MARK).indexOf(MARK)), say.invalid(f).slice(0, -1)];
   const from = forms(shownField(key));
   const to = forms(shownField(argKey));
