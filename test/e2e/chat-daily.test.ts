@@ -8,7 +8,7 @@
 import { describe, expect } from 'vitest';
 import { arrangeSession, chooseGptModel, lastTurnDone, newChat, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
-import { openScreen, pageFetch } from './support/page';
+import { currentFindMatch, openScreen, pageFetch } from './support/page';
 import { limit } from '../fixtures/until.js';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
@@ -96,18 +96,7 @@ describe('a chat people live in every day', () => {
     const count = bar.getByTestId('find-count');
     // The message and the answer that repeats it, both in turn 3 (case folded).
     await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');
-    /** Where the current match is: its turn's index, and whether it is inside the conversation's visible area. */
-    const current = () =>
-      page.evaluate(() => {
-        const h = CSS.highlights.get('find-current');
-        const range = h ? ([...h][0] as Range) : null;
-        if (!range) return null;
-        const row = range.startContainer.parentElement?.closest<HTMLElement>('[data-turn-index]');
-        const turn = row ? Number(row.dataset.turnIndex) : -1;
-        const r = range.getBoundingClientRect();
-        const box = document.querySelector('[data-testid="turns"]')!.getBoundingClientRect();
-        return { turn, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom, all: [...CSS.highlights.get('find-match')!].length };
-      });
+    const current = () => currentFindMatch(page);
     await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'marmalade', inView: true, all: 2 });
     await looked('chat-find');
     await page.locator('#find-input').focus();

@@ -8,7 +8,7 @@ import { describe, expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { arrangeSession, chooseGptModel, newChat, startChatEnv, type ChatEnv } from './support/chat-env';
 import { e2eSetup } from './support/suite';
-import { openScreen } from './support/page';
+import { currentFindMatch, openScreen } from './support/page';
 import { shotSizesAndThemes } from './support/shots';
 import { seriousViolationsInBothThemes } from './support/axe';
 import { limit } from '../fixtures/until.js';
@@ -158,21 +158,11 @@ describe('long conversations', () => {
     await page.keyboard.type('Quince');
     const count = page.getByTestId('find-count');
     await expect.poll(() => count.innerText(), { timeout: limit(10_000) }).toBe('1 of 2');
-    /** The current match: its turn, its words, and whether it is inside the conversation's visible area. */
-    const current = () =>
-      page.evaluate(() => {
-        const h = CSS.highlights.get('find-current');
-        const range = h ? ([...h][0] as Range) : null;
-        if (!range) return null;
-        const row = range.startContainer.parentElement?.closest<HTMLElement>('[data-turn-index]');
-        const r = range.getBoundingClientRect();
-        const box = document.querySelector('[data-testid="turns"]')!.getBoundingClientRect();
-        return { turn: row ? Number(row.dataset.turnIndex) : -1, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom };
-      });
-    await expect.poll(current, { timeout: limit(15_000) }).toEqual({ turn: 2, text: 'quince', inView: true });
+    const current = () => currentFindMatch(page);
+    await expect.poll(current, { timeout: limit(15_000) }).toMatchObject({ turn: 2, text: 'quince', inView: true });
     await page.keyboard.press('Enter');
     await expect.poll(() => count.innerText(), { timeout: limit(5_000) }).toBe('2 of 2');
-    await expect.poll(current, { timeout: limit(10_000) }).toEqual({ turn: 2, text: 'quince', inView: true });
+    await expect.poll(current, { timeout: limit(10_000) }).toMatchObject({ turn: 2, text: 'quince', inView: true });
     // Still a window, now near turn 3.
     expect(await drawn()).toBeLessThan(30);
     expect(await page.locator('[data-turn-index="499"]').count()).toBe(1);

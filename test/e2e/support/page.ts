@@ -66,3 +66,15 @@ export async function signInQuietly(page: Page, loginUrl: string, problems: stri
   await page.waitForLoadState('networkidle');
   problems.length = 0;
 }
+
+/** Find in a conversation: the current match's turn, its words, whether it sits inside the conversation's visible area, and how many matches are marked. */
+export const currentFindMatch = (page: Page) =>
+  page.evaluate(() => {
+    const h = CSS.highlights.get('find-current');
+    const range = h ? ([...h][0] as Range) : null;
+    if (!range) return null;
+    const row = range.startContainer.parentElement?.closest<HTMLElement>('[data-turn-index]');
+    const r = range.getBoundingClientRect();
+    const box = document.querySelector('[data-testid="turns"]')!.getBoundingClientRect();
+    return { turn: row ? Number(row.dataset.turnIndex) : -1, text: range.toString(), inView: r.top >= box.top && r.bottom <= box.bottom, all: [...(CSS.highlights.get('find-match') ?? [])].length };
+  });
