@@ -9,6 +9,7 @@ import { searchConfigured, webTools, type SearchBackend } from './tools/web.js';
 import type { Turn } from './turn.js';
 import { ToolLoop, type Toolbox } from './tool-loop.js';
 import type { ToolStep } from '../contract/tools.js';
+import { mark } from '../kernel/first-token-marks.js';
 import { clientChoice, clientMessages, clientToolSpecs, handBack, type ClientRequest } from './client-tools.js';
 
 /** Per-call generation settings (the OpenAI-compatible API passes a request's own through). */
@@ -128,6 +129,7 @@ export async function runExecution(plan: RunPlan, deps: RunDeps, sink: RunSink):
     },
     deps.sources,
   );
+  mark('context built');
   sink.context(built.used);
   // Canceled while the context was built: the model is never called (nor charged for).
   plan.signal.throwIfAborted();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError, isAbort } from './types.js';
+import { mark } from '../../kernel/first-token-marks.js';
 import { DEFAULT_STREAM_LIMITS, type StreamGuard } from './stream-limits.js';
 
 /** Default silence after which a streaming provider is given up on. */
@@ -81,6 +82,7 @@ export function streamRequest(
         u,
         { method: 'POST', agent: u.protocol === 'https:' ? agents.https : agents.http, headers: { ...init.headers, 'content-length': String(body.length) }, signal: init.signal },
         (res) => {
+          mark('provider answered');
           clearTimeout(waiting);
           const status = res.statusCode ?? 0;
           // Errors surface through the reader; this keeps one between reads from going unhandled.
@@ -121,6 +123,7 @@ export function streamRequest(
         else reject(unreachable(url, what, err));
       });
       req.end(body);
+      mark('provider request sent');
     });
   return attempt(false);
 }
@@ -172,6 +175,7 @@ export async function* sseBatches(res: StreamResponse, guard: StreamGuard): Asyn
       }
       guard.check();
       if (chunk.done) break;
+      mark('provider chunk');
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (tooLarge) throw guard.eventTooLarge();
       // Only what the provider reads as text or tool bytes is progress; a chunk by itself is not.

@@ -70,6 +70,7 @@ import { isoMicros, nowMicros } from '../../kernel/time.js';
 import { nextIteration } from '../../kernel/turns.js';
 import { isObject, readStoredJson } from '../../kernel/stored-json.js';
 import { say } from '../../contract/messages.js';
+import { mark } from '../../kernel/first-token-marks.js';
 
 export type { ExecutionEvent, Execution };
 
@@ -226,10 +227,12 @@ export class ExecutionsService {
    */
   async start(principal: Principal, agentRef: number | string | Agent, body: ExecuteRequest, opts: StartOptions = {}): Promise<Started> {
     if (this.closing) throw new PlatformError(503, 'Agent Desk is shutting down; try again when it is back.', 'shutting_down');
+    mark('service start');
     const userId = principal.userId;
     const agent = this.agentOf(userId, agentRef);
     // Models the providers list (and the default model) are known before the answers are checked.
     await this.deps.providers.prepareFor(agent, body.answers.model, opts.overrides?.model);
+    mark('providers prepared');
     const req = normalizeRequest(agent, body, { steeringOptional: opts.steeringOptional, acceptModel: (m) => this.deps.providers.serves(m) });
     const model = opts.overrides?.model ?? req.model;
 
@@ -281,6 +284,7 @@ export class ExecutionsService {
     const input = isChat ? lastUser : JSON.stringify(req.answers);
     const base = executionCredits(0, 0);
     const now = nowMicros();
+    mark('insert');
     const created = this.store.insert(
       {
         agentId: agent.id, userId, rootId, parentId: branch.parentId, input, credits: base, model, answers: JSON.stringify(req.answers),
@@ -288,6 +292,7 @@ export class ExecutionsService {
       },
       opts.onCreated,
     );
+    mark('inserted');
     const id = created.id;
     const live = new LiveExecution(id, agent.id, userId, created.rootId, now, base);
     this.live.set(id, live);
@@ -315,6 +320,7 @@ export class ExecutionsService {
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
     const execution = toExecution(this.store.row(id, userId)!);
+    mark('service started');
     return { execution, events: { [Symbol.asyncIterator]: () => live.events() } };
   }
 
@@ -335,9 +341,11 @@ export class ExecutionsService {
     // Let start() answer first: the stream's first event is then sent before any model work, and
     // the request's own work and the run's set-up each get a turn of the loop, not one between them.
     await nextIteration();
+    mark('run');
     try {
       // The agent's MCP tools (servers start on first use); a remote agent runs with its platform's own.
       if (!remote && this.deps.tools && !plan.toolbox) plan.toolbox = (await this.deps.tools.toolboxFor(plan.userId, plan.agent.id, live.id, plan.signal)) ?? undefined;
+      mark('toolbox');
       result = await runner(
         plan,
         {
@@ -355,6 +363,7 @@ export class ExecutionsService {
             this.scheduleFlush(live);
           },
           text: (delta) => {
+            mark('text');
             if (live.firstTokenAt === null && delta) live.firstTokenAt = nowMicros();
             live.output += delta;
             live.notify();

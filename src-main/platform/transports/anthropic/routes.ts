@@ -3,6 +3,7 @@
  * is an execution (`msg_<execution id>`), the client's tools come back as tool_use blocks, and
  * errors are in Anthropic's shape (errors.ts, the operations' declared dialect).
  */
+import type { Socket } from 'node:net';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
@@ -10,6 +11,7 @@ import type { Principal } from '../../kernel/context.js';
 import { anthropicOperations, type AnthropicCountRequest, type AnthropicMessagesRequest } from '../../contract/anthropic-messages.js';
 import { isFinished } from '../../contract/executions.js';
 import { serveOperations } from '../http/operations.js';
+import { mark } from '../../kernel/first-token-marks.js';
 import { countTokensSync } from '../../engine/tokens.js';
 import { IMAGE_TOKENS } from '../../engine/context.js';
 import type { ProviderModelSource } from '../gateway/models.js';
@@ -67,7 +69,7 @@ async function jsonMessage(run: GatewayRun): Promise<Response> {
  * content_block_stop), a tool_use block per call (its input as input_json_delta), message_delta
  * (stop_reason, usage), message_stop. A failure after the headers is an `error` event.
  */
-async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Response> {
+async function streamedMessage(run: GatewayRun, p: TransportDeps, socket?: Socket): Promise<Response> {
   const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
   const next = reader(run, held, pending);
   const ev = (type: string, payload: Record<string, unknown> = {}) => namedFrame(type, { type, ...payload });
@@ -118,6 +120,7 @@ async function streamedMessage(run: GatewayRun, p: TransportDeps): Promise<Respo
       }
     })(),
     () => errorEvent(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).'),
+    socket,
   );
 }
 
@@ -133,8 +136,9 @@ function countTokens(body: AnthropicCountRequest): number {
 export function anthropicRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
   serveOperations(r, anthropicOperations, {
     createAnthropicMessage: async ({ body }, c) => {
+      mark('door');
       const run = await startMessage(p, c.get('principal'), body, providers);
-      return body.stream ? streamedMessage(run, p) : jsonMessage(run);
+      return body.stream ? streamedMessage(run, p, c.env.incoming?.socket) : jsonMessage(run);
     },
     countAnthropicTokens: async ({ userId, body }) => {
       await gatewayTarget(p, userId, body.model, undefined, providers);

@@ -18,6 +18,7 @@ import { isClientStep, type ClientRequest } from '../../engine/client-tools.js';
 import { NotFoundError } from '../../kernel/errors.js';
 import { OpenAIError, modelNotFound, unsupported } from './errors.js';
 import { resolveModel, type ProviderModelSource } from './models.js';
+import { mark } from '../../kernel/first-token-marks.js';
 
 export interface GatewayInput {
   /** the client's system and developer text, in order (added to the agent's instructions) */
@@ -180,6 +181,7 @@ function previous(p: TransportDeps, userId: number, id: number): { head: ChatMes
  * stored; from then on it runs in the background like every execution.
  */
 export async function startGateway(p: TransportDeps, principal: Principal, target: GatewayTarget, input: GatewayInput): Promise<GatewayRun> {
+  mark('gateway start');
   const { head, calls: earlierCalls } = input.after !== undefined ? previous(p, principal.userId, input.after) : { head: null, calls: [] };
   checkConversation(input, earlierCalls);
   // After a stored execution the new items are one user turn: the service then adds exactly it.

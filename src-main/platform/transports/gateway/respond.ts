@@ -1,5 +1,6 @@
 import { isFinished, type ExecutionEvent } from '../../contract/executions.js';
 import type { GatewayRun } from './gateway.js';
+import { mark } from '../../kernel/first-token-marks.js';
 
 export const HOLD_HEADERS_MS = 1000;
 
@@ -26,6 +27,7 @@ export async function holdHeaders(run: GatewayRun, ms: number, fail: (e: Executi
     held.push(r);
     if (r.done || isFinished(r.value.status) || r.value.output) break;
   }
+  mark('headers held');
   const first = held[held.length - 1];
   if (first && !first.done && isFinished(first.value.status) && first.value.status !== 'completed') throw fail(first.value);
   return { held, pending };

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { isFinished } from '../../contract/executions.js';
 import type { Logger } from '../../kernel/log.js';
 import { executionFailure } from '../gateway/failure.js';
@@ -31,7 +32,7 @@ export async function completionResponse(chat: ChatRun): Promise<Response> {
  * A failure after the headers went out is one `data: {"error": ...}` frame (the SDK throws it).
  * A client that goes away stops only its stream, not the execution.
  */
-export async function streamResponse(chat: ChatRun, log: Logger): Promise<Response> {
+export async function streamResponse(chat: ChatRun, log: Logger, socket?: Socket): Promise<Response> {
   const { run } = chat;
   const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
   const next = reader(run, held, pending);
@@ -67,5 +68,6 @@ export async function streamResponse(chat: ChatRun, log: Logger): Promise<Respon
       const e = new OpenAIError(500, 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).', 'server_error', null);
       return sseData(openAIErrorBody(e.message, e.type, null, null));
     },
+    socket,
   );
 }

@@ -3,6 +3,7 @@
  * gateway as chat completions: a response is an execution (`resp_<execution id>`), and
  * `previous_response_id` continues its session.
  */
+import type { Socket } from 'node:net';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../http/env.js';
 import type { TransportDeps } from '../deps.js';
@@ -21,6 +22,7 @@ import { EXECUTION_HEADER } from '../gateway/stream.js';
 import { namedFrame } from '../http/sse.js';
 import { gatewayStream } from '../gateway/stream.js';
 import { serveOperations } from '../http/operations.js';
+import { mark } from '../../kernel/first-token-marks.js';
 
 type Status = 'completed' | 'failed' | 'in_progress' | 'incomplete' | 'cancelled';
 
@@ -160,7 +162,7 @@ async function jsonResponse(run: GatewayRun, echo: Echo): Promise<Response> {
  * response.completed (or .incomplete); every event with its sequence_number. A failure after the
  * headers is response.failed.
  */
-async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps): Promise<Response> {
+async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps, socket?: Socket): Promise<Response> {
   const { held, pending } = await holdHeaders(run, HOLD_HEADERS_MS, (e) => executionFailure(run.executionId, e.error, e.status));
   const next = reader(run, held, pending);
   let seq = 0;
@@ -220,6 +222,7 @@ async function streamedResponse(run: GatewayRun, echo: Echo, p: TransportDeps): 
       }
     })(),
     () => failedFrame('server_error', 'The stream failed; the execution may still finish (see GET /api/agent-responses/{id}).'),
+    socket,
   );
 }
 
@@ -248,8 +251,9 @@ function storedResponse(p: TransportDeps, userId: number, id: string) {
 export function responsesRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, providers: ProviderModelSource): void {
   serveOperations(r, responsesOperations, {
     createOpenAIResponse: async ({ body }, c) => {
+      mark('door');
       const { run, echo } = await startResponse(p, c.get('principal'), body, providers);
-      return body.stream ? streamedResponse(run, echo, p) : jsonResponse(run, echo);
+      return body.stream ? streamedResponse(run, echo, p, c.env.incoming?.socket) : jsonResponse(run, echo);
     },
     retrieveOpenAIResponse: ({ userId, params }) => storedResponse(p, userId, params.response_id) as ResponseObject,
   });

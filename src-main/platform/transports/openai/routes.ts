@@ -1,6 +1,7 @@
 import type { TransportDeps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { serveDoor, serveOperations } from '../http/operations.js';
+import { mark } from '../../kernel/first-token-marks.js';
 import { agentOpenAIOperations, openaiOperations } from '../../contract/openai.js';
 import { agentAsModel, listModels, providerModelSource, retrieveModel } from '../gateway/models.js';
 import { modelNotFound } from '../gateway/errors.js';
@@ -42,8 +43,9 @@ export function openaiRoutes(p: TransportDeps) {
       }
     },
     createChatCompletion: async ({ body }, c) => {
+      mark('door');
       const run = await startChat(p, c.get('principal'), body, { providers });
-      return body.stream ? streamResponse(run, p.log) : completionResponse(run);
+      return body.stream ? streamResponse(run, p.log, c.env.incoming?.socket) : completionResponse(run);
     },
   });
 
@@ -56,7 +58,7 @@ export function openaiRoutes(p: TransportDeps) {
     },
     createAgentChatCompletion: async ({ params, body }, c) => {
       const run = await startChat(p, c.get('principal'), body, { providers, fixedAgentId: params.id });
-      return body.stream ? streamResponse(run, p.log) : completionResponse(run);
+      return body.stream ? streamResponse(run, p.log, c.env.incoming?.socket) : completionResponse(run);
     },
   });
 
