@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { releaseHeapNow } from '../kernel/young-heap.js';
 
 type Tokenizer = { countTokens(text: string): number; setMergeCacheSize(size: number): void };
 const { tokenizer, ctrl: ctrlBuf, data: dataBuf, mergeCache } = workerData as { tokenizer: string; ctrl: SharedArrayBuffer; data: SharedArrayBuffer; mergeCache: number };
@@ -18,6 +19,10 @@ const ctrl = new Int32Array(ctrlBuf);
 const data = new Uint8Array(dataBuf);
 const decoder = new TextDecoder();
 countTokens('warm up the encoder once so the first real count is not the slow one');
+// Building the tables leaves the rank file's array and strings behind: the heap reserved 55 MB for
+// 37 MB in use, and 19 MB after a collection. The thread then blocks in Atomics.wait, where V8
+// never shrinks it on its own: the pages go back now, once.
+releaseHeapNow();
 parentPort!.postMessage('ready');
 for (;;) {
   const state = Atomics.load(ctrl, 0);

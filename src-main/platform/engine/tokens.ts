@@ -167,14 +167,17 @@ export function tokenCounter(): Promise<Counter> {
 /**
  * The tokenizer thread's V8 heap in bytes (null when no thread runs): in use after a full collection
  * (what its tables and caches hold; a heap snapshot collects first, it is read and dropped) and
- * reserved (in use plus the room its generations keep).
+ * reserved (in use plus the room its generations keep). With `collect: false`, as the thread left
+ * it, garbage and spare room included (what it costs in RAM then).
  * For tests and benches: it costs about a second.
  */
-export async function tokenizerHeap(): Promise<{ used: number; total: number } | null> {
+export async function tokenizerHeap({ collect = true } = {}): Promise<{ used: number; total: number } | null> {
   const w = thread;
   if (!w) return null;
-  const snapshot = await w.getHeapSnapshot();
-  for await (const chunk of snapshot) void chunk;
+  if (collect) {
+    const snapshot = await w.getHeapSnapshot();
+    for await (const chunk of snapshot) void chunk;
+  }
   const h = await w.getHeapStatistics();
   return { used: h.used_heap_size, total: h.total_heap_size };
 }
