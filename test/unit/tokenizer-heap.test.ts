@@ -17,6 +17,12 @@ describe('tokenizer memory', () => {
     expect(h.total).toBeLessThan(40 * 1024 * 1024);
   });
 
+  it('holds the ranks compactly: ~11 MB in use once ready (the library’s Map of strings took ~25 MB)', async () => {
+    await tokenCounter();
+    const h = (await tokenizerHeap())!;
+    expect(h.used).toBeLessThan(16 * 1024 * 1024);
+  });
+
   it('counting 150,000 distinct words leaves the thread heap within a few MB of where it started, with exact counts', async () => {
     const count = await tokenCounter();
     const sample = words(0, 50);
