@@ -47,7 +47,13 @@ async function one(file) {
   const up = await fetch(url + '/api/files', { method: 'POST', headers: auth, body: form });
   const j = await up.json();
   if (!j.id) throw new Error('upload ' + up.status + ' ' + JSON.stringify(j));
-  const pr = await (await fetch(url + '/api/files/' + j.id + '/process', { method: 'POST', headers: auth })).json();
+  let pr = await (await fetch(url + '/api/files/' + j.id + '/process', { method: 'POST', headers: auth })).json();
+  // The process call answers after its wait (100 s) even when the file's vectors are still being
+  // made (a loaded machine, a long queue): the file is done when it leaves in_progress.
+  while (pr.status === 'in_progress') {
+    await new Promise((r) => setTimeout(r, 500));
+    pr = await (await fetch(url + '/api/files/' + j.id, { headers: auth })).json();
+  }
   if (pr.status !== 'completed') failed.push(pr.status + ' ' + (pr.error ?? ''));
 }
 (async () => {
