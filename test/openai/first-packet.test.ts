@@ -26,7 +26,7 @@ describe('/v1 streams: the first text goes out with the headers', () => {
   });
   afterAll(() => s?.close());
 
-  const doors = [
+  const doors: { name: string; path: string; headers: Record<string, string>; body: unknown; text: string }[] = [
     { name: '/v1/responses', path: '/v1/responses', headers: { authorization: `Bearer ${KEY}` }, body: { model: 'gpt-4o-mini', stream: true, input: 'hi' }, text: '"type":"response.output_text.delta"' },
     {
       name: '/v1/messages',

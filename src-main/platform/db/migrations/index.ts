@@ -18,9 +18,10 @@ import { m017SessionSettingsSearch } from './017_session_settings_search.js';
 import { m016WebhookDescription } from './016_webhook_description.js';
 import { m018ExecutionFirstToken } from './018_execution_first_token.js';
 import { m019CollectionInContext } from './019_collection_in_context.js';
+import { m020SessionSearchOffStart } from './020_session_search_off_start.js';
 
 /**
  * Every migration, one per file, numbered without gaps. Append only: never edit one that has
  * shipped, and never number a new one below the newest (a database at version N skips it).
  */
-export const migrations: Migration[] = [m001Core, m002Files, m003Executions, m004WebhookDeliveries, m005RemoteAgents, m006ModelDownloads, m007SessionBranches, m008McpTools, m009RetrievalVectors, m010FileContentHash, m011JobsKindDue, m012Schedules, m013WebhookEvents, m014ExecutionTree, m015ScheduleRunExecutions, m016WebhookDescription, m017SessionSettingsSearch, m018ExecutionFirstToken, m019CollectionInContext];
+export const migrations: Migration[] = [m001Core, m002Files, m003Executions, m004WebhookDeliveries, m005RemoteAgents, m006ModelDownloads, m007SessionBranches, m008McpTools, m009RetrievalVectors, m010FileContentHash, m011JobsKindDue, m012Schedules, m013WebhookEvents, m014ExecutionTree, m015ScheduleRunExecutions, m016WebhookDescription, m017SessionSettingsSearch, m018ExecutionFirstToken, m019CollectionInContext, m020SessionSearchOffStart];

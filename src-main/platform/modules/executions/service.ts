@@ -126,6 +126,8 @@ export class ExecutionsService {
   private readonly responses: ExecutionList;
   private readonly live = new Map<number, LiveExecution>();
   private readonly running = new Set<Promise<void>>();
+  /** Running executions already in session search (their first progress write put them there). */
+  private readonly searchable = new WeakSet<LiveExecution>();
   private closing = false;
 
   constructor(
@@ -328,7 +330,10 @@ export class ExecutionsService {
     if (live.flushTimer) return;
     live.flushTimer = setTimeout(() => {
       live.flushTimer = null;
-      if (!live.terminal && this.store.open) this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt, live.steps);
+      if (!live.terminal && this.store.open) {
+        this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt, live.steps, !this.searchable.has(live));
+        this.searchable.add(live);
+      }
     }, FLUSH_MS);
     live.flushTimer.unref();
   }

@@ -125,6 +125,7 @@ export class ExecutionsStore {
   private readonly insertStmt;
   private readonly byIdStmt;
   private readonly progressStmt;
+  private readonly indexStmt;
   private readonly finishStmt;
   private readonly liveStmt;
 
@@ -142,6 +143,11 @@ export class ExecutionsStore {
     this.insertStmt = db.prepare<NewExecution, Created>(insert);
     this.byIdStmt = db.prepare<[number, number], ExecutionRow>('SELECT * FROM executions WHERE id = ? AND user_id = ?');
     this.progressStmt = fast.prepare(`UPDATE executions SET status = @status, output = @output, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), updated_at = @now WHERE id = @id AND status IN ('starting','running')`);
+    // Session search: a running execution's text so far, once (migration 20; the end re-indexes it).
+    this.indexStmt = fast.prepare<{ id: number }>(
+      `INSERT INTO session_search(rowid, body) SELECT id, input || char(10) || output FROM executions
+       WHERE id = @id AND status IN ('starting','running') AND NOT EXISTS (SELECT 1 FROM session_search WHERE rowid = @id)`,
+    );
     this.finishStmt = db.prepare(
       `UPDATE executions SET status = @status, output = @output, error_message = @errorMessage, error_code = @errorCode, credits = @credits, context = coalesce(@context, context),
        input_tokens = @inputTokens, output_tokens = @outputTokens, output_file_id = @outputFileId, provider = coalesce(@provider, provider), steps = coalesce(@steps, steps), first_token_at = coalesce(@firstTokenAt, first_token_at),
@@ -180,9 +186,21 @@ export class ExecutionsStore {
     return this.byIdStmt.get(id, userId);
   }
 
-  progress(id: number, status: ExecutionStatus, output: string, provider: string | null, now: number, steps: ToolStep[] | null = null): void {
+  /**
+   * A running execution's streamed state. `index`: its first write also enters it in session
+   * search (not done when it is created: that commit is on the way to the first text).
+   */
+  progress(id: number, status: ExecutionStatus, output: string, provider: string | null, now: number, steps: ToolStep[] | null = null, index = false): void {
     // awaiting_approval lives in memory; the row reads running (start-up recovery finds it).
-    this.progressStmt.run({ id, status: status === 'awaiting_approval' ? 'running' : status, output, provider, now, steps: steps?.length ? JSON.stringify(steps) : null });
+    const write = () => this.progressStmt.run({ id, status: status === 'awaiting_approval' ? 'running' : status, output, provider, now, steps: steps?.length ? JSON.stringify(steps) : null });
+    if (!index) {
+      write();
+      return;
+    }
+    this.fast.transaction(() => {
+      write();
+      this.indexStmt.run({ id });
+    })();
   }
 
   finish(f: FinalRecord): void {
