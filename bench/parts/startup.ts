@@ -67,6 +67,12 @@ const ownRssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readProc(pid, 'st
  */
 const platformWithReadersMb = (main: number) => treeRssMb(main) - ownRssMb(main);
 
+/** Each process of a tree (the root first) with its resident memory, in MB: where a sum's megabytes are. */
+const rssByProcess = (root: number) =>
+  processTree(root)
+    .map((p) => `${p === root ? 'root' : path.basename(readProc(p, 'cmdline').split('\0').filter((a) => /\.m?js$/.test(a)).pop() ?? '?')} ${ownRssMb(p).toFixed(0)}`)
+    .join(', ');
+
 /** The processes under the desktop's main process (the platform and the readers it launched), by entry file. */
 const launchedBy = (main: number) =>
   processTree(main)
@@ -158,6 +164,7 @@ async function measure(runner: 'node' | 'dev', label: string, fake: FakeServer, 
       f[`${label}: server process alone, RSS after ${REQUESTS} requests MB`] = ownRssMb(server.pid);
       f[`${label}: PSS (shared pages counted once) after ${REQUESTS} requests MB`] = treePssMb(server.pid);
       f[`${label}: running after the requests`] = running(server.pid);
+      f[`${label}: RSS by process after ${REQUESTS} requests MB`] = rssByProcess(server.pid);
       // The first round also pays for the workers it starts (tokenizer, embedder and its model); the second shows the steady state.
       const t1 = performance.now();
       const again = await httpMix(server.url, REQUESTS);
@@ -278,6 +285,7 @@ async function measureDesktop(fake: FakeServer): Promise<Figures> {
         f[`${label}: with its readers, RSS after ${round * REQUESTS} requests MB`] = platformWithReadersMb(desk.child.pid!);
         f[`${label}: with its readers, PSS (shared pages counted once) after ${round * REQUESTS} requests MB`] = treePssMb(desk.child.pid!) - ownPssMb(desk.child.pid!);
         if (round === 1) {
+          f[`${label}: RSS by process under the main process after ${REQUESTS} requests MB`] = rssByProcess(desk.child.pid!).replace(/^root \d+(, )?/, '');
           f[`${label}: running after the requests`] = running(pid);
           f[`${label}: processes of the main process after the requests`] = launchedBy(desk.child.pid!);
         }
