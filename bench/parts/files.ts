@@ -7,9 +7,8 @@
  *    stripping the tags of word/document.xml.
  *  - A 200 MB upload over real HTTP to the server run as a child process: MB/s (and its ratio
  *    to a bare Node server that discards the bytes) and the server's peak RSS growth (target < 64 MB).
- *  - Full-text retrieval over 1,000,000 passages: p99 of searchPassages scoped to 5 and to 50
- *    files (target <= 20 ms for both).
  *  - GET /api/agents p99 while a 100 MB file is processing (target < 50 ms), and its ratio to idle.
+ * Full-text retrieval over a million passages is the retrieval part's (bm25 and hybrid, one fill).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,11 +24,7 @@ import { extractPdf } from '../../src-main/platform/ingest/extract/pdf.js';
 import { extractWord } from '../../src-main/platform/ingest/extract/word.js';
 import { Chunker } from '../../src-main/platform/ingest/chunk.js';
 import type { ExtractionInput, Extractor } from '../../src-main/platform/ingest/types.js';
-import { createPlatform } from '../../src-main/platform/platform.js';
-import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { median, pct, time } from '../helpers/stats.js';
-import { fillPassages } from '../helpers/passages.js';
-import { searchPassages } from '../../src-main/platform/modules/files/search.js';
 
 const KEY = 'bench-key-files-0123456789';
 const MB = 1024 * 1024;
@@ -212,37 +207,6 @@ async function serverFigures(dir: string, f: Figures): Promise<void> {
   }
 }
 
-async function retrievalFigures(dir: string, f: Figures): Promise<void> {
-  const p = createPlatform({ dataDir: path.join(dir, 'fts'), logger: createLogger('silent') });
-  try {
-    const { passages, seconds, pick, query } = fillPassages(p.db, { files: 1000, perFile: 1000 });
-    f['fts_passages'] = passages;
-    f['fts_bulk_insert_s'] = seconds;
-    for (let i = 0; i < 50; i++) searchPassages(p.db, pick(5), query(), 8); // warm the page cache
-    const few: number[] = [];
-    const many: number[] = [];
-    for (let i = 0; i < 500; i++) {
-      const files = pick(5);
-      const q = query();
-      few.push(await time(() => searchPassages(p.db, files, q, 8)));
-    }
-    // 300, not 100: the slow tail (queries of only common words) is under 1% of queries, and
-    // the p99 of 100 samples is just the second worst.
-    for (let i = 0; i < 300; i++) {
-      const files = pick(50);
-      const q = query();
-      many.push(await time(() => searchPassages(p.db, files, q, 8)));
-    }
-    f['fts_p50_ms_5_files'] = pct(few, 50);
-    f['fts_p99_ms_5_files'] = pct(few, 99);
-    f['fts_p50_ms_50_files'] = pct(many, 50);
-    f['fts_p99_ms_50_files'] = pct(many, 99);
-    f['fts_p99_under_20ms'] = pct(few, 99) <= 20 && pct(many, 99) <= 20;
-  } finally {
-    await p.close();
-  }
-}
-
 const part: BenchPart = {
   name: 'files',
   async run() {
@@ -255,14 +219,12 @@ const part: BenchPart = {
         await fn(dir, f);
         process.stderr.write(`  files: ${name} done in ${((performance.now() - t) / 1000).toFixed(1)} s ${JSON.stringify(f)}\n`);
       };
-      // AGENT_DESK_BENCH_FILES=retrieval,pdf (or FILES_BENCH_ONLY=...) runs only those steps
-      // (while tuning one of them: loading the million passages alone takes a minute or two).
+      // AGENT_DESK_BENCH_FILES=server,pdf (or FILES_BENCH_ONLY=...) runs only those steps.
       const only = (process.env.AGENT_DESK_BENCH_FILES ?? process.env.FILES_BENCH_ONLY ?? '').split(',').filter(Boolean);
       const steps: [string, (dir: string, f: Figures) => Promise<void>][] = [
         ['pdf', pdfFigures],
         ['docx', docxFigures],
         ['server', serverFigures],
-        ['retrieval', retrievalFigures],
       ];
       for (const [name, fn] of steps) if (!only.length || only.includes(name)) await step(name, fn);
       return f;
