@@ -234,7 +234,9 @@ export class ExecutionsStore {
     return new Promise((resolve, reject) => {
       this.pending.push({ f, after, done: (err) => (err ? reject(err) : resolve()) });
       if (this.pending.length > 1) return;
-      setImmediate(() => {
+      // A loop iteration later, not in this one's check phase: the I/O that is due first (the
+      // first text another stream just wrote, a new request) is not held behind an fsync.
+      setImmediate(() => setImmediate(() => {
         const batch = this.pending;
         this.pending = [];
         let error: unknown = null;
@@ -246,7 +248,7 @@ export class ExecutionsStore {
           error = err;
         }
         batch.forEach((b) => b.done(error));
-      });
+      }));
     });
   }
 
