@@ -5,7 +5,7 @@ import { ReadAloudButton } from './ReadAloudButton';
 import { formatCredits, formatNumber, formatTime } from '../../components/format';
 import { t as tr, useT } from '../../i18n';
 import { selectBusy, useConversation, type Turn } from '../../stores/conversation';
-import { useNav } from '../../stores/nav';
+import { ScreenLink } from '../../components/ScreenLink';
 import { SourcesPanel } from './SourcesPanel';
 import { CitationLinks } from '../files/CitationLinks';
 import { CitationProvider } from '../../components/citations';
@@ -27,7 +27,6 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
   const setEditing = useConversation((s) => s.setEditing);
   const editingThis = useConversation((s) => s.editing === turn.key);
   const busy = useConversation(selectBusy);
-  const go = useNav((s) => s.go);
   const [sources, setSources] = useState(false);
   const live = turn.status === 'pending' || turn.status === 'running';
   const cites = useCitations(turn.responseId, turn.output, live);
@@ -92,15 +91,9 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
             {turn.error.code === 'model_unavailable' ? (
               <>
                 {' '}
-                <a
-                  href="#/settings/providers"
-                  onClick={(e) => {
-                    e.preventDefault();
-                    go('settings', 'providers');
-                  }}
-                >
+                <ScreenLink screen="settings" sub="providers">
                   {t('chat.turn.openProviders')}
-                </a>
+                </ScreenLink>
               </>
             ) : null}
             {isRemoteErrorCode(turn.error.code) ? (

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { toast } from '../../stores/toasts';
 import { useConfirm } from '../../stores/confirm';
+import { runChange } from './run-change';
 import { collectionChoices, type CollectionChoice, type CollectionFilter, type ListedCollection } from './collections';
 import { t, useT } from '../../i18n';
 
@@ -24,18 +24,7 @@ export function CollectionsPanel({ collections, error, selected, onSelect, onCha
   const [failure, setFailure] = useState<unknown>(null);
   const confirm = useConfirm();
 
-  const act = async (fn: () => Promise<unknown>, done: string) => {
-    try {
-      await fn();
-      setFailure(null);
-      toast(done);
-      await onChanged();
-      return true;
-    } catch (err) {
-      setFailure(err);
-      return false;
-    }
-  };
+  const act = (fn: () => Promise<unknown>, done: string) => runChange(fn, done, { setError: setFailure, changed: onChanged });
 
   const remove = async (c: ListedCollection, label: string) => {
     // Names what goes and where its memories end up: "Delete “Work”? Its 12 memories move to Default."

@@ -3,9 +3,9 @@ import type { Memory } from '../../../src-main/platform/contract/memories';
 import { MEMORY_MAX } from '../../../src-main/platform/contract/memories';
 import { api, ops } from '../../api';
 import { ErrorNote } from '../../components/ErrorNote';
-import { toast } from '../../stores/toasts';
 import { CharCounter } from './CharCounter';
 import { CollectionSelect } from './CollectionSelect';
+import { runChange } from './run-change';
 import { collectionChoices, type ListedCollection } from './collections';
 import { LongText } from './LongText';
 import { useConfirm } from '../../stores/confirm';
@@ -21,17 +21,14 @@ export function MemoryItem({ memory, collections, onChanged }: { memory: Memory;
   const collection = collectionChoices(collections).find((c) => c.id === memory.collection_id);
   const confirm = useConfirm();
 
-  const act = async (fn: () => Promise<unknown>, done: string) => {
-    try {
-      await fn();
-      setError(null);
-      setEditing(null);
-      toast(done);
-      await onChanged();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const act = (fn: () => Promise<unknown>, done: string) =>
+    runChange(fn, done, {
+      setError,
+      changed: async () => {
+        setEditing(null);
+        await onChanged();
+      },
+    });
   const save = () => editing !== null && editing.trim() && editing.length <= MEMORY_MAX && void act(() => api.call(ops.updateMemory, { params: { memoryId: memory.id }, body: { memory: editing, collection_id: memory.collection_id } }), t('memories.updated'));
 
   return (
