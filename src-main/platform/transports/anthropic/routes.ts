@@ -138,7 +138,7 @@ export function anthropicRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, provid
     createAnthropicMessage: async ({ body }, c) => {
       mark('door');
       const run = await startMessage(p, c.get('principal'), body, providers);
-      return body.stream ? streamedMessage(run, p, c.env.incoming?.socket) : jsonMessage(run);
+      return body.stream ? streamedMessage(run, p, c.env?.incoming?.socket) : jsonMessage(run);
     },
     countAnthropicTokens: async ({ userId, body }) => {
       await gatewayTarget(p, userId, body.model, undefined, providers);

@@ -253,7 +253,7 @@ export function responsesRoutes(r: OpenAPIHono<AppEnv>, p: TransportDeps, provid
     createOpenAIResponse: async ({ body }, c) => {
       mark('door');
       const { run, echo } = await startResponse(p, c.get('principal'), body, providers);
-      return body.stream ? streamedResponse(run, echo, p, c.env.incoming?.socket) : jsonResponse(run, echo);
+      return body.stream ? streamedResponse(run, echo, p, c.env?.incoming?.socket) : jsonResponse(run, echo);
     },
     retrieveOpenAIResponse: ({ userId, params }) => storedResponse(p, userId, params.response_id) as ResponseObject,
   });

@@ -45,7 +45,7 @@ export function openaiRoutes(p: TransportDeps) {
     createChatCompletion: async ({ body }, c) => {
       mark('door');
       const run = await startChat(p, c.get('principal'), body, { providers });
-      return body.stream ? streamResponse(run, p.log, c.env.incoming?.socket) : completionResponse(run);
+      return body.stream ? streamResponse(run, p.log, c.env?.incoming?.socket) : completionResponse(run);
     },
   });
 
@@ -58,7 +58,7 @@ export function openaiRoutes(p: TransportDeps) {
     },
     createAgentChatCompletion: async ({ params, body }, c) => {
       const run = await startChat(p, c.get('principal'), body, { providers, fixedAgentId: params.id });
-      return body.stream ? streamResponse(run, p.log, c.env.incoming?.socket) : completionResponse(run);
+      return body.stream ? streamResponse(run, p.log, c.env?.incoming?.socket) : completionResponse(run);
     },
   });
 
