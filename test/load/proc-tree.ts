@@ -51,3 +51,43 @@ function treeSum(root: number, kbOf: (pid: number) => number): number | null {
   }
   return kb * 1024;
 }
+
+/** Which of the server's processes a pid is: the server itself, the built-in embedder, the reader spawner, or another reader. */
+export type ProcessRole = 'server' | 'embedder' | 'spawner' | 'other';
+
+function roleOf(pid: number, root: number): ProcessRole {
+  if (pid === root) return 'server';
+  // The built bundle's entries (scripts/build-serve.mjs): embedder.js, spawner.js.
+  const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  return /embedder/.test(cmd) ? 'embedder' : /spawner/.test(cmd) ? 'spawner' : 'other';
+}
+
+/** Resident memory of a process and its descendants, in bytes, summed per role (empty when the process is gone). */
+export function treeRssByRole(root: number): Partial<Record<ProcessRole, number>> {
+  const out: Partial<Record<ProcessRole, number>> = {};
+  for (const pid of processTree(root)) {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      const role = roleOf(pid, root);
+      out[role] = (out[role] ?? 0) + kb * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The scheduler's account of a process's main thread (Linux /proc/PID/schedstat), in ms: the time
+ * it ran on a CPU and the time it was ready to run but waited for one (another process had it).
+ * For a Node server the main thread is the event loop, so `waitMs` is how long the machine kept it
+ * from answering; null when the process is gone.
+ */
+export function schedTimes(pid: number): { runMs: number; waitMs: number } | null {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return null;
+  }
+}

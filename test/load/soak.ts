@@ -7,13 +7,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { tempDir } from '../api/helpers.js';
 import { startFakeOpenAI } from '../fixtures/fake-openai.js';
-import { startServer } from '../crash/server-process.js';
+import { startServer } from '../api/server-process.js';
 import { readSSE } from '../fixtures/sse-reader.js';
 import { until } from '../fixtures/until.js';
-import { treePss, treeRss } from './proc-tree.js';
+import { schedTimes, treePss, treeRss, treeRssByRole, type ProcessRole } from './proc-tree.js';
 
 export interface SoakOptions {
   /** Work time of one round. */
@@ -28,6 +29,8 @@ export interface SoakOptions {
   settleMs: number;
   /** When set, RSS is read once more this long after the last round settled (the memory that stays). */
   quietMs?: number;
+  /** When set, the whole timeline (the soak's 200 ms samples and what the server's probe wrote) is written there as JSON lines. */
+  traceFile?: string;
 }
 
 export type SoakFigures = Record<string, number>;
@@ -39,13 +42,56 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-const mb = (b: number | null) => (b === null ? -1 : Math.round((b / (1024 * 1024)) * 10) / 10);
+const mb = (b: number | null | undefined) => (b === null || b === undefined ? -1 : Math.round((b / (1024 * 1024)) * 10) / 10);
+const ms1 = (v: number) => Math.round(v * 10) / 10;
+/** Epoch milliseconds with sub-millisecond precision, comparable with the server probe's times. */
+const now = () => performance.timeOrigin + performance.now();
+/** A CRUD request counts as not starved when the server's event loop waited for a CPU for at most this share of its time. */
+const UNSTARVED_WAIT_SHARE = 0.1;
+const PROBE = path.join(import.meta.dirname, 'server-probe.mjs');
+
+/** What the server's probe (server-probe.mjs) writes: a 200 ms tick, or one answered request. */
+interface ProbeTick {
+  t: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  heapPhysical: number;
+  malloced: number;
+  spaces: Record<string, [used: number, size: number, physical: number]>;
+  elu: number;
+  delays: number[];
+  /** Collections in the tick: [count, pause ms], full (mark-compact) and young (scavenge). */
+  gc: { major: [number, number]; minor: [number, number] };
+}
+interface ProbeRequest {
+  req: 1;
+  t0: number;
+  ms: number;
+  m: string;
+  u: string;
+  s: number;
+}
+/** One 200 ms reading by the soak: RSS per process role, and the server's main thread's scheduler times. */
+interface Sample {
+  t: number;
+  total: number;
+  by: Partial<Record<ProcessRole, number>>;
+  sched: { runMs: number; waitMs: number } | null;
+}
 
 export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   const reply = Array.from({ length: opts.tokens }, (_, i) => `t${i}`).join(' ');
   const fake = await startFakeOpenAI({ reply, delayMs: opts.tokenDelayMs });
   const dataDir = tempDir('agent-desk-load-');
-  const server = await startServer(dataDir, { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error' });
+  const probeFile = path.join(tempDir('agent-desk-load-probe-'), 'probe.jsonl');
+  const server = await startServer({
+    dataDir,
+    env: { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error', LOAD_PROBE_FILE: probeFile },
+    execArgv: ['--import', pathToFileURL(PROBE).href],
+  });
   const f = {
     streams_completed: 0,
     streams_concurrent_max: 0,
@@ -59,9 +105,16 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   const firstEvent: number[] = [];
   const streamTotal: number[] = [];
   const crudLatency: number[] = [];
+  /** Each CRUD request's start and end (epoch ms), to match with the server's scheduler times. */
+  const crudSpans: { t0: number; t1: number }[] = [];
   const executionIds: number[] = [];
   const errors: string[] = [];
   const note = (e: string) => errors.length < 10 && errors.push(e);
+  /** An error's message with its cause's code (fetch says only 'fetch failed': the cause tells a refused or timed-out connection). */
+  const why = (err: unknown) => {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+  };
   let open = 0;
   // Node's fetch keeps connections alive and sets no per-origin limit: one socket per open stream.
   const req = (url: string, init: RequestInit = {}) => fetch(`${server.url}${url}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
@@ -100,19 +153,21 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       streamTotal.push(performance.now() - t0);
     } catch (err) {
       f.stream_errors++;
-      note(`stream: ${(err as Error).message}`);
+      note(`stream: ${why(err)}`);
     } finally {
       open--;
     }
   }
 
   async function timed(method: string, url: string, body?: unknown, expect = 200): Promise<any> {
-    const t0 = performance.now();
+    const t0 = now();
     f.crud_requests++;
     try {
       const res = await req(url, { method, body: body === undefined ? undefined : JSON.stringify(body) });
       const json = await res.json();
-      crudLatency.push(performance.now() - t0);
+      const t1 = now();
+      crudLatency.push(t1 - t0);
+      crudSpans.push({ t0, t1 });
       if (res.status !== expect) {
         f.crud_errors++;
         note(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
@@ -120,7 +175,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       return json;
     } catch (err) {
       f.crud_errors++;
-      note(`${method} ${url}: ${(err as Error).message}`);
+      note(`${method} ${url}: ${why(err)}`);
       return null;
     }
   }
@@ -168,29 +223,43 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
 
   // The server with its child processes (the embedder, readers, the spawner): what it holds in all.
   const rss = () => treeRss(server.pid);
-  let peak = 0;
+  /** Every 200 ms: RSS per process, and the server's main-thread scheduler times (see schedTimes). */
+  const samples: Sample[] = [];
+  const sample = () => {
+    const by = treeRssByRole(server.pid);
+    samples.push({ t: now(), total: Object.values(by).reduce((a, b) => a + b, 0), by, sched: schedTimes(server.pid) });
+  };
   /** PSS at each settled reading (pages shared by the server's processes counted once). */
   const settledPss: (number | null)[] = [];
-  const sampler = setInterval(() => (peak = Math.max(peak, rss() ?? 0)), 200);
+  const sampler = setInterval(sample, 200);
+  /** The work rounds' spans (epoch ms): latency and event-loop figures count only these. */
+  const windows: { t0: number; t1: number }[] = [];
   const out: SoakFigures = {};
   try {
     // Warm-up: one of each, so the baseline includes loaded code, prepared statements and pools.
     await oneStream();
     await crudCycle(0);
+    crudLatency.length = 0;
+    crudSpans.length = 0;
     const baseline = await settle();
     const afterRounds: (number | null)[] = [];
     let workMs = 0;
     let cpu = 0;
     let clientCpu = 0;
+    let waitMs = 0;
     for (let r = 0; r < opts.rounds; r++) {
-      const t0 = Date.now();
+      const t0 = now();
       const c0 = server.cpuSeconds() ?? 0;
+      const s0 = schedTimes(server.pid);
       const u0 = process.cpuUsage();
       await round(opts.durationMs);
       const u = process.cpuUsage(u0);
+      const s1 = schedTimes(server.pid);
       clientCpu += (u.user + u.system) / 1e6;
-      workMs += Date.now() - t0;
+      windows.push({ t0, t1: now() });
+      workMs += now() - t0;
       cpu += (server.cpuSeconds() ?? 0) - c0;
+      if (s0 && s1) waitMs += s1.waitMs - s0.waitMs;
       afterRounds.push(await settle());
     }
     // The memory that stays: read again after a quiet spell (idle workers end, the heap shrinks).
@@ -203,6 +272,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       quietAlone = server.rss();
       quietPss = treePss(server.pid);
     }
+    clearInterval(sampler);
     // Every stream's stored record holds the whole text too (nothing lost between stream and store).
     const db = new Database(path.join(dataDir, 'agent-desk.sqlite'), { readonly: true });
     try {
@@ -214,13 +284,40 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     } finally {
       db.close();
     }
+    const probe = readProbe(probeFile);
+    if (opts.traceFile) fs.writeFileSync(opts.traceFile, [...samples.map((s) => JSON.stringify({ sample: 1, ...s })), ...fs.readFileSync(probeFile, 'utf8').trimEnd().split('\n')].join('\n') + '\n');
+    const inRounds = (t: number) => windows.some((w) => t >= w.t0 && t <= w.t1);
     crudLatency.sort((a, b) => a - b);
     firstEvent.sort((a, b) => a - b);
     streamTotal.sort((a, b) => a - b);
+    // The peak, and what each process and the server's heap held at that moment.
+    const peak = samples.reduce<Sample | null>((a, s) => (!a || s.total > a.total ? s : a), null);
+    const atPeak = peak ? nearest(probe.ticks, peak.t) : null;
+    const maxOf = (role: ProcessRole) => Math.max(0, ...samples.map((s) => s.by[role] ?? 0));
+    // Inside the server during the rounds: event-loop delay, busy share, server-side CRUD time.
+    const roundTicks = probe.ticks.filter((k) => inRounds(k.t));
+    const delays = roundTicks.flatMap((k) => k.delays).sort((a, b) => a - b);
+    const gcSum = (kind: 'major' | 'minor', i: 0 | 1) => roundTicks.reduce((a, k) => a + (k.gc?.[kind][i] ?? 0), 0);
+    const serverCrud = probe.requests
+      .filter((r) => inRounds(r.t0) && !r.u.endsWith('/execute'))
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
+    const unstarved = crudSpans
+      .filter((s) => inRounds(s.t0))
+      .filter((s) => {
+        const wait = waitBetween(samples, s.t0, s.t1);
+        return wait !== null && wait <= UNSTARVED_WAIT_SHARE * (s.t1 - s.t0);
+      })
+      .map((s) => s.t1 - s.t0)
+      .sort((a, b) => a - b);
     Object.assign(out, f, {
       streams_target: opts.streams,
       work_seconds: Math.round(workMs / 100) / 10,
       server_cpu_percent: Math.round((cpu / (workMs / 1000)) * 100),
+      // CPU the server spent per request answered (streams and CRUD): its cost, whatever share of the machine it got.
+      server_cpu_ms_per_request: ms1((cpu * 1000) / Math.max(1, f.streams_completed + f.crud_requests)),
+      // The share of the rounds the server's event loop was ready to run but the machine gave the CPU to another process.
+      server_cpu_wait_percent: Math.round((waitMs / workMs) * 100),
       // The load generator and the fake provider share one process: its CPU shows whether it, not the server, was the limit.
       client_cpu_percent: Math.round((clientCpu / (workMs / 1000)) * 100),
       // Other work on the machine skews every latency figure; recorded so a reader can tell.
@@ -231,10 +328,37 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       stream_duration_p99_ms: Math.round(percentile(streamTotal, 99)),
       stream_events_per_s: Math.round(f.stream_events / (workMs / 1000)),
       crud_per_s: Math.round(f.crud_requests / (workMs / 1000)),
-      crud_p50_ms: Math.round(percentile(crudLatency, 50) * 10) / 10,
-      crud_p99_ms: Math.round(percentile(crudLatency, 99) * 10) / 10,
+      crud_p50_ms: ms1(percentile(crudLatency, 50)),
+      crud_p99_ms: ms1(percentile(crudLatency, 99)),
+      // Client-side latency of the CRUD requests during which the server waited for a CPU at most 10 % of the time.
+      crud_unstarved_count: unstarved.length,
+      crud_unstarved_p99_ms: unstarved.length ? ms1(percentile(unstarved, 99)) : -1,
+      // From the request's arrival in the server to the end of its answer (the probe inside the server).
+      crud_server_p50_ms: ms1(percentile(serverCrud, 50)),
+      crud_server_p99_ms: ms1(percentile(serverCrud, 99)),
+      server_event_loop_delay_p50_ms: ms1(percentile(delays, 50)),
+      server_event_loop_delay_p99_ms: ms1(percentile(delays, 99)),
+      server_event_loop_delay_max_ms: ms1(delays.at(-1) ?? 0),
+      // Its garbage collections during the rounds: how many full ones, and the share of the time the main thread stood still for any.
+      server_gc_full_count: gcSum('major', 0),
+      server_gc_young_count: gcSum('minor', 0),
+      server_gc_pause_percent: Math.round(((gcSum('major', 1) + gcSum('minor', 1)) / workMs) * 1000) / 10,
+      server_event_loop_busy_percent: roundTicks.length ? Math.round((roundTicks.reduce((a, k) => a + k.elu, 0) / roundTicks.length) * 100) : -1,
       rss_baseline_mb: mb(baseline),
-      rss_peak_mb: mb(peak),
+      rss_peak_mb: mb(peak?.total ?? 0),
+      rss_peak_server_mb: mb(peak?.by.server ?? 0),
+      rss_peak_embedder_mb: mb(peak?.by.embedder ?? 0),
+      rss_peak_spawner_mb: mb(peak?.by.spawner ?? 0),
+      rss_peak_other_mb: mb(peak?.by.other ?? 0),
+      rss_server_max_mb: mb(maxOf('server')),
+      rss_embedder_max_mb: mb(maxOf('embedder')),
+      // The server's heap at the peak (the probe's reading nearest to it): objects in use, what V8 reserved for them, memory outside the heap.
+      heap_used_at_peak_mb: mb(atPeak?.heapUsed),
+      heap_total_at_peak_mb: mb(atPeak?.heapTotal),
+      heap_new_space_at_peak_mb: mb(atPeak?.spaces.new_space?.[1]),
+      external_at_peak_mb: mb(atPeak?.external),
+      heap_used_max_mb: mb(Math.max(0, ...probe.ticks.map((k) => k.heapUsed))),
+      heap_total_max_mb: mb(Math.max(0, ...probe.ticks.map((k) => k.heapTotal))),
       pss_settled_max_mb: mb(Math.max(0, ...settledPss.map((p) => p ?? 0))),
       ...Object.fromEntries(afterRounds.map((r, i) => [`rss_after_round${i + 1}_mb`, mb(r)])),
       ...(opts.quietMs ? { [`rss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quiet), [`rss_server_alone_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietAlone), [`pss_${Math.round(opts.quietMs / 1000)}s_after_mb`]: mb(quietPss) } : {}),
@@ -248,5 +372,39 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     await server.stop();
     await fake.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(probeFile), { recursive: true, force: true });
   }
+}
+
+/** The probe's lines, split into its ticks and its requests. */
+function readProbe(file: string): { ticks: ProbeTick[]; requests: ProbeRequest[] } {
+  const ticks: ProbeTick[] = [];
+  const requests: ProbeRequest[] = [];
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const v = JSON.parse(line);
+    if (v.req) requests.push(v);
+    else if (v.t && !v.thread) ticks.push(v);
+  }
+  return { ticks, requests };
+}
+
+function nearest<T extends { t: number }>(list: T[], t: number): T | null {
+  return list.reduce<T | null>((a, k) => (!a || Math.abs(k.t - t) < Math.abs(a.t - t) ? k : a), null);
+}
+
+/** How long the server's main thread waited for a CPU between two times (ms), interpolated between the 200 ms samples; null outside them. */
+function waitBetween(samples: Sample[], t0: number, t1: number): number | null {
+  const at = (t: number): number | null => {
+    const i = samples.findIndex((s) => s.t >= t);
+    if (i <= 0) return null;
+    const a = samples[i - 1];
+    const b = samples[i];
+    if (!a.sched || !b.sched) return null;
+    return a.sched.waitMs + ((b.sched.waitMs - a.sched.waitMs) * (t - a.t)) / (b.t - a.t);
+  };
+  const w0 = at(t0);
+  const w1 = at(t1);
+  return w0 === null || w1 === null ? null : w1 - w0;
 }
