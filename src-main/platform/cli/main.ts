@@ -11,6 +11,7 @@ import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transpo
 import { projectRoot } from './project-root.js';
 import { fail, runCommand } from './exit.js';
 import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
+import { keepOldGenerationNearLive } from '../kernel/old-heap.js';
 
 const USAGE = `Usage:
   npm run serve -- [--host 127.0.0.1] [--port 8787] [--data-dir DIR]
@@ -20,8 +21,9 @@ Environment: AGENT_DESK_HOST, AGENT_DESK_PORT, AGENT_DESK_DATA_DIR, AGENT_DESK_A
 AGENT_DESK_ALLOWED_HOSTS, AGENT_DESK_ALLOWED_ORIGINS (see README).`;
 
 async function serveCommand(values: Record<string, string | undefined>): Promise<void> {
-  // A server runs for days: its heap's young generation stays small (kernel/young-heap.ts).
+  // A server runs for days: its heap's young generation stays small and its old one near what it holds alive (kernel/young-heap.ts, old-heap.ts).
   keepYoungGenerationSmall();
+  keepOldGenerationNearLive();
   const host = values.host ?? process.env.AGENT_DESK_HOST ?? '127.0.0.1';
   const portRaw = values.port ?? process.env.AGENT_DESK_PORT ?? '8787';
   if (!/^\d+$/.test(portRaw) || Number(portRaw) > 65535) fail(`Invalid port: ${portRaw}`);
