@@ -24,6 +24,7 @@ function connection(host, port, request) {
     /** Set by each round. */
     onAnswer: () => {},
     busy: false,
+    dead: false,
     sentAt: 0,
     send(now) {
       conn.busy = true;
@@ -42,7 +43,7 @@ function connection(host, port, request) {
         status = Number(head.slice(9, 12));
         const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
         if (!m) {
-          conn.onAnswer(conn, -1);
+          lost();
           socket.destroy();
           return;
         }
@@ -55,7 +56,14 @@ function connection(host, port, request) {
       conn.onAnswer(conn, status);
     }
   });
-  socket.on('error', () => conn.onAnswer(conn, -1));
+  // A connection lost (an error, the server's close) counts once, as a failed request if one was out.
+  const lost = () => {
+    if (conn.dead) return;
+    conn.dead = true;
+    conn.onAnswer(conn, -1);
+  };
+  socket.on('error', lost);
+  socket.on('close', lost);
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(conn));
     socket.once('error', reject);
@@ -79,8 +87,12 @@ async function run({ url, headers = {}, rate, seconds, connections = 16 }) {
   let dead = 0;
   const onAnswer = (conn, status) => {
     if (status < 0) {
-      errors++;
+      // Lost: a request that was out on it failed; an idle one is no longer idle.
       dead++;
+      if (conn.busy) errors++;
+      conn.busy = false;
+      const at = idle.indexOf(conn);
+      if (at >= 0) idle.splice(at, 1);
     } else {
       done++;
       if (status < 200 || status > 299) non2xx++;
@@ -91,11 +103,15 @@ async function run({ url, headers = {}, rate, seconds, connections = 16 }) {
       waiting--;
       conn.send(performance.now());
     } else if (status >= 0) idle.push(conn);
-    if (finish && idle.length + dead === conns.length) finish();
+    if (finish && idle.length + dead >= conns.length) finish();
   };
   // The connections stay open from round to round: a round's cost is its requests, not 16 accepts.
   const key = `${url} ${JSON.stringify(headers)} ${connections}`;
   let conns = pools.get(key);
+  if (conns?.some((c) => c.dead)) {
+    for (const c of conns) c.close();
+    conns = undefined;
+  }
   if (!conns) pools.set(key, (conns = await Promise.all(Array.from({ length: connections }, () => connection(u.hostname, Number(u.port), request)))));
   for (const c of conns) c.onAnswer = onAnswer;
   idle.push(...conns);
@@ -122,10 +138,6 @@ async function run({ url, headers = {}, rate, seconds, connections = 16 }) {
   });
   if (idle.length + dead < conns.length) await new Promise((resolve) => (finish = resolve));
   const wall = (performance.now() - t0) / 1000;
-  if (dead) {
-    for (const c of conns) c.close();
-    pools.delete(key);
-  }
   times.sort((a, b) => a - b);
   const q = (p) => +(times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? 0).toFixed(3);
   return { sent, done, non2xx, errors, late, seconds: wall, p50Ms: q(0.5), p99Ms: q(0.99) };

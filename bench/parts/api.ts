@@ -34,6 +34,8 @@ const PACED_RATE = Number(process.env.BENCH_API_RATE ?? 3000);
 /** Many short rounds: each pair of rounds sees the machine alike, and the median of many pairs is steady. */
 const PACED_ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 20);
 const PACED_SECONDS = Number(process.env.BENCH_API_ROUND_SECONDS ?? 0.5);
+/** Pairs of saturated rounds (0 leaves them out, for a quicker comparison of the paced figure alone). */
+const SATURATED_ROUNDS = Number(process.env.BENCH_API_SATURATED_ROUNDS ?? 6);
 
 interface Load {
   requests: { average: number; total: number };
@@ -217,7 +219,7 @@ export default {
       // many requests each turn of the event loop takes (more per turn, cheaper each), which differs
       // between the two servers and from run to run: reported, but not the measure of the target.
       const saturated: { bare: Measured; api: Measured }[] = [];
-      for (let round = 0; round < 6; round++) {
+      for (let round = 0; round < SATURATED_ROUNDS; round++) {
         // ABBA: the one that goes second (after the other's garbage and warmth) alternates.
         const pair = async (first: 'bare' | 'api') => {
           const b = () => measured(() => load(bareUrl, { connections: conns, seconds: 2 }));
@@ -230,7 +232,7 @@ export default {
       }
       const satWall = saturated.map((r) => r.api.rps / r.bare.rps);
       const satCpu = saturated.map((r) => r.bare.cpuUsPerReq / r.api.cpuUsPerReq);
-      const capacity = Math.min(median(saturated.map((r) => r.api.rps)), median(saturated.map((r) => r.bare.rps)));
+      const capacity = saturated.length ? Math.min(median(saturated.map((r) => r.api.rps)), median(saturated.map((r) => r.bare.rps))) : Infinity;
 
       // The measure: both servers offered the same paced rate, well below what either answers, by a
       // client that spaces its requests (paced-load.mjs): the same arrivals, so the same requests
@@ -267,14 +269,18 @@ export default {
         'agents_get.paced.rounds_behind': paced.filter((r) => r.bare.behind || r.api.behind).length,
         'agents_get.paced.platform_p99_ms': median(paced.map((r) => r.api.p99Ms)),
         'agents_get.paced.bare_p99_ms': median(paced.map((r) => r.bare.p99Ms)),
-        'agents_get.saturated.bare_hono_rps': Math.round(median(saturated.map((r) => r.bare.rps))),
-        'agents_get.saturated.platform_rps': Math.round(median(saturated.map((r) => r.api.rps))),
-        'agents_get.saturated.ratio_wall_rps': median(satWall),
-        'agents_get.saturated.ratio_wall_rps_spread': spread(satWall),
-        'agents_get.saturated.bare_cpu_us_per_req': +median(saturated.map((r) => r.bare.cpuUsPerReq)).toFixed(1),
-        'agents_get.saturated.platform_cpu_us_per_req': +median(saturated.map((r) => r.api.cpuUsPerReq)).toFixed(1),
-        'agents_get.saturated.ratio_per_cpu_second': median(satCpu),
-        'agents_get.saturated.ratio_per_cpu_second_spread': spread(satCpu),
+        ...(saturated.length
+          ? {
+              'agents_get.saturated.bare_hono_rps': Math.round(median(saturated.map((r) => r.bare.rps))),
+              'agents_get.saturated.platform_rps': Math.round(median(saturated.map((r) => r.api.rps))),
+              'agents_get.saturated.ratio_wall_rps': median(satWall),
+              'agents_get.saturated.ratio_wall_rps_spread': spread(satWall),
+              'agents_get.saturated.bare_cpu_us_per_req': +median(saturated.map((r) => r.bare.cpuUsPerReq)).toFixed(1),
+              'agents_get.saturated.platform_cpu_us_per_req': +median(saturated.map((r) => r.api.cpuUsPerReq)).toFixed(1),
+              'agents_get.saturated.ratio_per_cpu_second': median(satCpu),
+              'agents_get.saturated.ratio_per_cpu_second_spread': spread(satCpu),
+            }
+          : {}),
       };
       if (process.env.BENCH_API_AGENTS_ONLY === '1') return { ...agentFigures, 'machine.loadavg_1m': os.loadavg()[0] };
 
