@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describeBindingFailure } from './sqlite-binding.js';
 import { checkDatabaseFile, describeOpenFailure } from './database-file.js';
 import { ensurePrivateDir, tightenDatabaseFiles } from './private-files.js';
+import { countWrites } from './write-count.js';
 
 export type DB = Database.Database;
 export { StartupError, SqliteBindingError } from './sqlite-binding.js';
@@ -35,6 +36,8 @@ export interface ConnectOptions {
 /** Every connection to a database file goes through here. */
 export function connect(file: string, opts: ConnectOptions = {}): DB {
   const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: !opts.create });
+  // Before any statement: caches of hot reads see this connection's writes by this count (write-count.ts).
+  countWrites(db);
   try {
     if (!opts.readonly) {
       db.pragma('journal_mode = WAL');

@@ -1,4 +1,5 @@
 import type { DB } from './connection.js';
+import { writeCounter } from './write-count.js';
 
 // A store (named so): the two statements below are the only SQL of the stamp.
 
@@ -10,14 +11,17 @@ export const OTHERS_RECHECK_MS = 1;
 
 /**
  * A stamp of the database's state, for caches of hot reads: a value cached at one stamp is still
- * what the tables hold while the stamp is the same. This connection's own writes are counted by
- * total_changes() (triggers' too; reads no table, a fraction of a µs), so a write is seen by the
+ * what the tables hold while the stamp is the same. This connection's own writes are counted in
+ * JS as they run (write-count.ts; a connection not opened through connect() asks total_changes(),
+ * a statement that costs several µs on a request that comes alone), so a write is seen by the
  * very next read. Other connections' commits (worker threads, another process on the same data
  * dir) are counted by data_version, which takes a read lock on the file: that costs as much as the
  * read it would save, so it is read again only when OTHERS_RECHECK_MS have passed.
  */
 export function changeStamp(db: DB, now: () => number = () => performance.now()): () => Stamp {
-  const own = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const counter = writeCounter(db);
+  const total = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const own = counter ? () => counter.n : () => total.get()!;
   const others = db.prepare<[], number>('PRAGMA data_version').pluck();
   let othersAt = -Infinity;
   let othersValue = 0;
@@ -27,7 +31,7 @@ export function changeStamp(db: DB, now: () => number = () => performance.now())
       othersValue = others.get()!;
       othersAt = t;
     }
-    return [own.get()!, othersValue];
+    return [own(), othersValue];
   };
 }
 
