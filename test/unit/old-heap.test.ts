@@ -21,7 +21,9 @@ function oldSpaceOverLive(nearLive: boolean): { maxOldMb: number; liveMb: number
     const oldSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size;
     const live = Array.from({ length: 200000 }, (_, i) => ({ i, s: 'live' + i }));
     // A ring of 100,000: each object outlives a few young collections, is promoted, then dropped.
-    const ring = new Array(100000);
+    const ring = Array.from({ length: 100000 }, (_, i) => ({ i, s: 'x' + i, a: [i, i + 1] }));
+    // One full collection first (the server has had its own by then): the next limit is set from what is alive.
+    globalThis.gc();
     let maxOld = 0;
     for (let i = 0; i < 3e6; i++) {
       ring[i % ring.length] = { i, s: 'x' + i, a: [i, i + 1] };
@@ -31,14 +33,15 @@ function oldSpaceOverLive(nearLive: boolean): { maxOldMb: number; liveMb: number
     const liveMb = v8.getHeapStatistics().used_heap_size / 1048576;
     process.stdout.write(JSON.stringify({ maxOldMb: maxOld / 1048576, liveMb, kept: live.length + ring.length }));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  // A 1 MB young generation, as the platform keeps it (kernel/young-heap.ts): the ring's objects are promoted, not collected young.
+  return JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
 }
 
 describe('old generation', () => {
-  it('stays within about twice what is alive through a churn of promoted objects (V8 lets it grow to several times that otherwise)', () => {
+  it('stays within about twice what is alive through a churn of promoted objects (V8 lets it grow to about four times that otherwise)', () => {
     const without = oldSpaceOverLive(false);
     const kept = oldSpaceOverLive(true);
-    expect(without.maxOldMb / without.liveMb, JSON.stringify(without)).toBeGreaterThan(4);
-    expect(kept.maxOldMb / kept.liveMb, JSON.stringify(kept)).toBeLessThan(3);
+    expect(without.maxOldMb / without.liveMb, JSON.stringify(without)).toBeGreaterThan(3);
+    expect(kept.maxOldMb / kept.liveMb, JSON.stringify(kept)).toBeLessThan(2.2);
   }, limit(120_000));
 });
