@@ -49,8 +49,10 @@ async function one(file) {
   if (!j.id) throw new Error('upload ' + up.status + ' ' + JSON.stringify(j));
   let pr = await (await fetch(url + '/api/files/' + j.id + '/process', { method: 'POST', headers: auth })).json();
   // The process call answers after its wait (100 s) even when the file's vectors are still being
-  // made (a loaded machine, a long queue): the file is done when it leaves in_progress.
-  while (pr.status === 'in_progress') {
+  // made (a loaded machine, a long queue): the file is done when it leaves in_progress (or after
+  // 10 more minutes, counted as not completed).
+  const end = Date.now() + 600000;
+  while (pr.status === 'in_progress' && Date.now() < end) {
     await new Promise((r) => setTimeout(r, 500));
     pr = await (await fetch(url + '/api/files/' + j.id, { headers: auth })).json();
   }
