@@ -29,7 +29,11 @@ const AUTOCANNON = path.join(ROOT, 'node_modules/.bin/autocannon');
 const KEY = 'bench-key-0123456789abcdef';
 const MEMORIES = 100_000;
 const PACED_CLIENT = path.join(ROOT, 'bench/helpers/paced-load.mjs');
-/** The paced rounds' rate (requests per second), lowered to half of what the slower server answers saturated. */
+/**
+ * The paced rounds' rate (requests per second), the same in every run: the ratio depends on the
+ * rate (the fewer requests per turn of the loop, the more of each request's cost both servers
+ * share), so a rate taken from a run's saturated figures would move the ratio with the machine's load.
+ */
 const PACED_RATE = Number(process.env.BENCH_API_RATE ?? 3000);
 /** Many short rounds: each pair of rounds sees the machine alike, and the median of many pairs is steady. */
 const PACED_ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 20);
@@ -232,12 +236,11 @@ export default {
       }
       const satWall = saturated.map((r) => r.api.rps / r.bare.rps);
       const satCpu = saturated.map((r) => r.bare.cpuUsPerReq / r.api.cpuUsPerReq);
-      const capacity = saturated.length ? Math.min(median(saturated.map((r) => r.api.rps)), median(saturated.map((r) => r.bare.rps))) : Infinity;
 
       // The measure: both servers offered the same paced rate, well below what either answers, by a
       // client that spaces its requests (paced-load.mjs): the same arrivals, so the same requests
       // per turn, and the CPU per request is what each server's code costs. Short rounds, ABBA.
-      const rate = Math.max(500, Math.min(PACED_RATE, Math.floor(capacity / 2 / 250) * 250));
+      const rate = PACED_RATE;
       const client = pacedClient();
       const paced: { bare: PacedMeasured; api: PacedMeasured }[] = [];
       try {
