@@ -55,6 +55,22 @@ describe('streaming requests on kept-alive connections', () => {
     ]);
   });
 
+  it('sends it again on a new connection, not on another kept-alive one the provider may have closed too', async () => {
+    // Two connections kept alive, then the provider drops each on its second request.
+    const p = await provider((nth) => (nth === 2 ? 'reset' : 'answer'));
+    close = p.close;
+    const warm = await Promise.all([post(p.url), post(p.url)]);
+    for (const r of warm) expect(await r.text()).toBe('{"ok":true}');
+    expect(p.sockets).toHaveLength(2);
+    const again = await post(p.url);
+    expect(await again.text()).toBe('{"ok":true}');
+    // One reused connection was dropped; the retry went out on a third, new connection.
+    expect(p.log.slice(2)).toEqual([
+      { socket: expect.any(Number), nth: 2 },
+      { socket: 2, nth: 1 },
+    ]);
+  });
+
   it('does not send again when a fresh connection fails: it reports the provider unreachable', async () => {
     const p = await provider(() => 'reset');
     close = p.close;

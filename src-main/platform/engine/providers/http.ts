@@ -80,7 +80,7 @@ export function streamRequest(
     new Promise((resolve, reject) => {
       const req = mod.request(
         u,
-        { method: 'POST', agent: u.protocol === 'https:' ? agents.https : agents.http, headers: { ...init.headers, 'content-length': String(body.length) }, signal: init.signal },
+        { method: 'POST', agent: retried ? false : u.protocol === 'https:' ? agents.https : agents.http, headers: { ...init.headers, 'content-length': String(body.length) }, signal: init.signal },
         (res) => {
           mark('provider answered');
           clearTimeout(waiting);
@@ -118,7 +118,8 @@ export function streamRequest(
         if (err instanceof ProviderError || isAbort(err) || init.signal.aborted) reject(err);
         // A kept-alive connection the server closed while it sat idle fails on reuse before any
         // answer (more often when this process is busy and notices the close late): the request
-        // never reached the model, so it is sent once more on a fresh connection.
+        // never reached the model, so it is sent once more, on a connection of its own: the pool's
+        // other idle connections may have been closed the same way.
         else if (!retried && req.reusedSocket && isConnectionDrop(err)) attempt(true).then(resolve, reject);
         else reject(unreachable(url, what, err));
       });
