@@ -13,7 +13,7 @@ import { setAnswer } from '../../stores/chat';
 import { selectTurns, useConversation } from '../../stores/conversation';
 import { newChatDeveloper, useSessions } from '../../stores/sessions';
 import { compareSpeed, type Column } from './compare-speed';
-import { speedText } from './TurnView';
+import { firstTextWords, speedText } from './TurnView';
 import './compare.css';
 
 /**
@@ -225,7 +225,7 @@ function CompareColumn({ column: c, onStop, onUse }: { column: Column; onStop():
               ? speedText(speed.measured)
               : [
                   speed.estimate.rate !== null ? t('sessions.compare.speed', { rate: formatNumber(speed.estimate.rate, { maximumFractionDigits: 1 }) }) : null,
-                  t('sessions.compare.firstWords', { seconds: formatNumber(speed.estimate.firstSeconds, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) }),
+                  firstTextWords(speed.estimate.firstSeconds),
                 ]
                   .filter(Boolean)
                   .join(' · ')}

@@ -165,9 +165,15 @@ function statusText(turn: Turn): string {
   }
 }
 
+/** "first text after 0.4 s"; under a tenth of a second, "first text in under 0.1 s" rather than "after 0.0 s". */
+export function firstTextWords(seconds: number): string {
+  if (seconds < 0.1) return tr('chat.turn.firstTextFast');
+  return tr('chat.turn.firstText', { seconds: formatNumber(seconds, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) });
+}
+
 /** "38 tokens/s · first text after 0.4 s", as LM Studio shows an answer's speed. */
 export function speedText(timing: NonNullable<Turn['timing']>): string {
-  const first = tr('chat.turn.firstText', { seconds: formatNumber(timing.first_token_ms / 1000, { maximumFractionDigits: 1, minimumFractionDigits: 1 }) });
+  const first = firstTextWords(timing.first_token_ms / 1000);
   if (timing.tokens_per_second === null) return first;
   return `${tr('chat.turn.speed', { rate: formatNumber(timing.tokens_per_second, { maximumFractionDigits: 1 }) })} · ${first}`;
 }

@@ -71,6 +71,7 @@ export const chat = {
     credits: '{{credits}} credits',
     speed: '{{rate}} tokens/s',
     firstText: 'first text after {{seconds}} s',
+    firstTextFast: 'first text in under 0.1 s',
     sources: 'Sources used',
     hideSources: 'Hide sources',
     regenerate: 'Regenerate',

@@ -109,7 +109,6 @@ export const sessions = {
     use: 'Continue with this answer',
     useLabel: 'Continue with this answer ({{model}})',
     speed: '≈ {{rate}} tokens/s',
-    firstWords: 'first text after {{seconds}} s',
     again: 'Ask something else',
     columns: 'Answers side by side',
   },

@@ -72,6 +72,7 @@ export const chat: Catalog['chat'] = {
     credits: '{{credits}} créditos',
     speed: '{{rate}} tokens/s',
     firstText: 'primeiro texto após {{seconds}} s',
+    firstTextFast: 'primeiro texto em menos de 0,1 s',
     sources: 'Fontes usadas',
     hideSources: 'Ocultar fontes',
     regenerate: 'Gerar de novo',

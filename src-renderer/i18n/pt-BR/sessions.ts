@@ -110,7 +110,6 @@ export const sessions: Catalog['sessions'] = {
     use: 'Continuar com esta resposta',
     useLabel: 'Continuar com esta resposta ({{model}})',
     speed: 'cerca de {{rate}} tokens/s',
-    firstWords: 'primeiro texto após {{seconds}} s',
     again: 'Perguntar outra coisa',
     columns: 'Respostas lado a lado',
   },
