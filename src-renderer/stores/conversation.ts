@@ -11,6 +11,7 @@ import { drop, dropAll } from './chat-streams';
 import { answerRuns } from './conversation-runs';
 import { blank, isLive, treeOfSession } from './conversation-turns';
 import { useSessions } from './sessions';
+import { useNav } from './nav';
 import { draftKey, useDrafts } from './drafts';
 import { t } from '../i18n';
 
@@ -175,6 +176,10 @@ export const useConversation = create<ConversationState>((set, get) => {
     newSession() {
       leave();
       set({ rootId: null, loadingSession: false });
+      // The address must stop naming a conversation too, even when none was open yet: a New chat
+      // pressed while the app is still loading would otherwise be undone by the address's one.
+      const nav = useNav.getState();
+      if (nav.screen === 'chat' && nav.sub) nav.go('chat', '');
       const choice = useAgentChoice.getState();
       const agents = useAgents.getState().agents;
       // The agent of the last conversation may be gone: a new chat starts on one that exists.

@@ -41,6 +41,17 @@ beforeEach(() => {
 });
 
 describe('the open conversation', () => {
+  it('a new chat clears the address even when no conversation was open yet (the one it named would open later)', async () => {
+    const { useNav } = await import('../../src-renderer/stores/nav');
+    location.hash = '#/chat/12';
+    await new Promise((r) => window.addEventListener('hashchange', r, { once: true }));
+    expect(useNav.getState().sub).toBe('12');
+    expect(state().rootId).toBe(null);
+    state().newSession();
+    expect(useNav.getState().sub).toBe('');
+    expect(location.hash).toBe('#/chat');
+  });
+
   it('stores the tree and the choice only; the branch shown and busy follow them', async () => {
     expect(Object.keys(state())).not.toContain('turns');
     expect(Object.keys(state())).not.toContain('busy');
