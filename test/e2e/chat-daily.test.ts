@@ -223,6 +223,8 @@ describe('a chat people live in every day', () => {
     env.fake.set({ apiKey: 'sk-other' });
     await readOld();
     await notice.getByText('The server refused the API key. Check the key, then try again.').waitFor({ timeout: limit(15_000) });
+    // The provider the app was started with is named by its address, not by an id.
+    expect(await notice.innerText()).toContain(`Server at ${new URL(env.fake.url).host}:`);
     // Retry once the provider takes the key again: the notice goes.
     env.fake.set({ apiKey: undefined });
     await notice.getByRole('button', { name: 'Retry' }).click();

@@ -111,7 +111,8 @@ describe('GET /api/models: the models people have', () => {
 
   it('a provider that does not answer is skipped with its error noted; options that route to it are offered', async () => {
     const lm = await fake(['llama-3.1-8b']);
-    const p = platform({ AGENT_DESK_OPENAI_BASE_URL: await deadUrl(), AGENT_DESK_OPENAI_API_KEY: 'sk-x' });
+    const dead = await deadUrl();
+    const p = platform({ AGENT_DESK_OPENAI_BASE_URL: dead, AGENT_DESK_OPENAI_API_KEY: 'sk-x' });
     await call(p, 'PUT', '/api/settings/providers', { body: { providers: [{ id: 'lmstudio', kind: 'openai-compatible', base_url: lm.url }] } });
     const res = await call(p, 'GET', '/api/models');
     expect(res.status).toBe(200);
@@ -123,8 +124,9 @@ describe('GET /api/models: the models people have', () => {
     expect(options.map((m: any) => m.id)).toContain('gpt-5');
     const sources = (await call(p, 'GET', '/api/models/sources')).json;
     expect(sources).toEqual([
-      { provider: 'openai', label: 'openai', ok: false, error: expect.stringMatching(/.+/), count: 0 },
-      { provider: 'lmstudio', label: 'lmstudio', ok: true, error: null, count: 1 },
+      // Providers without a label are named by their address, never by their id.
+      { provider: 'openai', label: `Server at ${new URL(dead).host}`, ok: false, error: expect.stringMatching(/.+/), count: 0 },
+      { provider: 'lmstudio', label: `Server at ${new URL(lm.url).host}`, ok: true, error: null, count: 1 },
     ]);
     // The first configured provider lists nothing: the default comes from the next one.
     expect((await call(p, 'GET', '/api/models/default')).json.model).toBe('llama-3.1-8b');

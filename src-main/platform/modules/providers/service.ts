@@ -558,7 +558,10 @@ export class ProvidersService {
     if (p.kind === 'ollama') return 'Ollama';
     if (p.kind === 'anthropic') return 'Anthropic';
     if (p.kind === 'gguf') return id === 'local' ? 'Models folder' : `GGUF (${id})`;
-    return id === 'openai' && (p.base_url ?? '').includes(new URL(PROVIDER_URLS.openai).host) ? 'OpenAI' : id;
+    if (id === 'openai' && (p.base_url ?? '').includes(new URL(PROVIDER_URLS.openai).host)) return 'OpenAI';
+    // A server set up from the environment has no label: name it by its address, as the first-run choice does, not by its id.
+    const host = URL.canParse(p.base_url ?? '') ? new URL(p.base_url!).host : '';
+    return host ? `Server at ${host}` : id;
   }
 
   /** The enabled OpenAI-compatible providers' addresses and keys, for calls beside chat (audio transcription). */
