@@ -90,7 +90,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   const server = await startServer({
     dataDir,
     env: { AGENT_DESK_API_KEY: KEY, AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_LOG_LEVEL: 'error', LOAD_PROBE_FILE: probeFile },
-    execArgv: ['--import', pathToFileURL(PROBE).href],
+    // LOAD_SERVER_NODE_OPTIONS: more node options for the server alone (--cpu-prof, a V8 flag to try).
+    execArgv: ['--import', pathToFileURL(PROBE).href, ...(process.env.LOAD_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean)],
   });
   const f = {
     streams_completed: 0,

@@ -28,8 +28,6 @@ export class LiveExecution {
   readonly done: Promise<void>;
   private resolveDone!: () => void;
   private waiters: (() => void)[] = [];
-  /** DB write batching: the flush timer, when one is pending */
-  flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly id: number,

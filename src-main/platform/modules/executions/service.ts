@@ -326,16 +326,18 @@ export class ExecutionsService {
     return { execution, events: { [Symbol.asyncIterator]: () => live.events() } };
   }
 
+  /** Its streamed state is written within FLUSH_MS, in one commit with every other running execution's. */
   private scheduleFlush(live: LiveExecution): void {
-    if (live.flushTimer) return;
-    live.flushTimer = setTimeout(() => {
-      live.flushTimer = null;
-      if (!live.terminal && this.store.open) {
-        this.store.progress(live.id, live.status, live.output, live.provider, live.updatedAt, live.steps, !this.searchable.has(live));
+    this.store.progressSoon(
+      live.id,
+      () => {
+        if (live.terminal) return null;
+        const index = !this.searchable.has(live);
         this.searchable.add(live);
-      }
-    }, FLUSH_MS);
-    live.flushTimer.unref();
+        return { id: live.id, status: live.status, output: live.output, provider: live.provider, now: live.updatedAt, steps: live.steps, index };
+      },
+      FLUSH_MS,
+    );
   }
 
   private async run(live: LiveExecution, plan: Parameters<typeof runExecution>[0], remote = false): Promise<void> {
@@ -403,9 +405,8 @@ export class ExecutionsService {
         live.error = { message: `The execution failed: ${(err as Error)?.message ?? String(err)}`, code: 'internal_error' };
       }
     }
-    if (live.flushTimer) clearTimeout(live.flushTimer);
+    this.store.forgetProgress(live.id);
     if (live.context) live.context = markCited(live.context, live.output);
-    live.flushTimer = null;
     // A run that ended early still charges the text it produced (estimated: no usage was reported).
     if (status !== 'succeeded' && result.outputTokens === 0 && live.output) result.outputTokens = countTokensSync(live.output);
     // Nothing is charged for work never done: a run that ended before the model was called costs 0.
