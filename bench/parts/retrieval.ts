@@ -133,8 +133,13 @@ async function quality(dir: string, f: Figures): Promise<void> {
         return [q.fileId, ...picked];
       },
     };
+    // BENCH_RETRIEVAL_DUMP=<file>: each question's rank per method and both methods' scored lists,
+    // to see which questions a change wins or loses and to try fusions without embedding again.
+    const dumpTo = process.env.BENCH_RETRIEVAL_DUMP;
+    const dump: Record<string, unknown>[] = [];
     for (const [scope, filesOf] of Object.entries(scopes)) {
       const scoped = questions.map((q) => ({ q, files: filesOf(q) }));
+      const ranks = new Map<Question, Record<string, number | null>>();
       // 'rrf': reciprocal rank fusion of the same two lists, for comparison with the app's fusion.
       for (const mode of ['bm25', 'vector', 'hybrid', 'rrf'] as const) {
         const by: Record<string, { r5: number; rr: number; n: number }> = { reworded: { r5: 0, rr: 0, n: 0 }, keyword: { r5: 0, rr: 0, n: 0 } };
@@ -147,6 +152,7 @@ async function quality(dir: string, f: Figures): Promise<void> {
                 )
               : (await r.searchPassages(files, q.q, 10, mode)).map((h) => h.passage_id);
           const rank = ids.slice(0, 10).findIndex((id) => q.relevant.has(id));
+          if (dumpTo) ranks.set(q, { ...ranks.get(q), [mode]: rank >= 0 ? rank + 1 : null });
           const b = by[q.kind];
           b.n++;
           if (rank >= 0 && rank < 5) b.r5++;
@@ -157,9 +163,16 @@ async function quality(dir: string, f: Figures): Promise<void> {
           f[`${scope} ${mode}_mrr10_${kind}`] = b.rr / b.n;
         }
       }
+      if (dumpTo)
+        for (const { q, files } of scoped) {
+          const scored = async (mode: 'bm25' | 'vector') =>
+            (await r.searchPassages(files, q.q, 50, mode)).map((h) => ({ id: h.passage_id, score: (mode === 'bm25' ? h.scores.bm25 : h.scores.vector) ?? 0 }));
+          dump.push({ scope, kind: q.kind, q: q.q, relevant: [...q.relevant], ranks: ranks.get(q), bm25: await scored('bm25'), vector: await scored('vector') });
+        }
       f[`${scope} hybrid_beats_bm25_on_reworded`] = (f[`${scope} hybrid_recall5_reworded`] as number) > (f[`${scope} bm25_recall5_reworded`] as number);
       f[`${scope} hybrid_not_below_bm25_on_keyword`] = (f[`${scope} hybrid_recall5_keyword`] as number) >= (f[`${scope} bm25_recall5_keyword`] as number);
     }
+    if (dumpTo) fs.writeFileSync(dumpTo, JSON.stringify(dump));
   } finally {
     await p.close();
   }
