@@ -3,21 +3,26 @@ import { Worker } from 'node:worker_threads';
 import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 import { releaseHeapWhenQuiet } from '../kernel/young-heap.js';
 import { workerEntry } from '../kernel/worker-entry.js';
+import { BpeCounter } from './bpe-count.js';
+import { CompactRanks, type RankTables } from './compact-ranks.js';
 
 /**
- * Token counting (o200k, gpt-tokenizer), bounded and kept off the event loop's critical path.
+ * Token counting (o200k, as gpt-tokenizer counts), bounded, on the calling thread, with no thread
+ * kept.
  *
- * - The tokenizer lives in a worker thread: importing it costs ~0.4 s of parsing that would
- *   otherwise stop HTTP, SSE and IPC. It starts when first needed (`tokenCounter()`, which an
- *   execution calls as it starts), not with the server: its thread and tables take ~40 MB that an
- *   idle server does without. Until it is ready, counts are a safe over-estimate. It ends after an
- *   idle period (AGENT_DESK_WORKER_IDLE_S, 60 s by default) and the next execution starts it again.
- * - Callers need a synchronous count (context building sums many small texts), so a count is a
- *   synchronous round trip through shared memory (Atomics.wait), not a message. The thread's side is
- *   tokenizer-thread.ts (built as tokenizer.js, started through kernel/worker-entry.ts).
+ * - Importing the library's rank list costs ~0.4 s of parsing that would stop HTTP, SSE and IPC:
+ *   a short-lived thread (tokenizer-thread.ts, built as tokenizer.js, started through
+ *   kernel/worker-entry.ts) parses it, builds compact tables (compact-ranks.ts, ~4 MB of typed
+ *   arrays) and moves them here, then ends. It starts when first needed (`tokenCounter()`, which an
+ *   execution calls as it starts), not with the server. Until the tables are here, counts are a
+ *   safe over-estimate. They are let go after an idle period (AGENT_DESK_WORKER_IDLE_S, 60 s by
+ *   default) and the next execution builds them again.
+ * - Counts are synchronous (context building sums many small texts) and made here (bpe-count.ts):
+ *   a count of a few hundred words takes tens of microseconds, less than the round trip to a
+ *   thread that counted them used to, and no thread is kept for it.
  * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
  *   longer than CHUNK_CHARS (runs without spaces are cut), and a text longer than EXACT_MAX_CHARS
- *   is counted on its first EXACT_MAX_CHARS and scaled: every count costs at most ~5 ms.
+ *   is counted on its first EXACT_MAX_CHARS and scaled: every count costs at most a few ms.
  */
 
 export type Counter = (text: string) => number;
@@ -70,92 +75,85 @@ export function boundedCount(raw: Counter, text: string): number {
   return head === text ? n : Math.ceil((n * text.length) / head.length);
 }
 
-/** Largest piece sent to the worker: CHUNK_CHARS UTF-16 units are at most 3 bytes each in UTF-8. */
-const DATA_BYTES = CHUNK_CHARS * 3;
-/** Pieces the tokenizer keeps merged (the library's default is 100,000). */
+/** Pre-tokens the counter keeps merged (the library keeps 100,000 by default, ~27 MB of heap). */
 export const MERGE_CACHE_PIECES = 4_096;
-/** A count the worker does not answer in this time falls back to the estimate (and the worker is dropped). */
-const ANSWER_TIMEOUT_MS = 2_000;
+/** Texts whose counts by the library (in the building thread) the counter here must give, else counts stay estimated. */
+const SAMPLES = [
+  'Compact ranks: the same counts for prose, código, 日本語, emoji 🎉 and zqxv-like made-up words.',
+  'function f(a, b) {\n  return a <= b ? a : b; // 3.14159\n}\n\n\tdone',
+  '\ufeffusing namespace 출장안마 <|endoftext|> \ud800 naïve Größe',
+];
+
+interface Built {
+  tables: RankTables;
+  pattern: string;
+  flags: string;
+  expected: number[];
+}
 
 let counter: Counter | null = null;
 let loading: Promise<Counter> | null = null;
-/** The running thread (for its heap figures). */
-let thread: Worker | null = null;
+/** The counter's tables and merge cache while they are held (for their figures). */
+let held: BpeCounter | null = null;
+let heldBytes = 0;
 let idle: { ms: number; clock?: IdleClock } = { ms: workerIdleMs() };
 
-/** The idle end of the tokenizer's thread (tests inject a clock); applies from its next start. */
+/** The idle end of the tokenizer's tables (tests inject a clock); applies from their next build. */
 export function setTokenizerIdle(o: { ms: number; clock?: IdleClock }): void {
   idle = o;
 }
 
-async function startWorker(): Promise<Counter> {
+/** Builds the tables in a thread that ends once it has handed them over. */
+async function buildTables(): Promise<Built> {
   const entry = await workerEntry(import.meta.url, './tokenizer-thread.ts', './tokenizer.js');
+  const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
   return new Promise((resolve, reject) => {
-    const ctrlBuf = new SharedArrayBuffer(12);
-    const dataBuf = new SharedArrayBuffer(DATA_BYTES);
-    const ctrl = new Int32Array(ctrlBuf);
-    const data = new Uint8Array(dataBuf);
-    const encoder = new TextEncoder();
-    const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
     // Named: the thread is `tokenizer` in /proc and debuggers (a test checks it starts only when needed).
-    const worker = new Worker(entry, { name: 'tokenizer', workerData: { tokenizer, ctrl: ctrlBuf, data: dataBuf, mergeCache: MERGE_CACHE_PIECES }, stdout: false, stderr: false });
-    // An idle tokenizer must not keep a CLI or a test process alive.
+    const worker = new Worker(entry, { name: 'tokenizer', workerData: { tokenizer, samples: SAMPLES }, stdout: false, stderr: false });
+    // A CLI or a test process does not wait for it.
     worker.unref();
-    thread = worker;
-    let broken = false;
-    const ended = new IdleEnd({
-      ...idle,
-      end: () => {
-        // Counts go back to the estimate until the next tokenCounter() has a new thread ready.
-        if (counter === count) {
-          counter = null;
-          loading = null;
-        }
-        broken = true;
-        void worker.terminate();
-        // No execution for a whole idle period: the app is quiet, a fit time to shrink its heap.
-        void releaseHeapWhenQuiet();
-      },
-    });
-    const raw: Counter = (piece) => {
-      if (broken) return estimateTokens(piece);
-      ended.touch();
-      const { written } = encoder.encodeInto(piece, data);
-      ctrl[1] = written;
-      Atomics.store(ctrl, 0, 1);
-      Atomics.notify(ctrl, 0);
-      if (Atomics.wait(ctrl, 0, 1, ANSWER_TIMEOUT_MS) === 'timed-out' || ctrl[2] < 0) {
-        broken = true;
-        void worker.terminate();
-        return estimateTokens(piece);
-      }
-      const n = ctrl[2];
-      Atomics.store(ctrl, 0, 0);
-      return n;
-    };
-    const count: Counter = (text) => boundedCount(raw, text);
-    worker.once('message', () => {
-      ended.touch();
-      resolve(count);
-    });
-    worker.once('error', (err) => {
-      broken = true;
-      reject(err);
-    });
-    worker.once('exit', () => {
-      broken = true;
-      ended.cancel();
-      if (thread === worker) thread = null;
-    });
+    worker.once('message', (built: Built) => resolve(built));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The tokenizer's thread ended (${code}) before its tables were built.`)));
   });
 }
 
-/** Starts loading the tokenizer in its worker (the first call does; later calls share the load). */
+async function load(): Promise<Counter> {
+  const built = await buildTables();
+  const bpe = new BpeCounter(new CompactRanks(built.tables), new RegExp(built.pattern, built.flags), MERGE_CACHE_PIECES);
+  const raw: Counter = bpe.count;
+  // A library whose insides changed (another version) could count otherwise: then counts stay estimated.
+  if (SAMPLES.some((t, i) => boundedCount(raw, t) !== built.expected[i])) throw new Error('The tokenizer counts differently from gpt-tokenizer.');
+  const ended = new IdleEnd({
+    ...idle,
+    end: () => {
+      // Counts go back to the estimate until the next tokenCounter() has the tables again.
+      if (counter === count) {
+        counter = null;
+        loading = null;
+        held = null;
+        heldBytes = 0;
+      }
+      // No execution for a whole idle period: the app is quiet, a fit time to shrink its heap.
+      void releaseHeapWhenQuiet();
+    },
+  });
+  const count: Counter = (text) => {
+    ended.touch();
+    return boundedCount(raw, text);
+  };
+  ended.touch();
+  held = bpe;
+  heldBytes = built.tables.bytes.byteLength + built.tables.offsets.byteLength + built.tables.slots.byteLength;
+  return count;
+}
+
+/** Starts building the tokenizer's tables (the first call does; later calls share the build). */
 export function tokenCounter(): Promise<Counter> {
   if (counter) return Promise.resolve(counter);
   if (!loading) {
-    const started: Promise<Counter> = startWorker()
-      // Unless the thread ended idle before its load was awaited (then `loading` is already another start's).
+    const started: Promise<Counter> = load()
+      // Unless the tables were let go before the build was awaited (then `loading` is already another start's).
       .then((c) => (loading === started ? (counter = c) : c))
       // A tokenizer that cannot load leaves counts estimated rather than failing executions.
       .catch(() => (counter = estimateTokens));
@@ -164,22 +162,9 @@ export function tokenCounter(): Promise<Counter> {
   return loading;
 }
 
-/**
- * The tokenizer thread's V8 heap in bytes (null when no thread runs): in use after a full collection
- * (what its tables and caches hold; a heap snapshot collects first, it is read and dropped) and
- * reserved (in use plus the room its generations keep). With `collect: false`, as the thread left
- * it, garbage and spare room included (what it costs in RAM then).
- * For tests and benches: it costs about a second.
- */
-export async function tokenizerHeap({ collect = true } = {}): Promise<{ used: number; total: number } | null> {
-  const w = thread;
-  if (!w) return null;
-  if (collect) {
-    const snapshot = await w.getHeapSnapshot();
-    for await (const chunk of snapshot) void chunk;
-  }
-  const h = await w.getHeapStatistics();
-  return { used: h.used_heap_size, total: h.total_heap_size };
+/** What the tokenizer holds (null when nothing): its tables' bytes and the pre-tokens it keeps merged. For tests and benches. */
+export function tokenizerMemory(): { tableBytes: number; cachedPieces: number } | null {
+  return held ? { tableBytes: heldBytes, cachedPieces: held.cached } : null;
 }
 
 /** Whether exact counts are available without waiting. */
