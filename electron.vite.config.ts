@@ -27,8 +27,6 @@ export default defineConfig({
           worker: resolve('src-main/platform/ingest/worker.ts'),
           // ingest/pages/read.ts reads fetched web pages in a reading process started from page-reader.js.
           'page-reader': resolve('src-main/platform/ingest/pages/page-reader.ts'),
-          // Under Node, ingest/spawned.ts starts spawner.js in a worker thread, which forks it as the process that forks readers.
-          spawner: resolve('src-main/platform/ingest/spawner.ts'),
           // modules/archive/import.ts runs archive imports in a worker thread from archive-import.js.
           'archive-import': resolve('src-main/platform/modules/archive/import-worker.ts'),
           // db/checkpointer.ts runs WAL checkpoints in a worker thread from checkpoint.js.

@@ -4,7 +4,7 @@
 // about a second; scripts/cli.mjs rebuilds it first whenever a source is newer than the bundle.
 //
 // Layout, the same as the desktop build's main bundle (electron.vite.config.ts): the entries plus
-// the worker entries `worker`, `spawner`, `page-reader`, `archive-import`, `checkpoint`, `embedder`, `rss-watchdog` and `tokenizer`, side by side, so that
+// the worker entries `worker`, `page-reader`, `archive-import`, `checkpoint`, `embedder`, `rss-watchdog` and `tokenizer`, side by side, so that
 // kernel/worker-entry.ts resolves a worker as `<name>.js` next to the main bundle. The folder sits two
 // levels below the project root, as src-main/platform does, so paths taken from import.meta.url
 // (the seed catalog in resources/, package.json) resolve the same from the sources and the bundle.
@@ -39,7 +39,6 @@ export const ENTRIES = {
  */
 export const WORKERS = {
   worker: 'src-main/platform/ingest/worker.ts',
-  spawner: 'src-main/platform/ingest/spawner.ts',
   'page-reader': 'src-main/platform/ingest/pages/page-reader.ts',
   'archive-import': 'src-main/platform/modules/archive/import-worker.ts',
   checkpoint: 'src-main/platform/db/checkpoint-thread.ts',

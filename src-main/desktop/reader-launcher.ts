@@ -4,7 +4,7 @@ export type { ReaderProcess, LauncherDeps, LauncherPort };
 
 /**
  * The main process as the platform's reader launcher (kernel/reader-launcher.ts, the same code the
- * spawner runs under Node): a packaged Electron runs as plain Node for no one (the RunAsNode fuse is
+ * app runs in itself under Node): a packaged Electron runs as plain Node for no one (the RunAsNode fuse is
  * off), so neither process can child_process.fork a reader; the main process launches each as a
  * utility process (desktop/utility-readers.ts) and serves the launcher protocol over a MessagePort
  * to the platform, whose `spawnReader` (ingest/spawned.ts) starts readers under Node too.

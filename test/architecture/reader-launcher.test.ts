@@ -12,7 +12,6 @@ export function launchersElsewhere(files: Source[]): string[] {
 /** The files a reader's start passes through, from the platform's call to the reader's first message. */
 const PATH = [
   'src-main/platform/ingest/spawned.ts',
-  'src-main/platform/ingest/spawner.ts',
   'src-main/platform/ingest/run.ts',
   'src-main/platform/ingest/pages/read.ts',
   'src-main/platform/ingest/worker.ts',
@@ -38,8 +37,8 @@ export function evalOnPath(files: Source[]): string[] {
   );
 }
 
-/** Only the launchers fork: the spawner (child_process) and the desktop's utility readers (utilityProcess). */
-const FORKERS = new Set(['src-main/platform/ingest/spawner.ts', 'src-main/desktop/utility-readers.ts']);
+/** Only the launchers fork: the app's own under Node (child_process, ingest/spawned.ts) and the desktop's utility readers (utilityProcess). */
+const FORKERS = new Set(['src-main/platform/ingest/spawned.ts', 'src-main/desktop/utility-readers.ts']);
 export function readerForksElsewhere(files: Source[]): string[] {
   return linesWhere(
     files.filter((f) => f.name.startsWith('src-main/platform/ingest/') || f.name.startsWith('src-main/platform/kernel/') || f.name.startsWith('src-main/desktop/')),
@@ -56,10 +55,10 @@ export function readersOwnChannel(files: Source[]): string[] {
   );
 }
 
-describe('one process path for readers (kernel/reader-launcher.ts serves the spawner and the desktop main process)', () => {
+describe('one process path for readers (kernel/reader-launcher.ts serves the app under Node and the desktop main process)', () => {
   it('finds a planted second launcher', () => {
     const planted = "type FromParent = { op: 'spawn'; id: number; entry: string } | { op: 'kill'; id: number };\nif (m.op === 'spawn') return spawn(m);\ntell({ op: 'close', id: m.id, code, signal, stderr });\n";
-    expect(launchersElsewhere([{ name: 'src-main/platform/ingest/spawner.ts', text: planted }])).toHaveLength(3);
+    expect(launchersElsewhere([{ name: 'src-main/platform/ingest/spawned.ts', text: planted }])).toHaveLength(3);
     expect(launchersElsewhere([{ name: HOME, text: planted }])).toEqual([]);
   });
 
@@ -75,12 +74,12 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     const forker = "import { fork } from 'node:child_process';\nutilityProcess.fork(file, [], { serviceName: 'Agent Desk reader' });\n";
     expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/pages/read.ts', text: forker }])).toHaveLength(2);
     expect(readerForksElsewhere([{ name: 'src-main/desktop/lifecycle.ts', text: forker }])).toHaveLength(2);
-    expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/spawner.ts', text: forker }])).toEqual([]);
+    expect(readerForksElsewhere([{ name: 'src-main/platform/ingest/spawned.ts', text: forker }])).toEqual([]);
     const own = "const parentPort = (process as any).parentPort;\nprocess.on('message', (m) => read(m, (r) => process.send!(r)));\n";
     expect(readersOwnChannel([{ name: 'src-main/platform/ingest/pages/page-reader.ts', text: own }])).toHaveLength(2);
   });
 
-  it('holds for src-main: one launcher in the kernel, every thread and process started from bundled files (no eval anywhere), forked only by the two launchers, heard through readerParent', () => {
+  it('holds for src-main: one launcher in the kernel, every thread and process started from bundled files (no eval anywhere), forked only by the two launchers, each giving readers the same environment, heard through readerParent', () => {
     const files = sourcesUnder('src-main');
     expect(launchersElsewhere(files)).toEqual([]);
     expect(evalOnPath(files)).toEqual([]);
@@ -88,7 +87,9 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the spa
     expect(readersOwnChannel(files)).toEqual([]);
     const text = (n: string) => files.find((f) => f.name === n)?.text ?? '';
     for (const f of PATH) expect(text(f), f).not.toBe('');
-    expect(text('src-main/platform/ingest/spawner.ts')).toMatch(/serveReaderLauncher\(/);
+    // Both launchers serve the one protocol and give a reader the one environment (kernel readerEnv).
+    expect(text('src-main/platform/ingest/spawned.ts')).toMatch(/serveReaderLauncher\(/);
+    for (const f of FORKERS) expect(text(f), f).toMatch(/\benv: [^,]*readerEnv\(\)/);
     expect(text('src-main/desktop/reader-launcher.ts')).toMatch(/from '\.\.\/platform\/kernel\/reader-launcher\.js'/);
     for (const r of READERS) expect(text(r)).toMatch(/readerParent\(\)/);
     // The file reader's memory watchdog thread starts from its own entry, resolved by the launching process.

@@ -156,7 +156,7 @@ describe('reading processes launched by the main process', () => {
     return { p, send: (data: unknown) => listeners.message({ data }), close: () => listeners.close(), readers, setPriority, forks, served };
   }
 
-  it('speaks the spawner protocol: spawn at nice 5, send, message back, kill closes as SIGKILL', async () => {
+  it('speaks the launcher protocol: spawn at nice 5, send, message back, kill closes as SIGKILL', async () => {
     const l = launcher();
     l.send({ op: 'spawn', id: 1, entry: '/app/out/main/worker.js', execArgv: ['--max-old-space-size=450'] });
     expect(l.forks).toEqual([['/app/out/main/worker.js', ['--max-old-space-size=450']]]);

@@ -1,7 +1,7 @@
 /**
  * One process path for readers, under Node and under Electron. The same function
  * (ingest/spawned.ts `spawnReader`) starts the file reader and the page reader in both settings;
- * only the launcher behind it differs: the spawner process under Node, the Electron main process
+ * only the launcher behind it differs: the app itself under Node, the Electron main process
  * (here the fake `electron` module's utilityProcess: real child processes with a parentPort) in
  * the desktop app, serving the one protocol with desktop/utility-readers.ts. The readers are the
  * bundled entries, each speaking to its parent through kernel/reader-launcher.ts `readerParent`.
@@ -66,7 +66,8 @@ describe('one process path for readers under Node and Electron', () => {
       // The main process forked exactly the files spawnReader named, with the heap limit only.
       const forked = fakeElectron.utilityProcesses.slice(before) as unknown as { modulePath: string; options: { execArgv: string[]; serviceName: string } }[];
       expect(forked.map((u) => u.modulePath).sort()).toEqual(launches.mock.calls.map(([entry]) => entry).sort());
-      for (const u of forked) expect(u.options).toMatchObject({ serviceName: 'Agent Desk reader', execArgv: [expect.stringMatching(HEAP)] });
+      // Each with the environment every reader gets, as the app forks them under Node (few malloc arenas).
+      for (const u of forked) expect(u.options).toMatchObject({ serviceName: 'Agent Desk reader', execArgv: [expect.stringMatching(HEAP)], env: expect.objectContaining({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }) });
     } finally {
       // Back to Node: the readers launched through the port end with it.
       useReaderLauncher(null);
@@ -74,7 +75,7 @@ describe('one process path for readers under Node and Electron', () => {
     }
   }, limit(120_000));
 
-  it('under Node, the same spawnReader starts both readers through the spawner process, none through Electron', async () => {
+  it('under Node, the same spawnReader starts both readers, forked by the app itself, none through Electron', async () => {
     const before = fakeElectron.utilityProcesses.length;
     const started = await readBoth(p, 'the bees dance under plain Node');
     expect(started.sort()).toEqual(['page-reader', 'worker']);
@@ -96,17 +97,17 @@ describe('one process path for readers under Node and Electron', () => {
         return false;
       }
     };
-    // Under Node: a reader of the spawner's, then the switch to the main process.
+    // Under Node: a reader the app forked, then the switch to the main process.
     const first = await spawnReader(WHO, []);
-    const { pid: nodePid, ppid: spawnerPid } = await who(first);
-    // Forked by the spawner process, not by this (the platform's) process.
-    expect(spawnerPid).not.toBe(process.pid);
+    const { pid: nodePid, ppid: forkerPid } = await who(first);
+    // Forked by this (the platform's) process itself, with no process between them.
+    expect(forkerPid).toBe(process.pid);
     const closed = new Promise((resolve) => first.once('close', (_code, signal) => resolve(signal)));
     const { port1, port2 } = new fakeElectron.MessageChannelMain();
     const served = serveReaders(port2);
     useReaderLauncher(() => portLauncher(port1));
     expect(await closed).toBe('SIGKILL');
-    await until('the spawner’s reader to end', () => !alive(nodePid));
+    await until('the app’s reader to end', () => !alive(nodePid));
     // The next one is the main process's; switching back ends it in turn.
     const before = fakeElectron.utilityProcesses.length;
     const second = await spawnReader(WHO, []);

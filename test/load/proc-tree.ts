@@ -3,7 +3,7 @@ import fs from 'node:fs';
 /**
  * Resident memory of a process with all its descendants, in bytes (Linux /proc; null when the
  * process is gone): the server's work runs in child processes too (the built-in embedder, the
- * readers and the spawner that forks them), and what they hold is the server's memory as much as
+ * readers, all forked by the server itself), and what they hold is the server's memory as much as
  * its own heap is.
  */
 export function treeRss(root: number): number | null {
@@ -52,14 +52,14 @@ function treeSum(root: number, kbOf: (pid: number) => number): number | null {
   return kb * 1024;
 }
 
-/** Which of the server's processes a pid is: the server itself, the built-in embedder, the reader spawner, or another reader. */
-export type ProcessRole = 'server' | 'embedder' | 'spawner' | 'other';
+/** Which of the server's processes a pid is: the server itself, the built-in embedder, or another reader. */
+export type ProcessRole = 'server' | 'embedder' | 'other';
 
 function roleOf(pid: number, root: number): ProcessRole {
   if (pid === root) return 'server';
-  // The built bundle's entries (scripts/build-serve.mjs): embedder.js, spawner.js.
+  // The built bundle's entry (scripts/build-serve.mjs): embedder.js.
   const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  return /embedder/.test(cmd) ? 'embedder' : /spawner/.test(cmd) ? 'spawner' : 'other';
+  return /embedder/.test(cmd) ? 'embedder' : 'other';
 }
 
 /** Resident memory of a process and its descendants, in bytes, summed per role (empty when the process is gone). */

@@ -31,20 +31,6 @@ function threads(pid: number): string[] {
   });
 }
 
-/** The pid of the server's spawner process, read from /proc. */
-function spawnerOf(pid: number): number | undefined {
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('spawner.js')) return Number(name);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
 /** Command lines of a process's direct children. */
 function children(pid: number): string[] {
   const out: string[] = [];
@@ -213,7 +199,7 @@ describe('a served platform starts workers on first need', () => {
     expect(children(server.pid)).toEqual([]);
   });
 
-  it('a file to read starts the reader spawner; its passages to embed start the embedder', async () => {
+  it('a file to read starts a reader forked by the server itself; its passages to embed start the embedder, forked the same way', async () => {
     const form = new FormData();
     form.append('file', new Blob(['Lean starts read files only when there is one.\n\nA second paragraph to embed.']), 'lean.txt');
     const up = await req('/api/files', { method: 'POST', body: form });
@@ -221,11 +207,12 @@ describe('a served platform starts workers on first need', () => {
     const { id } = (await up.json()) as { id: number };
     const processed = await req(`/api/files/${id}/process`, { method: 'POST' });
     expect(((await processed.json()) as { status: string }).status).toBe('completed');
-    // The reading process was forked by the spawner process, itself started from out/serve/spawner.js (and still there).
-    expect(children(server.pid)).toEqual([expect.stringContaining(path.join('out', 'serve', 'spawner.js'))]);
-    // The embedder is a reader too: a process the spawner forks from out/serve/embedder.js (its exit gives its memory back).
-    const spawner = await until('the spawner', () => spawnerOf(server.pid));
-    await until('the embedder process', () => children(spawner).some((c) => c.includes(path.join('out', 'serve', 'embedder.js'))));
+    // The embedder is a reader too: a process the server forks from out/serve/embedder.js (its exit gives its memory back).
+    await until('the embedder process', () => children(server.pid).some((c) => c.includes(path.join('out', 'serve', 'embedder.js'))));
+    // Every child of the server is a reader from out/serve (the file reader may still be there, or
+    // gone): no process stands between the server and its readers, and no thread forks them.
+    for (const c of children(server.pid)) expect(c).toMatch(/out\/serve\/(worker|embedder)\.js/);
+    expect(threads(server.pid)).not.toContain('WorkerThread');
     expect(threads(server.pid)).not.toContain('tokenizer');
   });
 

@@ -1,29 +1,27 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { workerEntry } from '../kernel/worker-entry.js';
-import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
-import type { FromLauncher, LauncherPort, ToLauncher } from '../kernel/reader-launcher.js';
+import type { Socket } from 'node:net';
+import { readerEnv, serveReaderLauncher, type FromLauncher, type LauncherPort, type ReaderProcess, type ToLauncher } from '../kernel/reader-launcher.js';
 
 /**
  * The platform's end of the one reader path (kernel/reader-launcher.ts): `spawnReader` is the one
- * function every reading process starts through (file readers, the page reader), under Node and
- * under Electron alike. It speaks the launcher protocol to a launcher, which is, under Node, the
- * reader spawner process (spawner.ts, started from its bundled file in a worker thread that relays
- * its messages, so not even that one fork stops the event loop), and in the desktop app the
- * Electron main process over a MessagePort (`portLauncher`), which launches each reader as a
- * utility process. `SpawnedChild` is a launched reader, with the parts of a ChildProcess that
- * run.ts uses. A launcher that ends takes its readers with it (each closes as killed); the next
- * reader starts a new one.
+ * function every reading process starts through (file readers, the page reader, the built-in
+ * embedder), under Node and under Electron alike. It speaks the launcher protocol to a launcher:
+ * under Node the app itself, which forks each reader on its main thread (`nodeLauncher`); in the
+ * desktop app the Electron main process over a MessagePort (`portLauncher`), which launches each
+ * reader as a utility process. `SpawnedChild` is a launched reader, with the parts of a
+ * ChildProcess that run.ts uses. A launcher that ends takes its readers with it (each closes as
+ * killed); the next reader starts a new one.
+ *
+ * Forking on the main thread: with libuv's fork a call from a 170 MB process returned in ~2.5 ms
+ * (max 5, on a loaded 2-core machine), once per reader start; a process of its own to fork them
+ * held ~48 MB whenever a reader ran, and a thread of its own ~19 MB, for no more than that.
  */
-
-/** The one launcher protocol (kernel/reader-launcher.ts), spoken by the spawner and by the desktop's main process alike. */
-export type FromSpawner = FromLauncher;
-export type ToSpawner = ToLauncher;
 
 /** What starts and relays to the reading processes. It speaks the launcher protocol; 'exit' means it is gone, with every reader. */
 export interface ReaderLauncher {
-  postMessage(m: ToSpawner): void;
-  on(event: 'message', listener: (m: FromSpawner) => void): unknown;
+  postMessage(m: ToLauncher): void;
+  on(event: 'message', listener: (m: FromLauncher) => void): unknown;
   on(event: 'exit' | 'error', listener: () => void): unknown;
   /** Whether a reader at work keeps this process running. */
   ref(): void;
@@ -35,14 +33,14 @@ export interface ReaderLauncher {
 let launcherFactory: (() => ReaderLauncher) | null = null;
 
 /**
- * Launches readers through `start()` from now on (null: back to the spawner process under Node).
- * The readers of the launcher used so far end with it, so none outlives the switch.
+ * Launches readers through `start()` from now on (null: back to this process forking them under
+ * Node). The readers of the launcher used so far end with it, so none outlives the switch.
  */
 export function useReaderLauncher(start: (() => ReaderLauncher) | null): void {
   launcherFactory = start;
-  const old = spawner;
-  spawner = null;
-  void old?.then((s) => s.stop(), () => {});
+  const old = launch;
+  launch = null;
+  old?.stop();
 }
 
 /**
@@ -59,14 +57,14 @@ export function portLauncher(port: LauncherPort): ReaderLauncher {
     events.emit('exit');
   };
   port.on('message', (e) => {
-    const m = e.data as FromSpawner;
+    const m = e.data as FromLauncher;
     if (m?.op === 'gone') end();
     else if (!gone) events.emit('message', m);
   });
   port.on('close', end);
   port.start();
   return {
-    postMessage(m: ToSpawner) {
+    postMessage(m: ToLauncher) {
       if (!gone) port.postMessage(m);
     },
     on(event: string, listener: (...args: unknown[]) => void) {
@@ -84,12 +82,88 @@ export function portLauncher(port: LauncherPort): ReaderLauncher {
   } as ReaderLauncher;
 }
 
-/** Under Node: the spawner, started from its bundled file (spawner.ts, its thread role). */
-async function spawnerThread(): Promise<ReaderLauncher> {
-  // Built, spawner.js sits next to the main bundle (electron.vite.config.ts, scripts/build-serve.mjs).
-  const entry = await workerEntry(import.meta.url, './spawner.ts', './spawner.js');
-  // A bundled file: no loader of the app's (tsx under `npm run serve:dev`) is wanted in the thread.
-  return new Worker(entry, { execArgv: [], workerData: { self: entry }, stdout: false, stderr: false }) as ReaderLauncher;
+/** A forked Node process as a launched reader. */
+function nodeReader(child: ChildProcess): ReaderProcess {
+  return {
+    get pid() {
+      return child.pid;
+    },
+    stderr: child.stderr,
+    postMessage: (m) => {
+      if (child.connected) child.send(m as object);
+    },
+    kill: () => child.kill('SIGKILL'),
+    on(event: string, listener: (...args: unknown[]) => void) {
+      // 'close' (not 'exit'): stderr is complete then.
+      child.on(event === 'exit' ? 'close' : event, listener);
+      return this;
+    },
+  } as ReaderProcess;
+}
+
+/** Whether a forked reader keeps this process running: the process, its IPC channel and its stderr pipe each hold the event loop. */
+function holdLoop(child: ChildProcess, on: boolean): void {
+  const handles: ({ ref(): unknown; unref(): unknown } | null | undefined)[] = [child, child.channel, child.stderr as Socket | null];
+  for (const h of handles) {
+    if (on) h?.ref();
+    else h?.unref();
+  }
+}
+
+/**
+ * Under Node: the app is its own launcher. The one launcher (kernel/reader-launcher.ts) serves
+ * this process over an in-process channel and forks each reader as plain Node talking over IPC
+ * (inside Electron, a development run, the executable runs as Node for it). Its messages are
+ * delivered on a later turn, as over a real channel, so a reader that fails to start closes after
+ * its caller has its SpawnedChild. A reader hears this process go away, even by kill -9, as its
+ * IPC channel's end, and ends (kernel/reader-launcher.ts readerParent).
+ */
+function nodeLauncher(): ReaderLauncher {
+  const events = new EventEmitter();
+  const forked = new Set<ChildProcess>();
+  let held = false;
+  let gone = false;
+  let toLauncher: (m: unknown) => void = () => {};
+  let closeLauncher: () => void = () => {};
+  serveReaderLauncher(
+    {
+      send: (m) => void setImmediate(() => !gone && events.emit('message', m)),
+      onMessage: (listener) => (toLauncher = listener),
+      onClose: (listener) => (closeLauncher = listener),
+    },
+    {
+      fork(entry, execArgv) {
+        const child = fork(entry, [], { execArgv, env: { ...readerEnv(), ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+        forked.add(child);
+        child.once('close', () => forked.delete(child));
+        holdLoop(child, held);
+        return nodeReader(child);
+      },
+    },
+  );
+  return {
+    postMessage(m: ToLauncher) {
+      if (!gone) toLauncher(m);
+    },
+    on(event: string, listener: (...args: unknown[]) => void) {
+      events.on(event, listener);
+      return this;
+    },
+    ref() {
+      held = true;
+      for (const c of forked) holdLoop(c, true);
+    },
+    unref() {
+      held = false;
+      for (const c of forked) holdLoop(c, false);
+    },
+    terminate() {
+      // Kills every reader it forked; their closes are not told: the launcher's exit closes them all.
+      closeLauncher();
+      gone = true;
+      events.emit('exit');
+    },
+  } as ReaderLauncher;
 }
 
 export class SpawnedChild extends EventEmitter {
@@ -100,7 +174,7 @@ export class SpawnedChild extends EventEmitter {
   stderr = '';
 
   constructor(
-    private readonly host: Spawner,
+    private readonly host: Launch,
     readonly id: number,
   ) {
     super();
@@ -134,21 +208,18 @@ export class SpawnedChild extends EventEmitter {
   }
 }
 
-class Spawner {
+/** The readers started through one launcher, by id: its messages go to them, its end closes them all. */
+class Launch {
   private readonly children = new Map<number, SpawnedChild>();
   private readonly held = new Set<SpawnedChild>();
   private nextId = 1;
   /** The launcher is gone: every reader closes as killed. */
   private readonly end: () => void;
-  /** Ends a launcher of its own (the Node spawner) once no reader has run for the idle period. */
-  private readonly quiet: IdleEnd | null;
 
   constructor(
     private readonly launcher: ReaderLauncher,
     private readonly gone: () => void,
-    idle: { ms: number; clock?: IdleClock } | null,
   ) {
-    this.quiet = idle && new IdleEnd({ ...idle, canEnd: () => this.children.size === 0, end: () => this.retire() });
     let ended = false;
     const end = () => {
       if (ended) return;
@@ -157,7 +228,7 @@ class Spawner {
       for (const c of this.children.values()) c.closed(null, 'SIGKILL', '');
       this.children.clear();
     };
-    launcher.on('message', (m: FromSpawner) => {
+    launcher.on('message', (m: FromLauncher) => {
       if (m.op === 'gone') return end();
       const c = this.children.get(m.id);
       if (!c) return;
@@ -165,40 +236,25 @@ class Spawner {
       // An error nobody listens for (an idle reader's) must not throw here; its close follows.
       else if (m.op === 'error') {
         if (c.listenerCount('error')) c.emit('error', new Error(m.message));
-      }
-      else {
+      } else {
         this.children.delete(m.id);
         c.closed(m.code, m.signal, m.stderr);
-        this.quiet?.touch();
       }
     });
     this.end = end;
     launcher.on('exit', () => end());
-    // A launcher that fails is a spawner gone (above); the event itself must not go unheard.
+    // A launcher that fails is a launcher gone (above); the event itself must not go unheard.
     launcher.on('error', () => {});
-    this.idle();
-    this.quiet?.touch();
-  }
-
-  /**
-   * Lets the Node spawner go when no reader runs: its relay thread ends it and exits once it has
-   * reaped it (terminating the thread would leave the process a zombie); the next reader starts another.
-   */
-  private retire(): void {
-    this.quiet?.cancel();
-    this.launcher.postMessage({ op: 'end' } as unknown as ToSpawner);
-    this.end();
+    launcher.unref();
   }
 
   /** Ends the launcher, and with it every reader it launched. */
   stop(): void {
-    this.quiet?.cancel();
     void this.launcher.terminate();
     this.end();
   }
 
   spawn(entry: string, execArgv: string[]): SpawnedChild {
-    this.quiet?.touch();
     const c = new SpawnedChild(this, this.nextId++);
     this.children.set(c.id, c);
     c.ref();
@@ -206,66 +262,31 @@ class Spawner {
     return c;
   }
 
-  post(m: ToSpawner): void {
+  post(m: ToLauncher): void {
     this.launcher.postMessage(m);
   }
 
+  /** With no reader at work, the launcher's readers do not keep the app running. */
   hold(c: SpawnedChild, on: boolean): void {
     if (on) this.held.add(c);
     else this.held.delete(c);
     if (this.held.size) this.launcher.ref();
-    else this.idle();
-  }
-
-  /** With no reader at work, the spawner does not keep the app running. */
-  private idle(): void {
-    this.launcher.unref();
+    else this.launcher.unref();
   }
 }
 
-let spawner: Promise<Spawner> | null = null;
-/**
- * How long the Node spawner stays with no reader. Its readers (the embedder among them) have idle
- * periods of their own, so a short grace is enough: files read one after another reuse it, and a
- * quiet app is rid of it a few seconds after its last reader (the embedder, 60 s after its last
- * use), not a whole period later. 0 (AGENT_DESK_WORKER_IDLE_S=0) never ends it.
- */
-const SPAWNER_GRACE_MS = 5_000;
-let spawnerIdle: { ms: number; clock?: IdleClock } = { ms: Math.min(workerIdleMs(), SPAWNER_GRACE_MS) };
-
-/**
- * The idle end of the Node spawner (tests inject a clock); applies from its next start. The spawner
- * process and the thread that relays to it hold ~50 MB that a quiet app does without, so it ends
- * once no reader has run for the grace above and the next reader starts it again. The desktop's
- * launcher is Electron's main process, never ended here.
- */
-export function setSpawnerIdle(o: { ms: number; clock?: IdleClock }): void {
-  spawnerIdle = o;
-}
-
-function startSpawner(): Promise<Spawner> {
-  const launch = launcherFactory;
-  const started = (launch ? Promise.resolve(launch()) : spawnerThread()).then(
-    (l) =>
-      new Spawner(
-        l,
-        () => {
-          if (spawner === started) spawner = null;
-        },
-        launch ? null : spawnerIdle,
-      ),
-  );
-  started.catch(() => {
-    if (spawner === started) spawner = null;
-  });
-  return started;
-}
+let launch: Launch | null = null;
 
 /**
  * Starts a reading process from `entry` (a bundled file) through the launcher in use: the one
  * function that starts readers, under Node and Electron. `execArgv` takes only a heap limit.
  */
 export async function spawnReader(entry: string, execArgv: string[]): Promise<SpawnedChild> {
-  spawner ??= startSpawner();
-  return (await spawner).spawn(entry, execArgv);
+  if (!launch) {
+    const started: Launch = new Launch((launcherFactory ?? nodeLauncher)(), () => {
+      if (launch === started) launch = null;
+    });
+    launch = started;
+  }
+  return launch.spawn(entry, execArgv);
 }

@@ -85,6 +85,6 @@ function read(input: ExtractionInput, reply: (m: unknown) => void): void {
   main(input).then(answer, (err) => answer(reason(err, input)));
 }
 
-// Launched by the Node spawner or by Electron's main process alike (kernel/reader-launcher.ts).
+// Launched by the app itself under Node or by Electron's main process alike (kernel/reader-launcher.ts).
 const parent = readerParent();
 parent.onMessage((input) => read(input as ExtractionInput, (m) => parent.send(m)));

@@ -23,6 +23,6 @@ function read(m: PageRequest, reply: (r: PageReply) => void): void {
   }
 }
 
-// Launched by the Node spawner or by Electron's main process alike (kernel/reader-launcher.ts).
+// Launched by the app itself under Node or by Electron's main process alike (kernel/reader-launcher.ts).
 const parent = readerParent();
 parent.onMessage((m) => read(m as PageRequest, (r) => parent.send(r)));
