@@ -18,14 +18,25 @@ const STOPWORDS = new Set(
     .split(' '),
 );
 
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+const isContentWord = (w: string) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w));
+
 /**
  * The words of a free-text query, lower-cased, each once: stop words and single letters (not
  * digits) are left out, unless nothing else is left, so "the" alone still searches for "the".
  */
 export function queryTerms(text: string): string[] {
-  const words = [...new Set((text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length <= MAX_TERM_CHARS))];
-  const terms = words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
+  const words = [...new Set(wordsOf(text).filter((w) => w.length <= MAX_TERM_CHARS))];
+  const terms = words.filter(isContentWord);
   return (terms.length ? terms : words).slice(0, MAX_QUERY_TERMS);
+}
+
+/**
+ * A text's words as queryTerms keeps them, in order and each time it occurs: the text side of
+ * finding a query's terms in it as a phrase (retrieval's fusion).
+ */
+export function contentWords(text: string): string[] {
+  return wordsOf(text).filter(isContentWord);
 }
 
 /** One term as an FTS5 string (a phrase of its tokens). */
