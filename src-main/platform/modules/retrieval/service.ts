@@ -283,8 +283,9 @@ export class RetrievalService {
     const qv = space !== null ? await this.queryVector(query) : null;
     const vec = space !== null && qv ? this.store.nearestPassages(space, ids, qv, POOL) : [];
     const all = fuseScores(
-      bm.map((h) => ({ id: h.passage_id, score: -h.rank })),
+      bm.map((h) => ({ id: h.passage_id, score: -h.rank, text: h.text })),
       vec.map((v) => ({ id: v.id, score: v.similarity })),
+      { query },
     );
     const rerank = mode === 'hybrid' && this.reranker !== null && all.length > 1;
     const fused = all.slice(0, rerank ? Math.max(limit, RERANK_POOL) : limit);
@@ -326,8 +327,9 @@ export class RetrievalService {
     const missing = vec.filter((v) => !byId.has(v.id)).map((v) => v.id);
     if (missing.length) for (const m of this.store.memoryTexts(userId, missing)) byId.set(m.id, m.memory);
     return fuseScores(
-      bm.map((m) => ({ id: m.id, score: -m.rank })),
+      bm.map((m) => ({ id: m.id, score: -m.rank, text: m.memory })),
       vec.map((v) => ({ id: v.id, score: v.similarity })),
+      { query: text },
     )
       .filter((f) => byId.has(f.id))
       .slice(0, limit)
