@@ -50,6 +50,8 @@ const POOL = 50;
 const BATCH = 32;
 const RETRY_MS = 30_000;
 const QUERY_TIMEOUT_MS = 10_000;
+/** Query vectors kept (2 KB each at 512 dims). */
+const QUERY_CACHE = 64;
 
 /**
  * Hybrid retrieval: bm25 (FTS5) and vector search over the same passages and memories, fused by
@@ -68,7 +70,10 @@ export class RetrievalService {
   private lastError: string | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Query vectors by exact text (and embedder), the least recently used let go first. */
   private readonly queryCache = new Map<string, Float32Array>();
+  /** Query vectors being embedded now: runs that ask for the same text at once share one embedding. */
+  private readonly queryInFlight = new Map<string, Promise<Float32Array | null>>();
   private readonly files = new Set<number>();
   /** Where GGUF embedding models are looked for (the same folders as GGUF chat models). */
   private readonly ggufFolders: () => string[];
@@ -256,19 +261,36 @@ export class RetrievalService {
     return this.store.findSpace(this.embedder.key)?.id ?? null;
   }
 
-  private async queryVector(text: string): Promise<Float32Array | null> {
+  /**
+   * The vector of a query, or null (bm25 alone answers). `worth` says whether any vector could
+   * match it (some in scope): when none could, it is not embedded, since the vector search would
+   * find nothing anyway; a vector already at hand is used either way.
+   */
+  private queryVector(text: string, worth: () => boolean): Promise<Float32Array | null> {
     const key = `${this.embedder.key}\n${text}`;
     const hit = this.queryCache.get(key);
-    if (hit) return hit;
-    try {
-      const [v] = await withTimeout(this.embedder.embed([text]), QUERY_TIMEOUT_MS);
-      if (this.queryCache.size >= 64) this.queryCache.delete(this.queryCache.keys().next().value!);
-      this.queryCache.set(key, v);
-      return v;
-    } catch (err) {
-      this.ctx.log.warn({ err: (err as Error).message }, 'could not embed the query; bm25 alone answers');
-      return null;
+    if (hit) {
+      this.queryCache.delete(key);
+      this.queryCache.set(key, hit);
+      return Promise.resolve(hit);
     }
+    const embedding = this.queryInFlight.get(key);
+    if (embedding) return embedding;
+    if (!worth()) return Promise.resolve(null);
+    const p = withTimeout(this.embedder.embed([text]), QUERY_TIMEOUT_MS).then(
+      ([v]) => {
+        if (this.queryCache.size >= QUERY_CACHE) this.queryCache.delete(this.queryCache.keys().next().value!);
+        this.queryCache.set(key, v);
+        return v;
+      },
+      (err: Error) => {
+        this.ctx.log.warn({ err: err.message }, 'could not embed the query; bm25 alone answers');
+        return null;
+      },
+    );
+    this.queryInFlight.set(key, p);
+    void p.finally(() => this.queryInFlight.delete(key));
+    return p;
   }
 
   /**
@@ -280,7 +302,7 @@ export class RetrievalService {
     if (!ids.length || !query.trim() || limit <= 0) return [];
     const bm = mode === 'vector' ? [] : bm25Passages(this.ctx.db, ids, query, POOL);
     const space = mode === 'bm25' ? null : this.searchSpace();
-    const qv = space !== null ? await this.queryVector(query) : null;
+    const qv = space !== null ? await this.queryVector(query, () => this.store.anyPassageVector(space, ids)) : null;
     const vec = space !== null && qv ? this.store.nearestPassages(space, ids, qv, POOL) : [];
     const all = fuseScores(
       bm.map((h) => ({ id: h.passage_id, score: -h.rank, text: h.text })),
@@ -321,7 +343,7 @@ export class RetrievalService {
     const collections = this.memories.contextCollections(userId, named);
     const bm = this.memories.relevant(userId, text, POOL, collections);
     const space = this.searchSpace();
-    const qv = space !== null && text.trim() ? await this.queryVector(text) : null;
+    const qv = space !== null && text.trim() ? await this.queryVector(text, () => this.store.anyMemoryVector(space, userId, collections)) : null;
     const vec = space !== null && qv ? this.store.nearestMemories(space, userId, qv, POOL, collections) : [];
     const byId = new Map(bm.map((m) => [m.id, m.memory]));
     const missing = vec.filter((v) => !byId.has(v.id)).map((v) => v.id);

@@ -41,6 +41,8 @@ export class RetrievalStore {
   private readonly insertMemoryVec;
   private readonly nearestPassagesStmt;
   private readonly nearestMemoriesStmt;
+  private readonly anyPassageVectorStmt;
+  private readonly anyMemoryVectorStmt;
   private readonly passagesByIdStmt;
   private readonly countPassages;
   private readonly countMemories;
@@ -87,6 +89,16 @@ export class RetrievalStore {
       `SELECT v.memory_id AS id, 1 - vec_distance_cosine(v.vec, @q) AS similarity FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
        WHERE v.space = @space AND v.user_id = @userId AND (@cols IS NULL OR m.collection_id IN (SELECT value FROM json_each(@cols))) ORDER BY similarity DESC LIMIT @limit`,
     );
+    // Whether a vector search could find anything: the same scope as the two above, one index probe.
+    this.anyPassageVectorStmt = db
+      .prepare<[number, string], number>('SELECT EXISTS (SELECT 1 FROM passage_vectors WHERE space = ? AND file_id IN (SELECT value FROM json_each(?)))')
+      .pluck();
+    this.anyMemoryVectorStmt = db
+      .prepare<{ space: number; userId: number; cols: string | null }, number>(
+        `SELECT EXISTS (SELECT 1 FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
+           WHERE v.space = @space AND v.user_id = @userId AND (@cols IS NULL OR m.collection_id IN (SELECT value FROM json_each(@cols))))`,
+      )
+      .pluck();
     this.passagesByIdStmt = db.prepare<[string], PassageRow>(
       `SELECT p.id AS passage_id, p.file_id, f.filename, p.ordinal, p.text FROM file_passages p JOIN files f ON f.id = p.file_id
        WHERE p.id IN (SELECT value FROM json_each(?)) AND f.status = 'completed'`,
@@ -160,6 +172,16 @@ export class RetrievalStore {
 
   nearestMemories(space: number, userId: number, query: Float32Array, limit: number, collections: number[] | null = null): VectorHit[] {
     return this.nearestMemoriesStmt.all({ q: toBlob(query), space, userId, cols: collections ? JSON.stringify(collections) : null, limit });
+  }
+
+  /** Whether `nearestPassages` with these arguments could find any vector. */
+  anyPassageVector(space: number, fileIds: number[]): boolean {
+    return this.anyPassageVectorStmt.get(space, JSON.stringify(fileIds)) === 1;
+  }
+
+  /** Whether `nearestMemories` with these arguments could find any vector. */
+  anyMemoryVector(space: number, userId: number, collections: number[] | null = null): boolean {
+    return this.anyMemoryVectorStmt.get({ space, userId, cols: collections ? JSON.stringify(collections) : null }) === 1;
   }
 
   /** Passages by id, of completed files only. */
