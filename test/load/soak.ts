@@ -105,6 +105,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     crud_errors: 0,
   };
   const firstEvent: number[] = [];
+  /** Time to the first event that carries text (the run's set-up and the model's first token behind it). */
+  const firstText: number[] = [];
   const streamTotal: number[] = [];
   const crudLatency: number[] = [];
   /** Each CRUD request's start and end (epoch ms), to match with the server's scheduler times. */
@@ -134,6 +136,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       let text = '';
       let last: any = null;
       let first = true;
+      let noText = true;
       await readSSE(
         res,
         (data) => {
@@ -144,6 +147,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
             first = false;
           }
           f.stream_events++;
+          if (noText && ev.output) {
+            firstText.push(performance.now() - t0);
+            noText = false;
+          }
           if (ev.status === 'running') text += ev.output;
           last = ev;
         },
@@ -296,6 +303,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     const inRounds = (t: number) => windows.some((w) => t >= w.t0 && t <= w.t1);
     crudLatency.sort((a, b) => a - b);
     firstEvent.sort((a, b) => a - b);
+    firstText.sort((a, b) => a - b);
     streamTotal.sort((a, b) => a - b);
     // The peak, and what each process and the server's heap held at that moment.
     const peak = samples.reduce<Sample | null>((a, s) => (!a || s.total > a.total ? s : a), null);
@@ -332,6 +340,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       machine_cpus: os.cpus().length,
       stream_first_event_p50_ms: Math.round(percentile(firstEvent, 50)),
       stream_first_event_p99_ms: Math.round(percentile(firstEvent, 99)),
+      stream_first_text_p50_ms: Math.round(percentile(firstText, 50)),
+      stream_first_text_p99_ms: Math.round(percentile(firstText, 99)),
       stream_duration_p99_ms: Math.round(percentile(streamTotal, 99)),
       stream_events_per_s: Math.round(f.stream_events / (workMs / 1000)),
       crud_per_s: Math.round(f.crud_requests / (workMs / 1000)),

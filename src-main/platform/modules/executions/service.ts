@@ -67,7 +67,7 @@ import { markCited } from '../../engine/passages.js';
 import type { ExecutionRetrieval } from '../retrieval/port.js';
 import { countTokensSync, tokenCounter } from '../../engine/tokens.js';
 import { isoMicros, nowMicros } from '../../kernel/time.js';
-import { nextIteration } from '../../kernel/turns.js';
+import { SetupTurns } from './setup-turns.js';
 import { isObject, readStoredJson } from '../../kernel/stored-json.js';
 import { say } from '../../contract/messages.js';
 import { mark } from '../../kernel/first-token-marks.js';
@@ -107,6 +107,8 @@ export interface Started {
 export { WAIT_MS };
 /** How often streamed output is written to the database (batched so throughput holds). */
 const FLUSH_MS = 100;
+/** Run set-ups begun per loop iteration at most (each ~1 ms of context and a model call). */
+const SETUPS_PER_ITERATION = 8;
 /** How often a re-attached stream re-reads an execution that another process runs. */
 const FOLLOW_POLL_MS = 500;
 const INTERRUPTED = 'Agent Desk stopped before this execution finished (the app or server was closed). Run it again.';
@@ -129,6 +131,7 @@ export class ExecutionsService {
   /** Running executions already in session search (their first progress write put them there). */
   private readonly searchable = new WeakSet<LiveExecution>();
   private closing = false;
+  private readonly setupTurns = new SetupTurns(SETUPS_PER_ITERATION);
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -346,8 +349,9 @@ export class ExecutionsService {
     let status: ExecutionStatus = 'succeeded';
     let result = { inputTokens: 0, outputTokens: 0, outputFileId: null as number | null };
     // Let start() answer first: the stream's first event is then sent before any model work, and
-    // the request's own work and the run's set-up each get a turn of the loop, not one between them.
-    await nextIteration();
+    // the request's own work and the run's set-up each get a turn of the loop, not one between them;
+    // a burst of set-ups is spread over iterations (setup-turns.ts).
+    await this.setupTurns.next();
     mark('run');
     try {
       // The agent's MCP tools (servers start on first use); a remote agent runs with its platform's own.
