@@ -35,8 +35,6 @@ export default defineConfig({
           embedder: resolve('src-main/platform/ingest/embed/builtin-process.ts'),
           // A file reader's memory watchdog thread (ingest/watchdog.ts) starts from rss-watchdog.js.
           'rss-watchdog': resolve('src-main/platform/ingest/watchdog-thread.ts'),
-          // engine/tokens.ts counts tokens in a thread started from tokenizer.js.
-          tokenizer: resolve('src-main/platform/engine/tokenizer-thread.ts'),
         },
         external: nativeDeps,
       },

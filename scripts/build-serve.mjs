@@ -4,7 +4,7 @@
 // about a second; scripts/cli.mjs rebuilds it first whenever a source is newer than the bundle.
 //
 // Layout, the same as the desktop build's main bundle (electron.vite.config.ts): the entries plus
-// the worker entries `worker`, `page-reader`, `archive-import`, `checkpoint`, `embedder`, `rss-watchdog` and `tokenizer`, side by side, so that
+// the worker entries `worker`, `page-reader`, `archive-import`, `checkpoint`, `embedder` and `rss-watchdog`, side by side, so that
 // kernel/worker-entry.ts resolves a worker as `<name>.js` next to the main bundle. The folder sits two
 // levels below the project root, as src-main/platform does, so paths taken from import.meta.url
 // (the seed catalog in resources/, package.json) resolve the same from the sources and the bundle.
@@ -44,7 +44,6 @@ export const WORKERS = {
   checkpoint: 'src-main/platform/db/checkpoint-thread.ts',
   embedder: 'src-main/platform/ingest/embed/builtin-process.ts',
   'rss-watchdog': 'src-main/platform/ingest/watchdog-thread.ts',
-  tokenizer: 'src-main/platform/engine/tokenizer-thread.ts',
 };
 
 /** Plain files the code starts by URL next to itself (none now: the embedder's thread is evaluated from its source). */

@@ -95,8 +95,6 @@ describe('one process path for readers (kernel/reader-launcher.ts serves the app
     // The file reader's memory watchdog thread starts from its own entry, resolved by the launching process.
     expect(text('src-main/platform/ingest/watchdog.ts')).toMatch(/workerEntry\(import\.meta\.url, '\.\/watchdog-thread\.ts', '\.\/rss-watchdog\.js'\)/);
     expect(text('src-main/platform/ingest/run.ts')).toMatch(/rssWatchdogEntry\(\)/);
-    // The tokenizer's thread too (no eval'd string anywhere in src-main, checked above).
-    expect(text('src-main/platform/engine/tokens.ts')).toMatch(/workerEntry\(import\.meta\.url, '\.\/tokenizer-thread\.ts', '\.\/tokenizer\.js'\)/);
     // The file reader and the page reader start through the one function.
     for (const caller of ['src-main/platform/ingest/run.ts', 'src-main/platform/ingest/pages/read.ts']) expect(text(caller)).toMatch(/import \{ spawnReader\b[^}]*\} from '\.{1,2}\/spawned\.js'/);
   });

@@ -1,6 +1,6 @@
 /**
  * The tokenizer holds bounded memory however many distinct words it counts: its tables (~4 MB of
- * typed arrays, moved from the thread that built them) and at most MERGE_CACHE_PIECES pre-tokens
+ * typed arrays, built from the library’s rank file) and at most MERGE_CACHE_PIECES pre-tokens
  * it remembers (the library would keep up to 100,000, ~27 MB), and counts stay the same.
  */
 import { describe, expect, it } from 'vitest';

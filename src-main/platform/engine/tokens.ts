@@ -1,25 +1,23 @@
+import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 import { releaseHeapWhenQuiet } from '../kernel/young-heap.js';
-import { workerEntry } from '../kernel/worker-entry.js';
 import { BpeCounter } from './bpe-count.js';
-import { CompactRanks, type RankTables } from './compact-ranks.js';
+import { buildRankTables, CompactRanks } from './compact-ranks.js';
 
 /**
- * Token counting (o200k, as gpt-tokenizer counts), bounded, on the calling thread, with no thread
- * kept.
+ * Token counting (o200k, as gpt-tokenizer counts), bounded, on the calling thread, with no thread.
  *
- * - Importing the library's rank list costs ~0.4 s of parsing that would stop HTTP, SSE and IPC:
- *   a short-lived thread (tokenizer-thread.ts, built as tokenizer.js, started through
- *   kernel/worker-entry.ts) parses it, builds compact tables (compact-ranks.ts, ~4 MB of typed
- *   arrays) and moves them here, then ends. It starts when first needed (`tokenCounter()`, which an
- *   execution calls as it starts), not with the server. Until the tables are here, counts are a
- *   safe over-estimate. They are let go after an idle period (AGENT_DESK_WORKER_IDLE_S, 60 s by
- *   default) and the next execution builds them again.
- * - Counts are synchronous (context building sums many small texts) and made here (bpe-count.ts):
- *   a count of a few hundred words takes tens of microseconds, less than the round trip to a
- *   thread that counted them used to, and no thread is kept for it.
+ * - The tables are built when first needed (`tokenCounter()`, which an execution calls as it
+ *   starts), not with the server, from the library's rank file, in slices of a few ms between
+ *   which the event loop turns (compact-ranks.ts): importing the library's rank list instead would
+ *   stop HTTP, SSE and IPC for ~0.4 s of parsing, and a thread to import it in holds ~15-20 MB
+ *   while it lives and leaves its allocations resident after it ends. Until the tables are built,
+ *   counts are a safe over-estimate. They (~4 MB) are let go after an idle period
+ *   (AGENT_DESK_WORKER_IDLE_S, 60 s by default) and the next execution builds them again.
+ * - Counts are synchronous (context building sums many small texts) and made here
+ *   (bpe-count.ts): a few hundred words take tens of microseconds, less than the round trip to
+ *   the thread that used to count them.
  * - Never quadratic: BPE is quadratic in the length of one pre-token, so no piece handed to it is
  *   longer than CHUNK_CHARS (runs without spaces are cut), and a text longer than EXACT_MAX_CHARS
  *   is counted on its first EXACT_MAX_CHARS and scaled: every count costs at most a few ms.
@@ -77,20 +75,6 @@ export function boundedCount(raw: Counter, text: string): number {
 
 /** Pre-tokens the counter keeps merged (the library keeps 100,000 by default, ~27 MB of heap). */
 export const MERGE_CACHE_PIECES = 4_096;
-/** Texts whose counts by the library (in the building thread) the counter here must give, else counts stay estimated. */
-const SAMPLES = [
-  'Compact ranks: the same counts for prose, código, 日本語, emoji 🎉 and zqxv-like made-up words.',
-  'function f(a, b) {\n  return a <= b ? a : b; // 3.14159\n}\n\n\tdone',
-  '\ufeffusing namespace 출장안마 <|endoftext|> \ud800 naïve Größe',
-];
-
-interface Built {
-  tables: RankTables;
-  pattern: string;
-  flags: string;
-  expected: number[];
-}
-
 let counter: Counter | null = null;
 let loading: Promise<Counter> | null = null;
 /** The counter's tables and merge cache while they are held (for their figures). */
@@ -103,27 +87,25 @@ export function setTokenizerIdle(o: { ms: number; clock?: IdleClock }): void {
   idle = o;
 }
 
-/** Builds the tables in a thread that ends once it has handed them over. */
-async function buildTables(): Promise<Built> {
-  const entry = await workerEntry(import.meta.url, './tokenizer-thread.ts', './tokenizer.js');
-  const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
-  return new Promise((resolve, reject) => {
-    // Named: the thread is `tokenizer` in /proc and debuggers (a test checks it starts only when needed).
-    const worker = new Worker(entry, { name: 'tokenizer', workerData: { tokenizer, samples: SAMPLES }, stdout: false, stderr: false });
-    // A CLI or a test process does not wait for it.
-    worker.unref();
-    worker.once('message', (built: Built) => resolve(built));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The tokenizer's thread ended (${code}) before its tables were built.`)));
-  });
-}
+/** Longest stretch the build runs before letting the event loop turn. */
+const SLICE_MS = 4;
 
 async function load(): Promise<Counter> {
-  const built = await buildTables();
-  const bpe = new BpeCounter(new CompactRanks(built.tables), new RegExp(built.pattern, built.flags), MERGE_CACHE_PIECES);
+  const require = createRequire(import.meta.url);
+  // The library's own rank file and split pattern (its constants module holds no tables).
+  const file = await fs.readFile(require.resolve('gpt-tokenizer/data/o200k_base.tiktoken'), 'latin1');
+  const { O200K_TOKEN_SPLIT_REGEX: split } = require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+  const steps = buildRankTables(file);
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const until = performance.now() + SLICE_MS;
+    do step = steps.next();
+    while (!step.done && performance.now() < until);
+  }
+  const tables = step.value;
+  const bpe = new BpeCounter(new CompactRanks(tables), new RegExp(split.source, split.flags), MERGE_CACHE_PIECES);
   const raw: Counter = bpe.count;
-  // A library whose insides changed (another version) could count otherwise: then counts stay estimated.
-  if (SAMPLES.some((t, i) => boundedCount(raw, t) !== built.expected[i])) throw new Error('The tokenizer counts differently from gpt-tokenizer.');
   const ended = new IdleEnd({
     ...idle,
     end: () => {
@@ -144,7 +126,7 @@ async function load(): Promise<Counter> {
   };
   ended.touch();
   held = bpe;
-  heldBytes = built.tables.bytes.byteLength + built.tables.offsets.byteLength + built.tables.slots.byteLength;
+  heldBytes = tables.bytes.byteLength + tables.offsets.byteLength + tables.slots.byteLength;
   return count;
 }
 
