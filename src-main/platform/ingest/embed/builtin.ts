@@ -45,7 +45,7 @@ const HEALTHY_MS = 30_000;
 /** Deaths in a row, each with requests waiting, after which those requests fail instead of waiting for another start. */
 const GIVE_UP_AFTER = 3;
 
-/** Under Node through the spawner process, in the desktop app through Electron's main process (a utility process). */
+/** Under Node forked by the app itself, in the desktop app through Electron's main process (a utility process). */
 export const launchEmbedderProcess: LaunchEmbedder = async () => {
   // Built, embedder.js sits next to the main bundle (electron.vite.config.ts, scripts/build-serve.mjs).
   const entry = await workerEntry(import.meta.url, './builtin-process.ts', './embedder.js');
