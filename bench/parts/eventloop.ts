@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import type { BenchPart, Figures } from '../run.js';
 import { startFakeOpenAI } from '../../test/fixtures/fake-openai.js';
 import { startPlatform, type Platform } from '../../src-main/platform/platform.js';
@@ -124,6 +124,10 @@ interface Phase {
   /** The timer's lateness less the time the thread waited for a CPU (the load): p99 and max (ms). */
   stallP99: number;
   stallMax: number;
+  /** The main thread's longest collection (ms, kind) and each turn of over LONG_TURN_MS of CPU, explained. */
+  gcMax: number;
+  gcMaxKind: string;
+  longTurns: string[];
 }
 
 /**
@@ -147,9 +151,21 @@ function schedstat(): { cpu: number; queued: number } | null {
  * load (on this shared machine, most of the wall-clock delay); the scheduler counts it, so it is
  * taken out here. `cpu` is the turn's CPU time alone. Linux only (zeros elsewhere).
  */
-function loadFreeTurns(): { reset(): void; stop(): void; stall: Stats; cpu: Stats } {
+/** A turn whose CPU time passed LONG_TURN_MS: when it ended (performance.now()) and its CPU (ms). */
+interface LongTurn {
+  /** The tick before it and the tick that ended it (performance.now()). */
+  from: number;
+  at: number;
+  cpu: number;
+  /** CLOCK_MONOTONIC at its end (µs): the clock of a --cpu-prof profile's timestamps, to find the turn in one. */
+  mono: number;
+}
+const LONG_TURN_MS = 20;
+
+function loadFreeTurns(): { reset(): void; stop(): void; stall: Stats; cpu: Stats; long: LongTurn[] } {
   const stall: number[] = [];
   const cpu: number[] = [];
+  const long: LongTurn[] = [];
   let lastWall = performance.now();
   let last = schedstat();
   const timer = setInterval(() => {
@@ -157,6 +173,7 @@ function loadFreeTurns(): { reset(): void; stop(): void; stall: Stats; cpu: Stat
     const now = schedstat();
     if (now && last) {
       cpu.push(now.cpu - last.cpu);
+      if (now.cpu - last.cpu > LONG_TURN_MS) long.push({ from: lastWall, at: wall, cpu: now.cpu - last.cpu, mono: Number(process.hrtime.bigint() / 1000n) });
       stall.push(Math.max(0, wall - lastWall - 5 - (now.queued - last.queued)));
     }
     lastWall = wall;
@@ -166,13 +183,54 @@ function loadFreeTurns(): { reset(): void; stop(): void; stall: Stats; cpu: Stat
     reset() {
       stall.length = 0;
       cpu.length = 0;
+      long.length = 0;
       lastWall = performance.now();
       last = schedstat();
     },
     stop: () => clearInterval(timer),
     stall: stats(stall),
     cpu: stats(cpu),
+    long,
   };
+}
+
+/**
+ * The main thread's garbage collections (perf_hooks 'gc' entries), so that a long turn can be
+ * told apart: a collection's pause, or the platform's own synchronous work.
+ */
+interface Gc {
+  start: number;
+  ms: number;
+  kind: string;
+  forced: boolean;
+}
+function gcLog(): { list: Gc[]; stop(): void } {
+  const list: Gc[] = [];
+  const kinds: Record<number, string> = {
+    [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+  };
+  const obs = new PerformanceObserver((entries) => {
+    for (const e of entries.getEntries()) {
+      const d = (e as PerformanceEntry & { detail: { kind: number; flags: number } }).detail;
+      list.push({ start: e.startTime, ms: e.duration, kind: kinds[d.kind] ?? String(d.kind), forced: (d.flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0 });
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  return { list, stop: () => obs.disconnect() };
+}
+
+/** Each long turn with the collections that ran inside it: "52.1 ms CPU at 76.9 s: gc major forced 49.3 ms". */
+function explainLongTurns(long: LongTurn[], gcs: Gc[], from: number): string[] {
+  return long.map((t) => {
+    // The turn ran between the previous tick (5 ms timer) and `at`, plus its own length.
+    const inside = gcs.filter((g) => g.start + g.ms <= t.at + 1 && g.start >= t.from - 1);
+    const gcMs = inside.reduce((a, g) => a + g.ms, 0);
+    const what = inside.length ? inside.map((g) => `gc ${g.kind}${g.forced ? ' forced' : ''} ${g.ms.toFixed(1)} ms`).join(', ') : 'no collection';
+    return `${t.cpu.toFixed(1)} ms CPU at ${((t.at - from) / 1000).toFixed(1)} s, monotonic ${(t.mono / 1e6).toFixed(3)} s (${what}; other work ${Math.max(0, t.cpu - gcMs).toFixed(1)} ms)`;
+  });
 }
 
 interface Stats {
@@ -190,15 +248,28 @@ function stats(xs: number[]): Stats {
   };
 }
 
-async function measure(h: ReturnType<typeof monitorEventLoopDelay>, cpu: ReturnType<typeof loadFreeTurns>, fn: () => Promise<unknown>): Promise<Phase> {
+async function measure(h: ReturnType<typeof monitorEventLoopDelay>, cpu: ReturnType<typeof loadFreeTurns>, gc: ReturnType<typeof gcLog>, fn: () => Promise<unknown>): Promise<Phase> {
   h.reset();
   cpu.reset();
+  gc.list.length = 0;
   const t = performance.now();
   await fn();
   const ms = performance.now() - t;
-  // Let the loop run once more so a stall at the very end is recorded.
+  // Let the loop run once more so a stall at the very end is recorded (and the last collections reported).
   await new Promise((r) => setTimeout(r, 20));
-  return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, ms, cpuP99: cpu.cpu.p99(), cpuMax: cpu.cpu.max(), stallP99: cpu.stall.p99(), stallMax: cpu.stall.max() };
+  const biggest = gc.list.reduce<Gc | null>((a, g) => (!a || g.ms > a.ms ? g : a), null);
+  return {
+    p99: h.percentile(99) / 1e6,
+    max: h.max / 1e6,
+    ms,
+    cpuP99: cpu.cpu.p99(),
+    cpuMax: cpu.cpu.max(),
+    stallP99: cpu.stall.p99(),
+    stallMax: cpu.stall.max(),
+    gcMax: biggest?.ms ?? 0,
+    gcMaxKind: biggest ? `${biggest.kind}${biggest.forced ? ' forced' : ''}` : 'none',
+    longTurns: explainLongTurns(cpu.long, gc.list, t),
+  };
 }
 
 async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -217,6 +288,7 @@ const part: BenchPart = {
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
     const cpu = loadFreeTurns();
+    const gc = gcLog();
     const record = (name: string, ph: Phase) => {
       f[`${name} p99 ms`] = ph.p99;
       f[`${name} max ms`] = ph.max;
@@ -226,6 +298,9 @@ const part: BenchPart = {
       f[`${name} without load max ms`] = ph.stallMax;
       f[`${name} CPU per turn p99 ms`] = ph.cpuP99;
       f[`${name} CPU per turn max ms`] = ph.cpuMax;
+      f[`${name} longest collection ms`] = ph.gcMax;
+      f[`${name} longest collection kind`] = ph.gcMaxKind;
+      f[`${name} turns over ${LONG_TURN_MS} ms CPU`] = ph.longTurns.join('; ') || 'none';
       process.stderr.write(
         `  eventloop: ${name}: p99 ${ph.p99.toFixed(1)} ms, max ${ph.max.toFixed(1)} ms, ${(ph.ms / 1000).toFixed(1)} s; ` +
           `without load p99 ${ph.stallP99.toFixed(1)} ms, max ${ph.stallMax.toFixed(1)} ms; CPU per turn p99 ${ph.cpuP99.toFixed(1)} ms, max ${ph.cpuMax.toFixed(1)} ms\n`,
@@ -238,7 +313,7 @@ const part: BenchPart = {
     try {
       // The bench's own HTTP client (undici) loads on its first use: not the platform's cost.
       await rx.count();
-      record('idle baseline (1 s)', await measure(h, cpu, () => new Promise((r) => setTimeout(r, 1000))));
+      record('idle baseline (1 s)', await measure(h, cpu, gc, () => new Promise((r) => setTimeout(r, 1000))));
 
       // Inputs are made before any measured phase (generation would stall the loop itself).
       const pdfFile = path.join(dir, 'hundred.pdf');
@@ -256,7 +331,7 @@ const part: BenchPart = {
 
       record(
         'start-up',
-        await measure(h, cpu, async () => {
+        await measure(h, cpu, gc, async () => {
           p = await startPlatform({
             dataDir: path.join(dir, 'data'),
             envApiKey: KEY,
@@ -274,7 +349,7 @@ const part: BenchPart = {
 
       if (PHASES.has('execution')) record(
         'first execution',
-        await measure(h, cpu, async () => {
+        await measure(h, cpu, gc, async () => {
           const res = await fetch(`${url}/api/agents/1/execute`, {
             method: 'POST',
             headers: auth,
@@ -288,7 +363,7 @@ const part: BenchPart = {
       if (PHASES.has('pdf')) {
         let pdfResult: { done: number; failed: string[] } = { done: 0, failed: [] };
         const client = await spawnClient(url, [pdfFile], 1);
-        record('100 MB PDF upload and processing', await measure(h, cpu, async () => (pdfResult = await client.go())));
+        record('100 MB PDF upload and processing', await measure(h, cpu, gc, async () => (pdfResult = await client.go())));
         f['100 MB PDF processing failures'] = pdfResult.failed.join('; ') || 'none';
       }
 
@@ -296,7 +371,7 @@ const part: BenchPart = {
       const before = await rx.count();
       if (PHASES.has('webhooks')) record(
         '1,000-delivery webhook burst',
-        await measure(h, cpu, async () => {
+        await measure(h, cpu, gc, async () => {
           // Executions finishing back to back: 20 per tick, each tick's fan-out in one transaction.
           for (let batch = 0; batch < 50; batch++) {
             platform.db.transaction(() => {
@@ -318,13 +393,14 @@ const part: BenchPart = {
       if (PHASES.has('files')) {
         let imported: { done: number; failed: string[] } = { done: 0, failed: [] };
         const client = await spawnClient(url, files, 8);
-        record(`${FILES} files uploaded and processed`, await measure(h, cpu, async () => (imported = await client.go())));
+        record(`${FILES} files uploaded and processed`, await measure(h, cpu, gc, async () => (imported = await client.go())));
         f[`${FILES} files failures`] = imported.failed.length;
       }
       return f;
     } finally {
       h.disable();
       cpu.stop();
+      gc.stop();
       if (server) await (server as RunningServer).close();
       else if (p) await (p as Platform).close();
       await fake.close();

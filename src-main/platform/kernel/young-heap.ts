@@ -112,15 +112,39 @@ let pending: Promise<void> | null = null;
  * Calls in the same turn share one collection; the promise settles once it ran.
  */
 export function releaseHeapWhenQuiet(): Promise<void> {
-  // After the turn that noticed the quiet: whatever it let go is garbage by then.
-  pending ??= new Promise<void>((resolve) =>
-    setImmediate(() => {
+  // After the turn that noticed the quiet: whatever it let go is garbage by then. One worker's
+  // quiet is not the app's: while other work runs (a file read, its vectors made) the collection
+  // waits, since its passes hold the event loop for one turn of tens of milliseconds.
+  pending ??= new Promise<void>((resolve) => {
+    const attempt = () => {
+      if ([...busyWork].some((busy) => busy())) return void setTimeout(attempt, RECHECK_MS).unref();
       pending = null;
       releaseHeapNow();
       resolve();
-    }).unref(),
-  );
+    };
+    setImmediate(attempt).unref();
+  });
   return pending;
+}
+
+/** Background work under way, as its owners report it (deferHeapRelease). */
+const busyWork = new Set<() => boolean>();
+/** How often a release held off by busy work looks again. */
+const RECHECK_MS = 2_000;
+let releases = 0;
+
+/**
+ * Holds releaseHeapWhenQuiet off while `busy()` says work is under way (a file being read, vectors
+ * being made): the app is not quiet then, whatever worker went idle. Returns the unregistering function.
+ */
+export function deferHeapRelease(busy: () => boolean): () => void {
+  busyWork.add(busy);
+  return () => void busyWork.delete(busy);
+}
+
+/** How many releases ran in this thread (tests and benches read it). */
+export function heapReleases(): number {
+  return releases;
 }
 
 /**
@@ -136,6 +160,7 @@ export function releaseHeapNow(): void {
       collect = null;
     }
   }
+  releases++;
   try {
     collect?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   } catch {

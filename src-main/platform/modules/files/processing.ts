@@ -10,6 +10,7 @@ import { nowMicros } from '../../kernel/time.js';
 import { ExtractionAborted, runExtraction } from '../../ingest/run.js';
 import type { ExtractionResult } from '../../ingest/types.js';
 import { nextTurn } from '../../kernel/turns.js';
+import { deferHeapRelease } from '../../kernel/young-heap.js';
 
 const PROCESS = 'file.process';
 const PURGE = 'file.purge';
@@ -46,6 +47,8 @@ export class FileProcessing {
     });
     jobs.register<{ fileId: number }>(PURGE, (job) => this.purge(job.payload.fileId), { concurrency: 1, maxAttempts: 5 });
     lifecycle.onShutdown(() => this.stopping.abort());
+    // While a file is read the app is not quiet: the heap's release (a one-turn stall) waits for it.
+    lifecycle.onShutdown(deferHeapRelease(() => this.ctx.db.open && this.rows.anyInProgress()));
     this.resumeOrphans();
   }
 

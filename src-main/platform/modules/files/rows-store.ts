@@ -116,6 +116,11 @@ export class FileRows {
   }
 
   /** Files left `in_progress` with no processing job pending or running for them. */
+  /** Whether any file is being processed (read, or its passages written). */
+  anyInProgress(): boolean {
+    return this.sql<[], { x: number }>("SELECT 1 AS x FROM files WHERE status = 'in_progress' LIMIT 1").get() !== undefined;
+  }
+
   orphansInProgress(jobKind: string): number[] {
     return this.sql<[string], { id: number }>(
       `SELECT id FROM files WHERE status = 'in_progress'

@@ -12,6 +12,7 @@ import type { ExecutionRetrieval } from './port.js';
 import { fuseScores } from './fusion.js';
 import { BUILTIN_MODEL, DEFAULT_CHOICE, embedderFor, type EmbedderChoice } from './embedders.js';
 import { nextTurn } from '../../kernel/turns.js';
+import { deferHeapRelease } from '../../kernel/young-heap.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { say } from '../../contract/messages.js';
 import { GgufReranker, type Reranker } from './reranker.js';
@@ -109,6 +110,8 @@ export class RetrievalService {
     const rerankModel = settings.get(RERANKER_KEY, null);
     this.reranker = rerankModel ? new GgufReranker(this.ggufFolders, rerankModel) : null;
     lifecycle.onShutdown(() => this.close());
+    // While vectors are being made the app is not quiet: the heap's release (a one-turn stall) waits.
+    lifecycle.onShutdown(deferHeapRelease(() => this.draining !== null));
     // Background embedding belongs to the process that owns the data dir.
     lifecycle.onPrimary(() => this.start());
   }
