@@ -13,9 +13,9 @@ import { readerEnv, serveReaderLauncher, type FromLauncher, type LauncherPort, t
  * ChildProcess that run.ts uses. A launcher that ends takes its readers with it (each closes as
  * killed); the next reader starts a new one.
  *
- * Forking on the main thread: with libuv's fork a call from a 170 MB process returned in ~2.5 ms
- * (max 5, on a loaded 2-core machine), once per reader start; a process of its own to fork them
- * held ~48 MB whenever a reader ran, and a thread of its own ~19 MB, for no more than that.
+ * Forking on the main thread: a fork from the server (120-170 MB) costs its main thread ~2-3 ms
+ * of CPU (max 5), once per reader start. A process of its own to fork them (as before) held
+ * ~48 MB whenever a reader ran, and a thread of its own would hold ~19 MB, to spare that.
  */
 
 /** What starts and relays to the reading processes. It speaks the launcher protocol; 'exit' means it is gone, with every reader. */
