@@ -10,7 +10,7 @@ import { createBrowserSessions, fileSessionStore } from '../transports/http/sess
 import { mountStatic, ensureRendererBuilt, type RendererBuild } from '../transports/http/static.js';
 import { projectRoot } from './project-root.js';
 import { fail, runCommand } from './exit.js';
-import { growYoungGenerationUnderLoad, keepYoungGenerationSmall } from '../kernel/young-heap.js';
+import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
 import { keepOldGenerationNearLive } from '../kernel/old-heap.js';
 
 const USAGE = `Usage:
@@ -21,9 +21,8 @@ Environment: AGENT_DESK_HOST, AGENT_DESK_PORT, AGENT_DESK_DATA_DIR, AGENT_DESK_A
 AGENT_DESK_ALLOWED_HOSTS, AGENT_DESK_ALLOWED_ORIGINS (see README).`;
 
 async function serveCommand(values: Record<string, string | undefined>): Promise<void> {
-  // A server runs for days: its heap's young generation stays small (a few MB more only while busy) and its old one near what it holds alive (kernel/young-heap.ts, old-heap.ts).
+  // A server runs for days: its heap's young generation stays small and its old one near what it holds alive (kernel/young-heap.ts, old-heap.ts).
   keepYoungGenerationSmall();
-  growYoungGenerationUnderLoad();
   keepOldGenerationNearLive();
   const host = values.host ?? process.env.AGENT_DESK_HOST ?? '127.0.0.1';
   const portRaw = values.port ?? process.env.AGENT_DESK_PORT ?? '8787';

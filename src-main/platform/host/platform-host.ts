@@ -1,6 +1,6 @@
 import { runPlatformHost } from './host.js';
 import { parentPortOf } from './protocol.js';
-import { growYoungGenerationUnderLoad, keepYoungGenerationSmall } from '../kernel/young-heap.js';
+import { keepYoungGenerationSmall } from '../kernel/young-heap.js';
 import { keepOldGenerationNearLive } from '../kernel/old-heap.js';
 
 // Entry of the desktop app's platform process (electron-vite builds it to out/main/platform.js),
@@ -10,9 +10,8 @@ if (!parent) {
   process.stderr.write('The platform process is started by the Agent Desk window (npm start); `npm run serve` runs the platform on its own.\n');
   process.exit(1);
 }
-// The app's engine runs as long as the app: its heap's young generation stays small (a few MB more only while busy) and its old one near what it holds alive (kernel/young-heap.ts, old-heap.ts).
+// The app's engine runs as long as the app: its heap's young generation stays small and its old one near what it holds alive (kernel/young-heap.ts, old-heap.ts).
 keepYoungGenerationSmall();
-growYoungGenerationUnderLoad();
 keepOldGenerationNearLive();
 const host = runPlatformHost(parent);
 // Ctrl+C in the terminal of `npm start` reaches this process too: the main process decides when

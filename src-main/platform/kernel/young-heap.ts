@@ -1,4 +1,3 @@
-import { performance, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -15,77 +14,6 @@ export function keepYoungGenerationSmall(): void {
   // Loading the app's bundle grew it before this ran (the server's to 16 MB, used 2 MB later on):
   // once the start is over, one collection gives those pages back and from then on it stays small.
   if (newSpaceMb() > SMALL_NEW_SPACE_MB) setTimeout(() => void releaseHeapWhenQuiet(), SHRINK_AFTER_START_MS).unref();
-}
-
-/** The young generation the main thread may grow to under load (MB, as newSpaceMb reads it). */
-export const BUSY_NEW_SPACE_MB = 4;
-/** A second with the event loop busy this share of it is load; this little, quiet. */
-const BUSY_SHARE = 0.5;
-const QUIET_SHARE = 0.1;
-/** How often the load is looked at, and how many quiet looks in a row give the young generation back. */
-const LOOK_MS = 1_000;
-const QUIET_LOOKS = 3;
-
-export interface LoadSignal {
-  /** The share of the time since the previous call the event loop was busy (0-1). */
-  busy(): number;
-  lookMs?: number;
-}
-
-/** The event loop's own utilization since the previous look. */
-function eventLoopSignal(): LoadSignal {
-  let last = performance.eventLoopUtilization();
-  return {
-    busy() {
-      const now = performance.eventLoopUtilization();
-      const share = performance.eventLoopUtilization(now, last).utilization;
-      last = now;
-      return share;
-    },
-  };
-}
-
-/**
- * Lets the main thread's young generation grow to BUSY_NEW_SPACE_MB while the event loop is busy,
- * and gives it back once it is quiet (call after keepYoungGenerationSmall). Under 200 streams a
- * 1 MB young generation fills ~70 times a second: every collection copies what is still alive (a
- * stream's half-sent event, a request being answered), and what survives two of them is promoted
- * and waits for a full collection. Four times the room collects a quarter as often, and most of
- * those objects have died by then. The pages (a few MB) are held only while busy: three quiet
- * seconds later one collection returns them (releaseHeapWhenQuiet). Returns a stop function.
- */
-export function growYoungGenerationUnderLoad(signal: LoadSignal = eventLoopSignal()): () => void {
-  let growing = false;
-  let quietLooks = 0;
-  let observer: PerformanceObserver | null = null;
-  const grow = (on: boolean) => {
-    if (on === growing) return;
-    growing = on;
-    v8.setFlagsFromString(`--semi-space-growth-factor=${on ? 2 : 1}`);
-    observer?.disconnect();
-    observer = null;
-    if (!on) return;
-    // Growth doubles, several times a second at worst: stopped after the collection that reached the cap.
-    observer = new PerformanceObserver(() => {
-      if (newSpaceMb() >= BUSY_NEW_SPACE_MB) grow(false);
-    });
-    observer.observe({ entryTypes: ['gc'] });
-  };
-  const timer = setInterval(() => {
-    const busy = signal.busy();
-    if (busy >= BUSY_SHARE) {
-      quietLooks = 0;
-      grow(newSpaceMb() < BUSY_NEW_SPACE_MB);
-    } else if (busy < QUIET_SHARE && ++quietLooks === QUIET_LOOKS) {
-      grow(false);
-      if (newSpaceMb() > SMALL_NEW_SPACE_MB) void releaseHeapWhenQuiet();
-    }
-  }, signal.lookMs ?? LOOK_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    grow(false);
-  };
 }
 
 /** The young generation's size (both halves), MB. */
