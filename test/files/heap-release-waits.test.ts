@@ -1,15 +1,17 @@
 /**
  * The heap's release once a worker goes idle (kernel/young-heap.ts: V8's last-resort collection,
  * several full passes in one turn, 37-49 ms of the main thread in the eventloop bench's PDF phase)
- * waits while the app still works: a file being read, its vectors being made. Counted, not timed:
- * no release may run while the work is under way, and one runs once it is done.
+ * waits while the app still works: a file being read, its vectors being made, and then until the
+ * work has been over for a while. Counted, not timed: no release may run while the work is under
+ * way or just over (the quiet period is set to an hour), and one runs once the quiet period is over
+ * (set to zero).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import { upload } from './helpers.js';
 import { HashEmbedder } from '../retrieval/helpers.js';
 import { until } from '../fixtures/until.js';
-import { deferHeapRelease, heapReleases, releaseHeapWhenQuiet } from '../../src-main/platform/kernel/young-heap.js';
+import { deferHeapRelease, heapReleases, heapReleaseTiming, releaseHeapWhenQuiet } from '../../src-main/platform/kernel/young-heap.js';
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
@@ -35,10 +37,15 @@ class GatedEmbedder extends HashEmbedder {
 
 describe('the heap is released only once the app is quiet', () => {
   let p: ReturnType<typeof makePlatform> | undefined;
+  const defaults = { ...heapReleaseTiming };
+  beforeEach(() => Object.assign(heapReleaseTiming, { recheckMs: 10, quietAfterWorkMs: 3_600_000 }));
   afterEach(async () => {
+    Object.assign(heapReleaseTiming, defaults);
     if (p) await closePlatform(p);
     p = undefined;
   });
+  /** The work is over: the quiet period ends now. */
+  const quietNow = () => (heapReleaseTiming.quietAfterWorkMs = 0);
 
   it('waits while registered work says it is busy, then runs once', async () => {
     let busy = true;
@@ -49,6 +56,10 @@ describe('the heap is released only once the app is quiet', () => {
       await turns(5);
       expect(heapReleases()).toBe(before);
       busy = false;
+      // Just over is not quiet yet.
+      await turns(5);
+      expect(heapReleases()).toBe(before);
+      quietNow();
       await released;
       expect(heapReleases()).toBe(before + 1);
     } finally {
@@ -67,6 +78,7 @@ describe('the heap is released only once the app is quiet', () => {
     await turns(5);
     expect(heapReleases()).toBe(before);
     p.db.prepare("UPDATE files SET status = 'completed' WHERE id = ?").run(up.json.id);
+    quietNow();
     await released;
     expect(heapReleases()).toBe(before + 1);
   });
@@ -87,6 +99,7 @@ describe('the heap is released only once the app is quiet', () => {
     expect(heapReleases()).toBe(before);
     embedder.open();
     expect((await processing).json).toMatchObject({ status: 'completed' });
+    quietNow();
     await released;
     expect(heapReleases()).toBe(before + 1);
   });

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -43,9 +44,18 @@ export function releaseHeapWhenQuiet(): Promise<void> {
   // After the turn that noticed the quiet: whatever it let go is garbage by then. One worker's
   // quiet is not the app's: while other work runs (a file read, its vectors made) the collection
   // waits, since its passes hold the event loop for one turn of tens of milliseconds.
+  // Once held off, it also waits until the work has been over for a while: the moment a file is
+  // done is when its user comes back to it.
   pending ??= new Promise<void>((resolve) => {
+    let heldOff = false;
+    let quietSince = 0;
     const attempt = () => {
-      if ([...busyWork].some((busy) => busy())) return void setTimeout(attempt, RECHECK_MS).unref();
+      const now = performance.now();
+      if ([...busyWork].some((busy) => busy())) {
+        heldOff = true;
+        quietSince = now;
+      }
+      if (heldOff && now - quietSince < heapReleaseTiming.quietAfterWorkMs) return void setTimeout(attempt, heapReleaseTiming.recheckMs).unref();
       pending = null;
       releaseHeapNow();
       resolve();
@@ -57,8 +67,8 @@ export function releaseHeapWhenQuiet(): Promise<void> {
 
 /** Background work under way, as its owners report it (deferHeapRelease). */
 const busyWork = new Set<() => boolean>();
-/** How often a release held off by busy work looks again. */
-const RECHECK_MS = 2_000;
+/** How often a release held off by busy work looks again, and how long the work must have been over (tests shorten them). */
+export const heapReleaseTiming = { recheckMs: 2_000, quietAfterWorkMs: 10_000 };
 let releases = 0;
 
 /**
