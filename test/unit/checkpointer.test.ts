@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src-main/platform/db/connection.js';
-import { startCheckpointer } from '../../src-main/platform/db/checkpointer.js';
+import { startCheckpointer, START_AT_PAGES, waitingAutoPages } from '../../src-main/platform/db/checkpointer.js';
 import { createLogger } from '../../src-main/platform/kernel/log.js';
 import { tempDir } from '../api/helpers.js';
 import { until } from '../fixtures/until.js';
@@ -112,5 +112,52 @@ describe('WAL checkpoints run in a thread, not in the commits of the main connec
       await cp.stop();
     }
     expect(autoPages(db)).toBe(1000);
+  });
+});
+
+describe('the checkpoint thread costs little, and only once the WAL holds a few MB', () => {
+  it('a burst of writes under the start threshold starts no thread and no checkpoint on the main connection; past it, the thread takes over', async () => {
+    const { db, file } = database();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const cp = startCheckpointer(db, log, { startAtPages: START_AT_PAGES, watchEveryMs: 10, everyMs: 20 });
+    try {
+      expect(cp.state).toBe('waiting');
+      // Past what a thousand mixed requests write (~2 MB), and past SQLite's own 1,000 pages: the
+      // main connection's commits do not checkpoint (the database file keeps its size) before the thread could start.
+      expect(START_AT_PAGES * 4096).toBeGreaterThanOrEqual(4 * 1024 * 1024);
+      expect(autoPages(db)).toBe(waitingAutoPages(START_AT_PAGES));
+      const before = fs.statSync(file).size;
+      write(db, 5);
+      expect(fs.statSync(file).size).toBe(before);
+      await until('the checkpoint thread to take over', () => cp.state === 'active');
+      expect(autoPages(db)).toBe(0);
+      await until('the thread to move the WAL into the database file', () => fs.statSync(file).size >= before + 5 * 1024 * 1024);
+    } finally {
+      await cp.stop();
+    }
+    expect(autoPages(db)).toBe(1000);
+  });
+
+  it('waiting and stopped without starting, the automatic checkpoint is back at 1,000 pages', async () => {
+    const { db } = database();
+    const cp = startCheckpointer(db, log, { startAtPages: START_AT_PAGES });
+    expect(autoPages(db)).toBeGreaterThan(1000);
+    await cp.stop();
+    expect(autoPages(db)).toBe(1000);
+  });
+
+  it('the thread runs with a 1 MB young generation and a small heap (V8’s default young generation grew to ~8 MB of it over a minute)', async () => {
+    const { db } = database();
+    const cp = startCheckpointer(db, log, { everyMs: 20 });
+    try {
+      await until('the checkpoint thread to be ready', () => cp.state === 'active');
+      write(db, 2);
+      const h = (await cp.threadHeap())!;
+      expect(h.youngMb).toBe(1);
+      expect(h.used).toBeGreaterThan(0);
+      expect(h.total).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await cp.stop();
+    }
   });
 });

@@ -17,9 +17,11 @@ import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
  * `everyMs`. If the thread cannot start or dies, the automatic checkpoint comes back, so the WAL
  * never grows without bound.
  *
- * With `startAtPages`, the thread (its isolate and connection) starts only once the WAL holds that
- * many pages, well below the automatic checkpoint's 1,000, which stays on meanwhile: a server that
- * only reads, or writes little, never needs it. Once the WAL has not changed for the workers' idle
+ * With `startAtPages`, the thread (its isolate and connection, ~14 MB resident) starts only once the
+ * WAL holds that many pages; meanwhile the automatic checkpoint stays on, but past four times that
+ * (never below SQLite's 1,000 pages), so that it does not fire on the main connection before the
+ * thread could start: a server that only reads, or writes a few MB (a thousand mixed requests
+ * write ~2 MB), never needs it, and a WAL of a few MB costs disk, not memory. Once the WAL has not changed for the workers' idle
  * period (AGENT_DESK_WORKER_IDLE_S, 60 s), the thread ends (the automatic checkpoint is back on)
  * and the next write starts it again: a quiet server does not keep its isolate.
  */
@@ -28,8 +30,10 @@ import { IdleEnd, workerIdleMs, type IdleClock } from '../kernel/idle-end.js';
 export const CHECKPOINT_EVERY_MS = 200;
 /** SQLite's default automatic checkpoint (pages), restored when the thread is not running. */
 const AUTO_PAGES = 1000;
-/** When the platform starts the thread: past ~1 MB of WAL, which a start's own writes stay under. */
-export const START_AT_PAGES = 256;
+/** When the platform starts the thread: past ~4 MB of WAL, which a start and a burst of a thousand requests stay under. */
+export const START_AT_PAGES = 1024;
+/** The automatic checkpoint while the thread waits for the WAL to grow: well past where the thread starts. */
+export const waitingAutoPages = (startAt: number) => Math.max(AUTO_PAGES, 4 * startAt);
 /** How often the WAL's size is looked at while the thread waits for it to grow (one stat). */
 const WATCH_EVERY_MS = 500;
 
@@ -52,6 +56,8 @@ export interface Checkpointer {
   readonly state: 'waiting' | 'starting' | 'active' | 'failed' | 'stopped';
   /** Stops the thread; the automatic checkpoint is back on the main connection before it resolves. */
   stop(): Promise<void>;
+  /** The thread's V8 heap in bytes (in use, reserved) and its young generation's limit in MB, null when no thread runs. For tests. */
+  threadHeap(): Promise<{ used: number; total: number; youngMb: number } | null>;
 }
 
 export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions = {}): Checkpointer {
@@ -94,6 +100,9 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
       w = new Worker(entry, {
         // Named: the thread shows as `checkpointer` in /proc and debuggers.
         name: 'checkpointer',
+        // It allocates next to nothing (a pragma every `everyMs`): V8's default young generation
+        // (16 MB of semi-spaces) would stay reserved for it, ~5 MB of it resident.
+        resourceLimits: { maxYoungGenerationSizeMb: 1 },
         workerData: { file: db.name, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS },
         stdout: false,
         stderr: false,
@@ -158,6 +167,7 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
   const startAt = opts.startAtPages ?? 0;
   if (startAt <= 0) start();
   else {
+    if (db.open) db.pragma(`wal_autocheckpoint = ${waitingAutoPages(startAt)}`);
     // A WAL frame is a page and a 24-byte header, after the file's own 32-byte header.
     const frame = (db.pragma('page_size', { simple: true }) as number) + 24;
     startWhen(() => {
@@ -173,6 +183,12 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
     get state() {
       return state;
     },
+    async threadHeap() {
+      const w = worker;
+      if (!w || state !== 'active') return null;
+      const h = await w.getHeapStatistics();
+      return { used: h.used_heap_size, total: h.total_heap_size, youngMb: w.resourceLimits?.maxYoungGenerationSizeMb ?? -1 };
+    },
     async stop() {
       if (state === 'stopped') return;
       if (watch) clearInterval(watch);
@@ -180,7 +196,8 @@ export function startCheckpointer(db: DB, log: Logger, opts: CheckpointerOptions
       stopActivity();
       const w = worker;
       if (!w) {
-        // Never started (or ended idle): the automatic checkpoint is on as it always was.
+        // Never started (or ended idle): the automatic checkpoint is on, back at SQLite's own period.
+        if (db.open) db.pragma(`wal_autocheckpoint = ${AUTO_PAGES}`);
         state = 'stopped';
         await exited;
         return;
