@@ -1,6 +1,6 @@
 /**
  * A run's search embeds its query only when that can change the answer: runs asking the same
- * words at once share one embedding, a query whose scope holds no vector (memories or passages not
+ * words at once share one embedding, different questions asked meanwhile go in one call, a query whose scope holds no vector (memories or passages not
  * embedded yet) is not embedded at all, and the query vectors kept are the most recently used.
  * Answers stay what they were: the vector search these skip would have found nothing.
  */
@@ -61,6 +61,16 @@ describe('query vectors of memory and passage search', () => {
     const passages = await Promise.all(Array.from({ length: 4 }, () => retrieval().searchPassages([fileId], 'flowers for bees in summer', 3)));
     expect(embedder.queries('flowers for bees in summer')).toBe(1);
     for (const a of passages) expect(a).toEqual(passages[0]);
+  });
+
+  it('different questions asked while one is embedded go together in the next call, with the answers they get alone', async () => {
+    const asked = ['which day is the violin lesson', 'what do bees visit', 'when is the lesson', 'what grows in dry soil'];
+    const calls = embedder.texts.length;
+    const together = await Promise.all(asked.map((q) => retrieval().relevantMemories(1, q, 5)));
+    expect(embedder.texts.slice(calls)).toEqual([[asked[0]], asked.slice(1)]);
+    // Asked again one by one (their vectors kept), each gets the same answer.
+    for (const [i, q] of asked.entries()) expect(await retrieval().relevantMemories(1, q, 5)).toEqual(together[i]);
+    expect(embedder.texts.length).toBe(calls + 2);
   });
 
   it('a query whose memories have no vector yet is not embedded; keyword matches still answer', async () => {
