@@ -44,7 +44,7 @@ describe('compact ranks', () => {
     let yields = 0;
     let step = steps.next();
     for (; !step.done; step = steps.next()) yields++;
-    expect(yields).toBeGreaterThan(2 * Math.floor(list.length / 4_096) - 2);
+    expect(yields).toBeGreaterThan(2 * Math.floor(list.length / 512) - 2);
     const compact = new CompactRanks(step.value);
     const encoder = new TextEncoder();
     let checked = 0;

@@ -21,8 +21,8 @@ export interface RankTables {
   slots: Int32Array;
 }
 
-/** Lines handled between two yields of the builder (~1 ms of work). */
-const LINES_PER_STEP = 4_096;
+/** Lines handled between two yields of the builder (well under a ms once compiled; cold, a few ms). */
+const LINES_PER_STEP = 512;
 
 const B64 = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
