@@ -16,7 +16,6 @@ import { deferHeapRelease } from '../../kernel/young-heap.js';
 import { keepSecretOnlyWhereEntered } from '../../kernel/kept-secret.js';
 import { say } from '../../contract/messages.js';
 import { GgufReranker, type Reranker } from './reranker.js';
-import { systemClock, type IdleClock } from '../../kernel/idle-end.js';
 
 declare module '../../kernel/settings.js' {
   interface SettingsMap {
@@ -52,12 +51,6 @@ const POOL = 50;
 const BATCH = 32;
 const RETRY_MS = 30_000;
 const QUERY_TIMEOUT_MS = 10_000;
-/**
- * A memory is embedded once its words have stood this long: one written and at once edited or
- * deleted (a fix-up, an agent rewording it) is embedded once, in its last words, or not at all.
- * Meanwhile its keywords already find it.
- */
-const MEMORY_SETTLE_MS = 2_000;
 /** Query vectors kept (2 KB each at 512 dims). */
 const QUERY_CACHE = 64;
 /** Queries embedded in one call at most (the built-in embedder's process runs them 4 to a batch). */
@@ -92,12 +85,6 @@ export class RetrievalService {
   private readonly queryQueue: { embedder: Embedder; text: string; resolve(v: Float32Array): void; reject(e: Error): void }[] = [];
   private queryCall = false;
   private readonly files = new Set<number>();
-  /** Memories written in the last MEMORY_SETTLE_MS, with when (clock ms): they wait to be embedded. */
-  private readonly written = new Map<number, number>();
-  private memorySettleMs = MEMORY_SETTLE_MS;
-  private clock: IdleClock = systemClock;
-  private settleTimer: unknown = null;
-  private settleDue = Infinity;
   /** Where GGUF embedding models are looked for (the same folders as GGUF chat models). */
   private readonly ggufFolders: () => string[];
   /** Whether sqlite-vec's native functions are loaded (else a JS twin of the one function used). */
@@ -136,10 +123,7 @@ export class RetrievalService {
       this.pendingFiles.add(fileId);
       this.kick();
     });
-    this.ctx.events.on('memory.saved', (id: number) => {
-      this.written.set(id, this.clock.now());
-      this.settleLater();
-    });
+    this.ctx.events.on('memory.saved', () => this.kick());
     this.kick(true);
   }
 
@@ -237,35 +221,14 @@ export class RetrievalService {
     });
   }
 
-  private async embedMemories(embedder: Embedder): Promise<void> {
-    const settledBefore = this.clock.now() - this.memorySettleMs;
-    await this.embedBacklog(embedder, {
+  private embedMemories(embedder: Embedder): Promise<void> {
+    return this.embedBacklog(embedder, {
       pending: (space, after) => this.store.pendingMemories(space, after, BATCH),
-      ready: (r) => (this.written.get(r.id) ?? -Infinity) <= settledBefore,
       text: (r) => r.memory,
       save: (space, rows, vecs) => this.store.saveMemoryVectors(space, rows, vecs),
       start: 0,
       next: (rows) => rows[rows.length - 1].id,
     });
-    // Those that had stood long enough when this pass began are embedded (or gone); the others wait for their time.
-    for (const [id, at] of this.written) if (at <= settledBefore) this.written.delete(id);
-    this.settleLater();
-  }
-
-  /** A pass when the oldest memory still waiting has stood MEMORY_SETTLE_MS. */
-  private settleLater(): void {
-    if (this.closed || !this.written.size) return;
-    let due = Infinity;
-    for (const at of this.written.values()) due = Math.min(due, at + this.memorySettleMs);
-    if (this.settleTimer !== null) {
-      if (this.settleDue <= due) return;
-      this.clock.clear(this.settleTimer);
-    }
-    this.settleDue = due;
-    this.settleTimer = this.clock.set(() => {
-      this.settleTimer = null;
-      this.kick();
-    }, Math.max(0, due - this.clock.now()));
   }
 
   /**
@@ -276,8 +239,6 @@ export class RetrievalService {
     embedder: Embedder,
     b: {
       pending(space: number, after: number): R[];
-      /** Whether a row is embedded in this pass (the others are passed over). */
-      ready?(r: R): boolean;
       text(r: R): string;
       save(space: number, rows: R[], vecs: Float32Array[]): void;
       start: number;
@@ -290,12 +251,9 @@ export class RetrievalService {
       const space = this.store.findSpace(embedder.key)?.id ?? -1;
       const rows = b.pending(space, after);
       if (!rows.length) return;
-      const take = b.ready ? rows.filter((r) => b.ready!(r)) : rows;
-      if (take.length) {
-        const { space: id, vecs } = await this.vectorsOf(embedder, take.map((r) => b.text(r)));
-        if (embedder !== this.embedder) return;
-        b.save(id, take, vecs);
-      }
+      const { space: id, vecs } = await this.vectorsOf(embedder, rows.map((r) => b.text(r)));
+      if (embedder !== this.embedder) return;
+      b.save(id, rows, vecs);
       after = b.next(rows);
     }
   }
@@ -531,14 +489,6 @@ export class RetrievalService {
     this.kick(true);
   }
 
-  /** For tests: the clock memory writes are timed by, and how long a memory stands before it is embedded. */
-  settleMemoriesBy(clock: IdleClock, ms = MEMORY_SETTLE_MS): void {
-    if (this.settleTimer !== null) this.clock.clear(this.settleTimer);
-    this.settleTimer = null;
-    this.clock = clock;
-    this.memorySettleMs = ms;
-  }
-
   /** For tests: swap in a reranker object directly (null: off), as the setting would. */
   useReranker(reranker: Reranker | null): void {
     void this.reranker?.close().catch(() => {});
@@ -549,7 +499,6 @@ export class RetrievalService {
     this.closed = true;
     await this.reranker?.close().catch(() => {});
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.settleTimer !== null) this.clock.clear(this.settleTimer);
     // Ending the embedder first fails its pending batch at once instead of waiting for it.
     await this.embedder.close().catch(() => {});
     await this.draining?.catch(() => {});
