@@ -83,6 +83,15 @@ describe('compact ranks', () => {
       }),
       { numRuns: 3000 },
     );
+    // Long pre-tokens (runs without spaces, CJK, emoji): merged through the heap, not the scan.
+    const run = fc.constantFrom('a', 'b', 'Z', 'é', 'ß', '中', '文', '한', '😀', '🇧', '\u0301', '\ufeff', '\ud800', 'q', 'x', 'ing');
+    fc.assert(
+      fc.property(fc.string({ unit: run, minLength: 30, maxLength: 1000 }), (s) => {
+        fc.pre(s.length <= CHUNK_CHARS);
+        expect(countTokensSync(s)).toBe(libraryCount(s));
+      }),
+      { numRuns: 300 },
+    );
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => {
         fc.pre(s.length <= CHUNK_CHARS);

@@ -15,6 +15,7 @@ export class BpeCounter {
   private next = new Int32Array(256);
   private prev = new Int32Array(256);
   private pair = new Int32Array(256);
+  private heap = new Float64Array(768);
   /** Parts of the pre-tokens counted lately (most recent last): common words are a Map lookup. */
   private readonly merged = new Map<string, number>();
 
@@ -65,13 +66,18 @@ export class BpeCounter {
   private merge(len: number): number {
     if (len <= 1) return len;
     const { buf, next, prev, pair, ranks } = this;
-    const NO = 0x7fffffff;
     // Parts are a linked list of their start offsets; pair[p] is the rank of part p joined with the one after it.
     for (let i = 0; i < len; i++) {
       next[i] = i + 1;
       prev[i] = i - 1;
       pair[i] = i + 2 <= len ? rank(ranks, buf, i, i + 2, NO) : NO;
     }
+    return len > SCAN_MAX ? this.mergeByHeap(len) : this.mergeByScan(len);
+  }
+
+  /** Short pieces (most words): a scan of the pairs for the lowest rank, the leftmost among equals. */
+  private mergeByScan(len: number): number {
+    const { next, pair } = this;
     let parts = len;
     for (;;) {
       let best = -1;
@@ -83,15 +89,74 @@ export class BpeCounter {
         }
       }
       if (best < 0) return parts;
-      const gone = next[best];
-      const after = next[gone];
-      next[best] = after;
-      if (after < len) prev[after] = best;
+      this.join(best, len);
       parts--;
-      pair[best] = after < len ? rank(ranks, buf, best, next[after], NO) : NO;
-      const before = prev[best];
-      if (before >= 0) pair[before] = rank(ranks, buf, before, after, NO);
     }
+  }
+
+  /**
+   * Long pieces (a run without spaces, CJK text): the same choice from a heap keyed by rank, then
+   * offset, so a piece of n bytes costs n log n rather than n²; entries made stale by a merge are
+   * skipped when they come up (their part is gone, or its pair's rank is no longer theirs).
+   */
+  private mergeByHeap(len: number): number {
+    const { next, pair } = this;
+    if (this.heap.length < 3 * len) this.heap = new Float64Array(3 * len);
+    const heap = this.heap;
+    let size = 0;
+    const push = (key: number) => {
+      let i = size++;
+      while (i > 0) {
+        const up = (i - 1) >> 1;
+        if (heap[up] <= key) break;
+        heap[i] = heap[up];
+        i = up;
+      }
+      heap[i] = key;
+    };
+    const pop = (): number => {
+      const top = heap[0];
+      const last = heap[--size];
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && heap[child + 1] < heap[child]) child++;
+        if (heap[child] >= last) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = last;
+      return top;
+    };
+    for (let p = 0; p < len - 1; p++) if (pair[p] !== NO) push(pair[p] * OFFSETS + p);
+    let parts = len;
+    while (size > 0) {
+      const key = pop();
+      const p = key % OFFSETS;
+      const r = (key - p) / OFFSETS;
+      // Gone parts have next[p] = -1.
+      if (next[p] < 0 || pair[p] !== r) continue;
+      const before = this.join(p, len);
+      parts--;
+      if (pair[p] !== NO) push(pair[p] * OFFSETS + p);
+      if (before >= 0 && pair[before] !== NO) push(pair[before] * OFFSETS + before);
+    }
+    return parts;
+  }
+
+  /** Joins part p with the one after it; its pair and the one before it get their new ranks. Returns the part before. */
+  private join(p: number, len: number): number {
+    const { buf, next, prev, pair, ranks } = this;
+    const gone = next[p];
+    const after = next[gone];
+    next[p] = after;
+    next[gone] = -1;
+    if (after < len) prev[after] = p;
+    pair[p] = after < len ? rank(ranks, buf, p, next[after], NO) : NO;
+    const before = prev[p];
+    if (before >= 0) pair[before] = rank(ranks, buf, before, after, NO);
+    return before;
   }
 
   private grow(bytes: number): void {
@@ -106,6 +171,13 @@ export class BpeCounter {
 
 /** String.prototype.isWellFormed (Node 20+; the project's TypeScript lib predates it). */
 type WellFormed = string & { isWellFormed(): boolean };
+
+/** No pair: above every rank. */
+const NO = 0x7fffffff;
+/** Pieces up to this many bytes are merged by scanning; longer ones through a heap. */
+const SCAN_MAX = 64;
+/** Heap keys are rank * OFFSETS + offset (a piece is far shorter than 2^22 bytes). */
+const OFFSETS = 2 ** 22;
 
 function rank(ranks: CompactRanks, buf: Uint8Array, start: number, end: number, none: number): number {
   const r = ranks.libraryRank(buf, start, end);
