@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
+import { insertExecution } from './helpers.js';
 import { ExecutionsStore } from '../../src-main/platform/modules/executions/store.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
 
@@ -29,11 +30,7 @@ describe('finishSoon lets due I/O go first', () => {
     fs.rmSync(p.dir, { recursive: true, force: true });
   });
 
-  const newExecution = () => {
-    const agentId = (p.db.prepare(`SELECT id FROM agents WHERE slug = 'chat'`).get() as { id: number }).id;
-    const userId = (p.db.prepare('SELECT id FROM users LIMIT 1').get() as { id: number }).id;
-    return store.insert({ agentId, userId, rootId: null, parentId: null, input: 'q', credits: 1, model: 'm', answers: '{}', turns: '[]', fileIds: '[]', now: nowMicros() }).id;
-  };
+  const newExecution = () => insertExecution(p, store);
   const status = (id: number) => (p.db.prepare('SELECT status FROM executions WHERE id = ?').get(id) as { status: string }).status;
 
   it('bytes that arrived before the end was asked for are read before the end is written; ends of one turn commit together', async () => {

@@ -2,6 +2,8 @@ import { call, makePlatform } from '../api/helpers.js';
 import { limit } from '../fixtures/until.js';
 import { parseSse } from '../fixtures/sse-framing.js';
 import type { Platform, PlatformOptions } from '../../src-main/platform/platform.js';
+import type { ExecutionsStore } from '../../src-main/platform/modules/executions/store.js';
+import { nowMicros } from '../../src-main/platform/kernel/time.js';
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeServer } from '../fixtures/fake-openai.js';
 
 export { call };
@@ -50,4 +52,11 @@ export async function poll(p: Platform, id: number, until: (e: any) => boolean, 
     if (Date.now() - t0 > bound) throw new Error(`timed out waiting; last: ${JSON.stringify(r.json)}`);
     await new Promise((res) => setTimeout(res, 20));
   }
+}
+
+/** A running execution of the seeded chat agent written straight through the store (no run behind it); its id. */
+export function insertExecution(p: Platform, store: ExecutionsStore, input = 'q', now = nowMicros()): number {
+  const agentId = (p.db.prepare(`SELECT id FROM agents WHERE slug = 'chat'`).get() as { id: number }).id;
+  const userId = (p.db.prepare('SELECT id FROM users LIMIT 1').get() as { id: number }).id;
+  return store.insert({ agentId, userId, rootId: null, parentId: null, input, credits: 1, model: 'm', answers: '{}', turns: '[]', fileIds: '[]', now }).id;
 }

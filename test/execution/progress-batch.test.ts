@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePlatform } from '../api/helpers.js';
+import { insertExecution } from './helpers.js';
 import { ExecutionsStore, type ProgressState } from '../../src-main/platform/modules/executions/store.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
 import { limit, until } from '../fixtures/until.js';
@@ -23,11 +24,7 @@ describe('progress writes of running executions share one commit', () => {
     fs.rmSync(p.dir, { recursive: true, force: true });
   });
 
-  const newExecution = () => {
-    const agentId = (p.db.prepare(`SELECT id FROM agents WHERE slug = 'chat'`).get() as { id: number }).id;
-    const userId = (p.db.prepare('SELECT id FROM users LIMIT 1').get() as { id: number }).id;
-    return store.insert({ agentId, userId, rootId: null, parentId: null, input: 'q', credits: 1, model: 'm', answers: '{}', turns: '[]', fileIds: '[]', now: nowMicros() }).id;
-  };
+  const newExecution = () => insertExecution(p, store);
   const row = (id: number) => p.db.prepare('SELECT status, output FROM executions WHERE id = ?').get(id) as { status: string; output: string };
   const indexed = (id: number) => (p.db.prepare('SELECT count(*) AS n FROM session_search WHERE rowid = ?').get(id) as { n: number }).n;
   const turn = () => new Promise((r) => setImmediate(r));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makePlatform } from '../api/helpers.js';
 import { ExecutionsStore } from '../../src-main/platform/modules/executions/store.js';
 import { nowMicros } from '../../src-main/platform/kernel/time.js';
-import { CHAT, chatBody, poll, withFake } from './helpers.js';
+import { CHAT, chatBody, insertExecution, poll, withFake } from './helpers.js';
 import { tokenGate } from '../fixtures/token-gate.js';
 import { until } from '../fixtures/until.js';
 
@@ -15,13 +15,9 @@ import { until } from '../fixtures/until.js';
 describe('session search is kept off the execution start', () => {
   let p: ReturnType<typeof makePlatform>;
   let store: ExecutionsStore;
-  let agentId: number;
-  let userId: number;
   beforeAll(() => {
     p = makePlatform();
     store = new ExecutionsStore(p.db);
-    agentId = (p.db.prepare(`SELECT id FROM agents WHERE slug = 'chat'`).get() as { id: number }).id;
-    userId = (p.db.prepare('SELECT id FROM users LIMIT 1').get() as { id: number }).id;
   });
   afterAll(async () => {
     store.close();
@@ -34,7 +30,7 @@ describe('session search is kept off the execution start', () => {
 
   it('a new execution is not indexed; its first progress write indexes it once; its end re-indexes the whole answer', async () => {
     const now = nowMicros();
-    const { id } = store.insert({ agentId, userId, rootId: null, parentId: null, input: 'Quando é a manutenção?', credits: 1, model: 'm', answers: '{}', turns: '[]', fileIds: '[]', now });
+    const id = insertExecution(p, store, 'Quando é a manutenção?', now);
     expect(indexed(id)).toEqual([]);
 
     store.progress(id, 'running', 'Na próxima', null, now + 1, null, true);
@@ -52,7 +48,7 @@ describe('session search is kept off the execution start', () => {
 
   it('a run that ends before its first progress write is indexed by its end', async () => {
     const now = nowMicros();
-    const { id } = store.insert({ agentId, userId, rootId: null, parentId: null, input: 'Pergunta rápida', credits: 1, model: 'm', answers: '{}', turns: '[]', fileIds: '[]', now });
+    const id = insertExecution(p, store, 'Pergunta rápida', now);
     store.finish({ id, status: 'failed', output: '', errorMessage: 'no model', errorCode: 'model_unavailable', credits: 0, inputTokens: 0, outputTokens: 0, outputFileId: null, provider: null, now: now + 1 });
     expect(await found('rapida')).toEqual([id]);
   });

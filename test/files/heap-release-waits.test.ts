@@ -9,31 +9,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import { upload } from './helpers.js';
-import { HashEmbedder } from '../retrieval/helpers.js';
+import { HeldEmbedder } from '../retrieval/helpers.js';
 import { until } from '../fixtures/until.js';
 import { deferHeapRelease, heapReleases, heapReleaseTiming, releaseHeapWhenQuiet } from '../../src-main/platform/kernel/young-heap.js';
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
-
-/** An embedder whose calls wait until released. */
-class GatedEmbedder extends HashEmbedder {
-  private release!: () => void;
-  private gate = new Promise<void>((r) => (this.release = r));
-  waiting = 0;
-  open(): void {
-    this.release();
-  }
-  override async close(): Promise<void> {
-    this.release();
-  }
-  override async embed(texts: string[]): Promise<Float32Array[]> {
-    this.waiting++;
-    await this.gate;
-    return super.embed(texts);
-  }
-}
 
 describe('the heap is released only once the app is quiet', () => {
   let p: ReturnType<typeof makePlatform> | undefined;
@@ -85,7 +67,7 @@ describe('the heap is released only once the app is quiet', () => {
 
   it("waits while a processed file's vectors are being made", async () => {
     p = makePlatform({ env: {} });
-    const embedder = new GatedEmbedder('test:gated-heap');
+    const embedder = new HeldEmbedder('test:gated-heap');
     p.services.retrieval.useEmbedder(embedder);
     const up = await upload(p, 'shore.txt', 'Tidal pools hold anemones and small crabs.');
     expect(up.status, up.text).toBe(200);

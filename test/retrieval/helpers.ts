@@ -53,3 +53,22 @@ export class HashEmbedder implements Embedder {
   }
   async close(): Promise<void> {}
 }
+
+/** An embedder whose calls wait until `open()` (closing opens it too): vectors still coming, on demand. */
+export class HeldEmbedder extends HashEmbedder {
+  private release!: () => void;
+  private readonly gate = new Promise<void>((r) => (this.release = r));
+  /** Calls that reached the gate. */
+  waiting = 0;
+  open(): void {
+    this.release();
+  }
+  override async close(): Promise<void> {
+    this.release();
+  }
+  override async embed(texts: string[]): Promise<Float32Array[]> {
+    this.waiting++;
+    await this.gate;
+    return super.embed(texts);
+  }
+}

@@ -1,25 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, closePlatform, makePlatform } from '../api/helpers.js';
 import { upload } from '../files/helpers.js';
-import { HashEmbedder, until } from './helpers.js';
-
-/** An embedder whose calls wait until released. */
-class HeldEmbedder extends HashEmbedder {
-  private release!: () => void;
-  private readonly gate = new Promise<void>((r) => (this.release = r));
-  waiting = 0;
-  open(): void {
-    this.release();
-  }
-  override async close(): Promise<void> {
-    this.release();
-  }
-  override async embed(texts: string[]): Promise<Float32Array[]> {
-    this.waiting++;
-    await this.gate;
-    return super.embed(texts);
-  }
-}
+import { HeldEmbedder, until } from './helpers.js';
 
 /**
  * GET /api/files?status= filters by the status the answer shows (CONTRACT.md "Lean start"): a file
