@@ -56,7 +56,7 @@ export default {
         await fn();
         return TEXTS / ((performance.now() - t0) / 1000);
       };
-      // Warm-up: the model loads in its thread, the tokenizer in its own.
+      // Warm-up: the model loads in its process, the tokenizer builds its tables.
       await inProcess();
       await viaHttp('float')();
       const local: number[] = [];

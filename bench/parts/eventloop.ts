@@ -1,7 +1,7 @@
 /**
  * Event-loop bench: the largest delays of the platform's main thread (perf_hooks
  * monitorEventLoopDelay, sampled every 5 ms) while it
- *  - starts (database, migrations, seed, HTTP server, tokenizer worker; `startPlatform`, as the app and `serve` do),
+ *  - starts (database, migrations, seed, HTTP server, the tokenizer's tables; `startPlatform`, as the app and `serve` do),
  *  - runs its first execution (fake OpenAI-compatible provider on loopback, in-process),
  *  - processes a generated 100 MB PDF (uploaded and processed by a client in another process),
  *  - delivers a burst of 1,000 webhooks (receiver in another process),
@@ -339,7 +339,7 @@ const part: BenchPart = {
             env: { AGENT_DESK_OPENAI_BASE_URL: fake.url, AGENT_DESK_OPENAI_API_KEY: 'sk-fake', AGENT_DESK_OLLAMA_AUTODETECT: '0', AGENT_DESK_LOG_LEVEL: 'silent' },
           });
           server = await listen(p, { port: 0 });
-          // Start-up ends when the tokenizer's worker is ready.
+          // Start-up ends when the tokenizer's tables are built (in slices on this thread).
           await tokenCounter();
         }),
       );

@@ -65,8 +65,8 @@ export async function buildContext(input: ContextInput, sources: ContextSources)
   const plan: Plan = { input, turns, found, available, memoryBudget };
 
   // No files to weigh, and every memory and turn fits at the most it can cost: exact counts would
-  // keep the same, so none is made before the model is called (each is a round trip to the
-  // tokenizer's thread). The prompt's tokens are counted once, only if the provider does not report them.
+  // keep the same, so none is made before the model is called (each costs the event loop a BPE
+  // pass). The prompt's tokens are counted once, only if the provider does not report them.
   if (!input.fileIds.length && !linked.length) {
     const whole = assemble(plan, atMost, [], true);
     if (whole) return whole;
