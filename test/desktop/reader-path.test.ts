@@ -67,7 +67,7 @@ describe('one process path for readers under Node and Electron', () => {
       const forked = fakeElectron.utilityProcesses.slice(before) as unknown as { modulePath: string; options: { execArgv: string[]; serviceName: string } }[];
       expect(forked.map((u) => u.modulePath).sort()).toEqual(launches.mock.calls.map(([entry]) => entry).sort());
       // Each with the environment every reader gets, as the app forks them under Node (few malloc arenas).
-      for (const u of forked) expect(u.options).toMatchObject({ serviceName: 'Agent Desk reader', execArgv: [expect.stringMatching(HEAP)], env: expect.objectContaining({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }) });
+      for (const u of forked) expect(u.options).toMatchObject({ serviceName: 'Agent Desk reader', execArgv: [expect.stringMatching(HEAP)], env: expect.objectContaining({ MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072' }) });
     } finally {
       // Back to Node: the readers launched through the port end with it.
       useReaderLauncher(null);

@@ -1,5 +1,5 @@
 /**
- * Every reader starts with few malloc arenas (MALLOC_ARENA_MAX=2 unless the user set one), whichever
+ * Every reader starts with few malloc arenas (MALLOC_ARENA_MAX=2) and a fixed trim threshold (unless the user set them), whichever
  * runtime launches it: glibc otherwise gives each allocating thread an arena whose freed pages stay,
  * and a reader's work runs on one thread. Under Node the app forks it; in the desktop app the main
  * process launches it as a utility process (here the fake electron's: a real child process). Read
@@ -27,16 +27,17 @@ async function arenasOfAReader(): Promise<string[]> {
     return fs
       .readFileSync(`/proc/${pid}/environ`, 'utf8')
       .split('\0')
-      .filter((v) => v.startsWith('MALLOC_ARENA_MAX='));
+      .filter((v) => v.startsWith('MALLOC_ARENA_MAX=') || v.startsWith('MALLOC_TRIM_THRESHOLD_='))
+      .sort();
   } finally {
     r.kill();
   }
 }
 
 describe.runIf(process.platform === 'linux')('readers’ malloc arenas', () => {
-  const want = [`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`];
+  const want = [`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`, `MALLOC_TRIM_THRESHOLD_=${process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072'}`];
 
-  it('a reader the app forks under Node starts with MALLOC_ARENA_MAX set (2, or what the user chose)', async () => {
+  it('a reader the app forks under Node starts with MALLOC_ARENA_MAX (2) and a fixed MALLOC_TRIM_THRESHOLD_ (128 KB), or what the user chose', async () => {
     expect(await arenasOfAReader()).toEqual(want);
   });
 

@@ -67,9 +67,16 @@ export const READER_NICE = 5;
  */
 const READER_MALLOC_ARENAS = '2';
 
-/** The environment of every reader, whichever runtime launches it: the app's, with few malloc arenas. */
+/**
+ * glibc raises its trim threshold each time a large block it had mmapped is freed (the embedder's
+ * model load frees several MB-sized buffers), and from then on freed heap stays resident: a fixed
+ * threshold (its 128 KB default) keeps giving it back (the embedder's [heap] 8 -> 5 MB).
+ */
+const READER_TRIM_THRESHOLD = '131072';
+
+/** The environment of every reader, whichever runtime launches it: the app's, with few malloc arenas that give freed memory back. */
 export function readerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? READER_MALLOC_ARENAS };
+  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? READER_MALLOC_ARENAS, MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? READER_TRIM_THRESHOLD };
 }
 
 /** The only flag the platform asks for: a heap ceiling. */
