@@ -54,12 +54,12 @@ export function checkDatabaseFile(file: string): void {
     return;
   }
   if (!st.isFile()) throw fail(file, 'it is not a file');
+  let wal = 0;
+  try {
+    wal = fs.statSync(`${file}-wal`).size;
+  } catch {}
   if (st.size === 0) {
     // A WAL beside an empty main file is SQLite's to recover; an empty file alone was never ours.
-    let wal = 0;
-    try {
-      wal = fs.statSync(`${file}-wal`).size;
-    } catch {}
     if (wal === 0) throw fail(file, 'it is empty (0 bytes), so its data is gone, and it is not reset silently');
     return;
   }
@@ -75,9 +75,12 @@ export function checkDatabaseFile(file: string): void {
   const rawPage = head.readUInt16BE(16);
   const pageSize = rawPage === 1 ? 65536 : rawPage;
   // The page count in the header is valid when its "version-valid-for" matches the change counter.
+  // With a WAL beside, the main file may be shorter than its header says: a checkpoint writes page 1
+  // first and extends the file after, and one that was cut short (a process killed, a reader's
+  // automatic checkpoint) leaves every page still in the WAL, which SQLite reads from.
   const pages = head.readUInt32BE(28);
   const valid = head.readUInt32BE(92) === head.readUInt32BE(24);
-  if (valid && pages > 0 && st.size < pages * pageSize) {
+  if (valid && wal === 0 && pages > 0 && st.size < pages * pageSize) {
     throw fail(file, `it is truncated (${st.size} bytes where its header says ${pages} pages of ${pageSize} bytes)`);
   }
 }
