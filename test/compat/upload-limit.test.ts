@@ -70,7 +70,18 @@ describe('uploads over the limit, as real clients send them', () => {
     const chunk = Buffer.alloc(MB, 0x61);
     const send = async (bytes: number) => {
       for (let sent = 0; sent < bytes && !closed && !writeError; sent += chunk.length) {
-        if (!sock.write(chunk)) await new Promise<void>((r) => (sock.once('drain', () => r()), sock.once('close', () => r())));
+        if (!sock.write(chunk)) {
+          // Drained or closed, whichever comes first; the other listener goes with it (one pair per wait, not a growing pile).
+          await new Promise<void>((r) => {
+            const done = () => {
+              sock.off('drain', done);
+              sock.off('close', done);
+              r();
+            };
+            sock.once('drain', done);
+            sock.once('close', done);
+          });
+        }
       }
     };
     const until = (check: () => boolean) => waitUntil('the socket', check, 30_000, 20);
