@@ -13,6 +13,7 @@ import { listen, type RunningServer } from '../../src-main/platform/transports/h
 import { LINGER_BYTES } from '../../src-main/platform/transports/http/linger.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../src-main/platform/transports/http/connection-limits.js';
 import { limit, until as waitUntil } from '../fixtures/until.js';
+import { drainedOrClosed } from '../fixtures/drained.js';
 
 const MB = 1024 * 1024;
 const rows = (p: ReturnType<typeof makePlatform>) => (p.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
@@ -70,18 +71,7 @@ describe('uploads over the limit, as real clients send them', () => {
     const chunk = Buffer.alloc(MB, 0x61);
     const send = async (bytes: number) => {
       for (let sent = 0; sent < bytes && !closed && !writeError; sent += chunk.length) {
-        if (!sock.write(chunk)) {
-          // Drained or closed, whichever comes first; the other listener goes with it (one pair per wait, not a growing pile).
-          await new Promise<void>((r) => {
-            const done = () => {
-              sock.off('drain', done);
-              sock.off('close', done);
-              r();
-            };
-            sock.once('drain', done);
-            sock.once('close', done);
-          });
-        }
+        if (!sock.write(chunk)) await drainedOrClosed(sock);
       }
     };
     const until = (check: () => boolean) => waitUntil('the socket', check, 30_000, 20);
